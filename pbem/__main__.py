@@ -1,0 +1,5 @@
+"""python -m pbem"""
+
+from pbem.cli import main
+
+main()

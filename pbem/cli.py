@@ -1,0 +1,355 @@
+"""The pbem command line: a thin layer over pbem.protocol; user errors are one clean line."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import random
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+import click
+
+from pbem.core.errors import PbemError
+
+
+def clean_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn PbemError into 'Error: <one line>' and exit status 1, never a traceback."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except PbemError as e:
+            raise click.ClickException(str(e).replace("\n", " ")) from None
+        except OSError as e:
+            raise click.ClickException(f"{e.filename or ''}: {e.strerror}") from None
+
+    return wrapper
+
+
+def say(result: Any) -> None:
+    """Print an operation's messages."""
+    for m in result.messages:
+        click.echo(m)
+
+
+def parse_options(values: tuple[str, ...]) -> dict[str, Any]:
+    """--option NAME=VALUE pairs; integers and true/false are converted."""
+    out: dict[str, Any] = {}
+    for v in values:
+        if "=" not in v:
+            raise PbemError(f"--option {v!r}: expected NAME=VALUE")
+        k, val = v.split("=", 1)
+        low = val.lower()
+        out[k] = True if low == "true" else False if low == "false" else (
+            int(val) if val.lstrip("-").isdigit() else val)
+    return out
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="pbem")
+def cli() -> None:
+    """Play-by-email processor for wargames: signed turn files, fair dice, masked reports."""
+
+
+@cli.command()
+@click.argument("name")
+@click.option("--dir", "directory", default=".", show_default=True, help="Where to write the key.")
+@click.option("--no-passphrase", is_flag=True, help="Store the private key unencrypted.")
+@clean_errors
+def keygen(name: str, directory: str, no_passphrase: bool) -> None:
+    """Create an Ed25519 key pair NAME.key / NAME.pub and print its fingerprint.
+
+    Example: pbem keygen alice --dir keys   (passphrase from $PBEM_PASSPHRASE or a prompt)
+    """
+    from pbem.core.keys import PASSPHRASE_ENV, generate
+
+    passphrase = None
+    if not no_passphrase:
+        passphrase = os.environ.get(PASSPHRASE_ENV)
+        if passphrase is None:
+            if not sys.stdin.isatty():
+                raise PbemError(f"give a passphrase in ${PASSPHRASE_ENV} or use --no-passphrase")
+            passphrase = click.prompt("Passphrase", hide_input=True, confirmation_prompt=True)
+    key_path, pub_path, fp = generate(name, directory, passphrase)
+    click.echo(f"Private key: {key_path}{' (encrypted)' if passphrase else ''}")
+    click.echo(f"Public key:  {pub_path}  (send this to your opponent)")
+    click.echo(f"Fingerprint: {fp}  (compare it with your opponent by phone or chat)")
+
+
+@cli.command()
+@clean_errors
+def games() -> None:
+    """List the games and their scenarios.
+
+    Example: pbem games
+    """
+    from pbem.core.registry import all_games
+
+    for g in all_games():
+        click.echo(f"{g.id}: {g.title} (sides: {', '.join(g.sides)})")
+        for sid, title in g.scenarios().items():
+            click.echo(f"  {sid}: {title}")
+
+
+@cli.command()
+@click.argument("game")
+@click.argument("scenario")
+@click.argument("directory")
+@click.option("--side", required=True, help="Your side.")
+@click.option("--key", "key", required=True, help="Your private key file.")
+@click.option("--opponent", required=True, help="Your opponent's public key file.")
+@click.option("--mode", type=click.Choice(["peer", "hosted"]), default="peer", show_default=True)
+@click.option("--option", "options", multiple=True, help="House option NAME=VALUE.")
+@click.option("--out", required=True, help="Where to write the proposal to send.")
+@clean_errors
+def new(game: str, scenario: str, directory: str, side: str, key: str, opponent: str, mode: str,
+        options: tuple[str, ...], out: str) -> None:
+    """Create your archive DIRECTORY and the signed proposal to send to your opponent.
+
+    Example: pbem new holdfast race-to-tunis game-a --side allied --key alice.key
+    --opponent bob.pub --out proposal.pbem
+    """
+    from pbem.protocol.ops import new_game
+
+    say(new_game(game, scenario, directory, side=side, key_path=key, opponent_pub=opponent,
+                 out=out, mode=mode, options=parse_options(options)))
+
+
+@cli.command()
+@click.argument("game")
+@click.argument("scenario")
+@click.argument("directory")
+@click.option("--key", "key", required=True, help="The referee's private key file.")
+@click.option("--player", "players", multiple=True, required=True,
+              help="SIDE=PUBFILE, once for each side.")
+@click.option("--option", "options", multiple=True, help="House option NAME=VALUE.")
+@click.option("--out", required=True, help="Where to write the proposal to send to both players.")
+@clean_errors
+def host(game: str, scenario: str, directory: str, key: str, players: tuple[str, ...],
+         options: tuple[str, ...], out: str) -> None:
+    """Referee: create a hosted game's archive and the proposal for both players.
+
+    Example: pbem host holdfast campaign ref --key ref.key --player allied=alice.pub
+    --player axis=bob.pub --out proposal.pbem
+    """
+    from pbem.protocol.ops import host_game
+
+    pairs = {}
+    for p in players:
+        if "=" not in p:
+            raise click.ClickException(f"--player {p!r}: expected SIDE=PUBFILE")
+        s, f = p.split("=", 1)
+        pairs[s] = f
+    say(host_game(game, scenario, directory, key_path=key, players=pairs, out=out,
+                  options=parse_options(options)))
+
+
+@cli.command()
+@click.argument("file")
+@click.option("--key", "key", required=True, help="Your private key file.")
+@click.option("--dir", "directory", required=True, help="Your new archive folder.")
+@click.option("--out", required=True, help="Where to write the acceptance to send back.")
+@clean_errors
+def join(file: str, key: str, directory: str, out: str) -> None:
+    """Check a proposal, create your archive and write your signed acceptance.
+
+    Example: pbem join proposal.pbem --key bob.key --dir game-b --out accept.pbem
+    """
+    from pbem.protocol.ops import join_game
+
+    say(join_game(file, key_path=key, root=directory, out=out))
+
+
+@cli.command()
+@click.argument("directory")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object for scripts.")
+@click.option("--key", "key", default=None, help="Your key (only to rebuild a damaged cache).")
+@clean_errors
+def status(directory: str, as_json: bool, key: str | None) -> None:
+    """Say in plain words whose decision is pending and what it is.
+
+    Example: pbem status game-a --json
+    """
+    from pbem.protocol import ops
+    from pbem.protocol.archive import Archive
+    from pbem.protocol.hosted import load_player, player_status_json, player_status_lines
+    from pbem.protocol.session import read_genesis
+
+    archive = Archive(directory)
+    info = archive.info()
+    _, genesis, _ = read_genesis(archive)
+    if not genesis.complete and info.party == genesis.p.proposer:
+        data = {"game_id": genesis.game_id, "game": genesis.game.id, "party": info.party,
+                "mode": genesis.mode, "seq": 0, "turn": 0, "over": False,
+                "pending": [p for p in genesis.acceptors() if p not in genesis.acceptances],
+                "decisions": []}
+        lines = ["Waiting for acceptance from: " + ", ".join(data["pending"])]
+    elif genesis.mode == "hosted" and info.party != "host":
+        ps = load_player(archive)
+        data, lines = player_status_json(ps), player_status_lines(ps)
+    else:
+        s = ops.open_session(directory, key_path=key)
+        data, lines = ops.status_json(s), ops.status_lines(s)
+    if as_json:
+        click.echo(json.dumps(data, sort_keys=True))
+    else:
+        for ln in lines:
+            click.echo(ln)
+
+
+@cli.command()
+@click.argument("directory")
+@click.argument("orders")
+@click.option("--side", default=None, help="Check for this side (default: your side).")
+@click.option("--key", "key", default=None, help="Your key (needed just after receiving).")
+@clean_errors
+def check(directory: str, orders: str, side: str | None, key: str | None) -> None:
+    """Check an orders file against the current position, without signing.
+
+    Example: pbem check game-a orders.txt
+    """
+    from pbem.protocol.ops import check_file
+
+    checked, _ = check_file(directory, orders, key_path=key, side=side)
+    if not checked.ok:
+        for p in checked.problems:
+            click.echo(p, err=True)
+        sys.exit(1)
+    click.echo(f"{orders}: {len(checked.lines)} orders are legal.")
+    if checked.after_dice:
+        click.echo("Lines " + ", ".join(map(str, checked.after_dice)) + " come after dice and are "
+                   "checked again when resolved.")
+
+
+@cli.command()
+@click.argument("directory")
+@click.argument("orders")
+@click.option("--key", "key", required=True, help="Your private key file.")
+@click.option("--out", required=True, help="Where to write the signed file to send.")
+@click.option("--message", default="", help="A message to your opponent (signed, shown escaped).")
+@clean_errors
+def submit(directory: str, orders: str, key: str, out: str, message: str) -> None:
+    """Check, sign and write your next file with these orders.
+
+    Example: pbem submit game-a orders.txt --key alice.key --out turn.pbem
+    """
+    from pbem.protocol.ops import submit_orders
+
+    say(submit_orders(directory, orders, key_path=key, out=out, message=message))
+
+
+@cli.command()
+@click.argument("directory")
+@click.argument("file")
+@click.option("--key", "key", required=True, help="Your private key file.")
+@click.option("--out", default=None, help="Where to write the reply (referee: a folder for views).")
+@clean_errors
+def receive(directory: str, file: str, key: str, out: str | None) -> None:
+    """Verify and resolve a received file; write reports and, if you owe nothing, the reply.
+
+    Example: pbem receive game-b turn.pbem --key bob.key --out reply.pbem
+    """
+    from pbem.protocol.ops import receive_file
+
+    say(receive_file(directory, file, key_path=key, out=out))
+
+
+@cli.command()
+@click.argument("directory")
+@click.argument("extra", nargs=-1)
+@clean_errors
+def verify(directory: str, extra: tuple[str, ...]) -> None:
+    """Audit a whole archive offline: signatures, chain, every die, replay and result.
+
+    Extra files (e.g. a second file with a sequence number already used) are checked
+    for equivocation. Example: pbem verify game-a
+    """
+    from pbem.protocol.audit import verify_archive
+
+    audit = verify_archive(directory, list(extra))
+    for p in audit.problems:
+        click.echo(p, err=True)
+    if not audit.ok:
+        sys.exit(1)
+    for line in audit.summary:
+        click.echo(line)
+    click.echo("OK: the archive verifies.")
+
+
+@cli.command()
+@click.argument("directory")
+@click.option("--side", required=True)
+@click.option("--format", "fmt", type=click.Choice(["html", "text"]), default="text",
+              show_default=True)
+@click.option("--turn", type=int, default=None, help="The last report of this game turn.")
+@click.option("--out", default=None, help="Write to a file instead of standard output.")
+@clean_errors
+def report(directory: str, side: str, fmt: str, turn: int | None, out: str | None) -> None:
+    """Render a side's report (the latest, or the last one of a game turn).
+
+    Example: pbem report game-a --side allied --format html --turn 2 --out t2.html
+    """
+    from pbem.protocol.browse import render_report
+
+    text = render_report(directory, side, fmt=fmt, turn=turn)
+    if out:
+        Path(out).write_text(text, encoding="utf-8")
+        click.echo(f"Wrote {out}")
+    else:
+        click.echo(text, nl=False)
+
+
+@cli.command()
+@click.argument("directory")
+@click.option("--side", required=True)
+@click.option("--out", required=True, help="Where to write the orders.")
+@click.option("--style", default="heuristic", show_default=True, help="random or heuristic.")
+@click.option("--seed", type=int, default=None, help="Seed the bot's choices.")
+@click.option("--key", "key", default=None, help="Your key (needed just after receiving).")
+@clean_errors
+def bot(directory: str, side: str, out: str, style: str, seed: int | None, key: str | None) -> None:
+    """Write legal orders for SIDE's pending decision.
+
+    Example: pbem bot game-a --side allied --out orders.txt
+    """
+    from pbem.protocol.ops import open_session
+
+    s = open_session(directory, key_path=key)
+    if side != s.party:
+        raise PbemError(f"this archive belongs to {s.party}; a bot plays only its own side")
+    if side not in s.pending_sides:
+        raise PbemError(f"{side} has no decision to make now")
+    rng = random.Random(seed if seed is not None else int.from_bytes(os.urandom(8), "big"))
+    lines = s.game.bot(s.state, side, rng, style)
+    Path(out).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    click.echo(f"Wrote {len(lines)} orders to {out}")
+
+
+@cli.command()
+@click.argument("directory")
+@click.option("--game", "game", default="holdfast", show_default=True)
+@click.option("--scenario", default=None, help="Default: the game's shortest scenario.")
+@click.option("--mode", type=click.Choice(["peer", "hosted"]), default="peer", show_default=True)
+@click.option("--seed", type=int, default=None, help="Seed the bots' choices.")
+@click.option("--quiet", is_flag=True)
+@clean_errors
+def demo(directory: str, game: str, scenario: str | None, mode: str, seed: int | None,
+         quiet: bool) -> None:
+    """Play a complete game bot against bot through the real signed-file exchange.
+
+    One archive per side under DIRECTORY (named by side), every file exchanged, reports
+    written, and every archive verified at the end. Example: pbem demo demo-game
+    """
+    from pbem.protocol.demo import play_demo
+
+    say(play_demo(directory, game_name=game, scenario=scenario, mode=mode, seed=seed,
+                  echo=None if quiet else click.echo))
+
+
+def main() -> None:
+    """Console entry point."""
+    cli(prog_name="pbem")

@@ -1,0 +1,72 @@
+"""Canonical payload bytes: msgspec JSON, sorted keys, under the no-float profile.
+
+Under this profile (no floats, integers within +/-(2**53 - 1), ASCII object keys) the bytes
+equal RFC 8785 (JCS), so an independent verifier can be written in any language.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, TypeVar
+
+import msgspec
+
+from pbem.core.errors import FileRejected
+
+T = TypeVar("T")
+MAX_INT = 2**53 - 1
+_ENCODER = msgspec.json.Encoder(order="sorted")
+
+
+def check_profile(obj: Any, where: str = "$") -> None:
+    """Raise ValueError if a decoded builtin value leaves the canonical profile."""
+    if isinstance(obj, bool) or obj is None or isinstance(obj, str):
+        return
+    if isinstance(obj, int):
+        if not -MAX_INT <= obj <= MAX_INT:
+            raise ValueError(f"integer out of range at {where}")
+        return
+    if isinstance(obj, float):
+        raise ValueError(f"float at {where} (floats are not allowed)")
+    if isinstance(obj, (list, tuple)):
+        for i, v in enumerate(obj):
+            check_profile(v, f"{where}[{i}]")
+        return
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            if not isinstance(k, str) or not k.isascii():
+                raise ValueError(f"non-ASCII key at {where}")
+            check_profile(v, f"{where}.{k}")
+        return
+    raise ValueError(f"unsupported value of type {type(obj).__name__} at {where}")
+
+
+def canonical(obj: Any) -> bytes:
+    """Encode a struct or builtin value as canonical bytes (sorted keys, profile checked)."""
+    builtins = msgspec.to_builtins(obj)
+    check_profile(builtins)
+    return _ENCODER.encode(builtins)
+
+
+def decode_canonical(data: bytes, type_: type[T], *, name: str = "payload") -> T:
+    """Strictly decode canonical bytes into type_; reject anything that does not re-encode equal."""
+    try:
+        raw = msgspec.json.decode(data)
+        check_profile(raw)
+        obj = msgspec.json.decode(data, type=type_, strict=True)
+    except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as e:
+        raise FileRejected(f"{name}: malformed payload ({e})") from None
+    if canonical(obj) != data:
+        raise FileRejected(f"{name}: payload is not in canonical form (duplicate key, "
+                           "whitespace, key order or escaping differs)")
+    return obj
+
+
+def sha256(data: bytes) -> bytes:
+    """SHA-256 digest."""
+    return hashlib.sha256(data).digest()
+
+
+def sha256_hex(data: bytes) -> str:
+    """SHA-256 as lower-case hex."""
+    return hashlib.sha256(data).hexdigest()

@@ -1,0 +1,245 @@
+"""The interface every game package implements, and the types it shares with the core.
+
+A game is a set of pure functions over a typed msgspec state. The core owns files, keys,
+dice and views on disk; the game owns the rules. The contract, in order of use:
+
+1. ``setup(scenario, options)`` returns the initial state, already settled at its first
+   decision (setup never rolls dice).
+2. ``pending(state)`` lists the decisions the game is waiting for: which side must decide
+   what, in plain words. An empty list means the game is over (``outcome`` is not None).
+3. ``parse_order(text)`` turns one line of the game's notation into a typed order struct;
+   ``format_order(order)`` turns it back, and ``format_order(parse_order(t))`` is the
+   canonical text stored in signed files.
+4. ``apply(state, side, order, ctx)`` checks the order against the rules and, if legal,
+   applies it to ``state`` in place and runs every automatic step after it (supply checks,
+   end of phase, weather, ...) until the next decision. It must check everything before it
+   changes anything: an ``IllegalOrder`` leaves the state untouched. Dice come only from
+   ``ctx.roll``; every roll is recorded with its purpose. Events go to ``ctx.log`` with
+   their visibility.
+5. ``view(state, side)`` builds what one side may know: public state plus that side's
+   private state plus what has been revealed to it. Views are what reports are made from.
+6. ``secrets(state, side)`` lists strings that are ``side``'s hidden information right now
+   (unit names never revealed, face-down values ...); the conformance suite checks that none
+   of them appears in any byte of the other side's views and reports.
+7. ``bot(state, side, rng, style)`` returns order lines for the side's pending decision.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any, Protocol
+
+import msgspec
+
+ALL = "all"  # visibility of a public event or roll
+
+
+class Decision(msgspec.Struct, frozen=True, kw_only=True):
+    """One decision the game is waiting for."""
+
+    side: str
+    kind: str
+    prompt: str
+
+
+class Outcome(msgspec.Struct, frozen=True, kw_only=True):
+    """The result of a finished game. winner is None for a draw."""
+
+    winner: str | None
+    reason: str
+
+
+class Event(msgspec.Struct, frozen=True, kw_only=True):
+    """A log line produced while resolving a file; visible_to is 'all' or one side."""
+
+    text: str
+    visible_to: str = ALL
+    kind: str = "info"
+    hexes: tuple[str, ...] = ()
+
+
+class Roll(msgspec.Struct, frozen=True, kw_only=True):
+    """One die, addressed by (action, index) within the file that produced it."""
+
+    action: int
+    index: int
+    sides: int
+    value: int
+    purpose: str
+    visible_to: str = ALL
+
+
+class OptionSpec(msgspec.Struct, frozen=True, kw_only=True):
+    """A house option: its default, allowed values and the rule gap it settles."""
+
+    default: Any
+    choices: tuple[Any, ...]
+    doc: str
+
+
+class NeedsDice(Exception):
+    """Raised by a dice source that cannot roll (order checking before the dice exist)."""
+
+
+class DiceSource(Protocol):
+    """Where rolls come from: the commit-reveal derivation, fixed test dice, or nothing."""
+
+    def roll(self, action: int, index: int, sides: int) -> int:
+        """Return one die in 1..sides for this address."""
+        ...
+
+
+class Context:
+    """What a game gets while applying one order: dice, and a log."""
+
+    def __init__(self, dice: DiceSource, action: int = 0) -> None:
+        self.dice = dice
+        self.action = action
+        self.rolls: list[Roll] = []
+        self.events: list[Event] = []
+        self._next_index: dict[int, int] = {}
+
+    def roll(self, sides: int, purpose: str, *, visible_to: str = ALL) -> int:
+        """Roll one die with `sides` faces for a stated purpose; the roll is recorded."""
+        index = self._next_index.get(self.action, 0)
+        value = self.dice.roll(self.action, index, sides)
+        self._next_index[self.action] = index + 1
+        self.rolls.append(Roll(action=self.action, index=index, sides=sides, value=value,
+                               purpose=purpose, visible_to=visible_to))
+        return value
+
+    def rolls_of(self, count: int, sides: int, purpose: str, *, visible_to: str = ALL) -> list[int]:
+        """Roll `count` dice for one purpose."""
+        return [self.roll(sides, f"{purpose} ({i + 1}/{count})", visible_to=visible_to)
+                for i in range(count)]
+
+    def shuffle(self, items: list[Any], purpose: str, *, visible_to: str = ALL) -> list[Any]:
+        """A uniformly random permutation of items (Fisher-Yates on recorded draws)."""
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.roll(i + 1, f"{purpose}: draw", visible_to=visible_to) - 1
+            out[i], out[j] = out[j], out[i]
+        return out
+
+    def log(self, text: str, *, visible_to: str = ALL, kind: str = "info",
+            hexes: tuple[str, ...] = ()) -> None:
+        """Record an event with its visibility."""
+        self.events.append(Event(text=text, visible_to=visible_to, kind=kind, hexes=hexes))
+
+
+class MapUnit(msgspec.Struct, frozen=True, kw_only=True):
+    """A counter or block as one side sees it on the map (masked: label and values empty)."""
+
+    hex: str
+    side: str
+    label: str = ""
+    values: str = ""
+    kind: str = ""
+    masked: bool = False
+    note: str = ""
+
+
+class MapMarker(msgspec.Struct, frozen=True, kw_only=True):
+    """A marker on the map: a combat, a face-down support marker, an objective ..."""
+
+    hex: str
+    kind: str
+    label: str = ""
+
+
+class MapArrow(msgspec.Struct, frozen=True, kw_only=True):
+    """A move this side saw, as a path of hexes."""
+
+    path: tuple[str, ...]
+    side: str
+    label: str = ""
+
+
+class Panel(msgspec.Struct, frozen=True, kw_only=True):
+    """A titled list of lines in a report (supply, reinforcements due, victory ...)."""
+
+    title: str
+    lines: tuple[str, ...]
+
+
+class ReportModel(msgspec.Struct, kw_only=True):
+    """Everything a report shows, built by the game from one side's view."""
+
+    game: str
+    game_title: str
+    scenario: str
+    side: str
+    turn: int
+    turn_label: str
+    phase: str
+    units: list[MapUnit]
+    markers: list[MapMarker] = []
+    arrows: list[MapArrow] = []
+    panels: list[Panel] = []
+
+
+class Game(Protocol):
+    """The interface a game package provides; see the module docstring for the contract."""
+
+    id: str
+    title: str
+    sides: tuple[str, ...]
+    state_type: type
+    rules_version: str
+
+    def scenarios(self) -> dict[str, str]:
+        """Scenario id -> title."""
+        ...
+
+    def data_files(self, scenario: str) -> list[Path]:
+        """Every data file the scenario reads (hashed into the genesis)."""
+        ...
+
+    def options(self) -> dict[str, OptionSpec]:
+        """The house options and their defaults."""
+        ...
+
+    def setup(self, scenario: str, options: dict[str, Any]) -> Any:
+        """Initial state of a scenario, settled at its first decision."""
+        ...
+
+    def pending(self, state: Any) -> list[Decision]:
+        """Decisions the game waits for; empty once the game is over."""
+        ...
+
+    def parse_order(self, text: str) -> Any:
+        """Parse one order line; OrderSyntaxError if it is not valid notation."""
+        ...
+
+    def format_order(self, order: Any) -> str:
+        """The canonical text of an order."""
+        ...
+
+    def apply(self, state: Any, side: str, order: Any, ctx: Context) -> None:
+        """Check and apply one order in place, then run automatic steps; IllegalOrder if not legal."""
+        ...
+
+    def view(self, state: Any, side: str) -> Any:
+        """What one side may know, as a msgspec struct."""
+        ...
+
+    def outcome(self, state: Any) -> Outcome | None:
+        """The result once the game has ended, else None."""
+        ...
+
+    def secrets(self, state: Any, side: str) -> list[str]:
+        """Strings that are side's hidden information now (must not leak to the other side)."""
+        ...
+
+    def bot(self, state: Any, side: str, rng: random.Random, style: str = "random") -> list[str]:
+        """Order lines answering side's pending decision."""
+        ...
+
+    def report(self, state: Any, side: str) -> ReportModel:
+        """The report model of one side's view of the state."""
+        ...
+
+    def game_map(self, scenario: str) -> Any:
+        """The scenario's GameMap (for drawing)."""
+        ...

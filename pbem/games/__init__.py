@@ -1,0 +1,1 @@
+"""Game packages. Importing this package registers every shipped game."""

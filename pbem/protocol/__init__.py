@@ -1,0 +1,1 @@
+"""The file exchange: archives, genesis, verification, resolution and the per-command operations."""

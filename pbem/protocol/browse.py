@@ -1,0 +1,47 @@
+"""Browsing an archive's reports: any side's report at any game turn (own side only)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pbem.core.errors import PbemError
+from pbem.protocol.archive import Archive
+from pbem.protocol.genesis import HOST
+
+
+def render_report(root: str | Path, side: str, *, fmt: str = "text", turn: int | None = None) -> str:
+    """Render the latest report of a side, or the last report of a game turn."""
+    from pbem.protocol.hosted import load_player, player_report_context
+    from pbem.protocol.reporting import report_context
+    from pbem.protocol.session import load, read_genesis
+    from pbem.reports.render import render_html, render_text
+
+    archive = Archive(root)
+    info = archive.info()
+    game, genesis, _ = read_genesis(archive)
+    if side not in game.sides:
+        raise PbemError(f"unknown side {side!r} (sides: {', '.join(game.sides)})")
+    if info.party not in (HOST, side):
+        raise PbemError(f"this archive belongs to {info.party}: it shows only {info.party}'s "
+                        "reports (the other side's would reveal its hidden units)")
+    game_map = game.game_map(genesis.p.scenario)
+    if genesis.mode == "hosted" and info.party != HOST:
+        ps = load_player(archive)
+        pick = [f for f in ps.views
+                if turn is None or f.payload.report.get("turn") == turn]  # type: ignore[union-attr]
+        if not pick:
+            raise PbemError(f"{root}: no report of turn {turn}")
+        ctx = player_report_context(ps, pick[-1].payload, pick[-1])  # type: ignore[arg-type]
+    else:
+        s = load(root, key=None)
+        seqs = sorted(s.states)
+        if turn is not None:
+            seqs = [q for q in seqs if getattr(s.states[q], "turn", None) == turn]
+            if not seqs:
+                raise PbemError(f"{root}: no report of turn {turn}")
+        seq = seqs[-1]
+        first = max([q for q in s.states if q < seq and getattr(s.states[q], "turn", None)
+                     != getattr(s.states[seq], "turn", None)], default=0)
+        logs = [log for log in s.log if first < log.seq <= seq]
+        ctx = report_context(s, side, logs, state=s.states[seq], seq=seq)
+    return render_html(ctx, game_map) if fmt == "html" else render_text(ctx)

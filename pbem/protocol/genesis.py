@@ -1,0 +1,156 @@
+"""The genesis: a signed proposal plus the acceptances of every other party."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pbem.core.dice import lp
+from pbem.core.encoding import sha256, sha256_hex
+from pbem.core.errors import FileRejected, PbemError
+from pbem.core.game import Game
+from pbem.core.records import Acceptance, Proposal, SignedFile
+
+HOST = "host"
+_HEX32 = re.compile(r"^[0-9a-f]{32}$")
+_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+
+
+def data_hash(game: Game, scenario: str) -> str:
+    """SHA-256 over the rules version and every data file of the scenario (name and bytes)."""
+    parts = [lp(game.id.encode()), lp(game.rules_version.encode()), lp(scenario.encode())]
+    for p in sorted(game.data_files(scenario), key=lambda p: p.name):
+        parts.append(lp(p.name.encode()) + lp(p.read_bytes()))
+    return sha256(b"".join(parts)).hex()
+
+
+def resolve_options(game: Game, given: dict[str, Any], *, name: str = "options") -> dict[str, Any]:
+    """All house options with defaults filled in; PbemError for unknown options or values."""
+    specs = game.options()
+    out = {}
+    for k in given:
+        if k not in specs:
+            raise PbemError(f"{name}: unknown option {k!r} for {game.id} "
+                            f"(known: {', '.join(sorted(specs)) or 'none'})")
+    for k, spec in sorted(specs.items()):
+        v = given.get(k, spec.default)
+        if v not in spec.choices:
+            raise PbemError(f"{name}: option {k}={v!r} is not one of {list(spec.choices)}")
+        out[k] = v
+    return out
+
+
+class Genesis:
+    """A verified proposal and the acceptances received so far."""
+
+    def __init__(self, game: Game, proposal: SignedFile) -> None:
+        p = proposal.payload
+        name = proposal.name
+        if not isinstance(p, Proposal):
+            raise FileRejected(f"{name}: not a game proposal")
+        if not _HEX32.match(p.game_id):
+            raise FileRejected(f"{name}: malformed game id")
+        if p.game != game.id:
+            raise FileRejected(f"{name}: proposal is for game {p.game!r}, not {game.id!r}")
+        if p.scenario not in game.scenarios():
+            raise FileRejected(f"{name}: unknown scenario {p.scenario!r} of {game.id}")
+        if p.rules_version != game.rules_version:
+            raise FileRejected(f"{name}: made with {game.id} rules version {p.rules_version}, "
+                               f"this pbem has {game.rules_version}")
+        if p.data_hash != data_hash(game, p.scenario):
+            raise FileRejected(f"{name}: scenario data differs from this installation's "
+                               "(different data files)")
+        try:
+            resolved = resolve_options(game, p.options, name=name)
+        except PbemError as e:
+            raise FileRejected(str(e)) from None
+        if resolved != p.options:
+            raise FileRejected(f"{name}: options must list every house option explicitly")
+        want = set(game.sides) | ({HOST} if p.mode == "hosted" else set())
+        got = [k.party for k in p.parties]
+        if sorted(got) != sorted(want):
+            raise FileRejected(f"{name}: parties {got} do not match {sorted(want)}")
+        self.pubs: dict[str, bytes] = {}
+        for k in p.parties:
+            if not _HEX64.match(k.pub):
+                raise FileRejected(f"{name}: malformed public key for {k.party}")
+            self.pubs[k.party] = bytes.fromhex(k.pub)
+        if len(set(self.pubs.values())) != len(self.pubs):
+            raise FileRejected(f"{name}: two parties share one public key")
+        if p.proposer not in self.pubs or (p.mode == "hosted" and p.proposer != HOST):
+            raise FileRejected(f"{name}: proposer {p.proposer!r} is not a valid proposer")
+        _check_onion(p.onion.tip, p.onion.length, name)
+        if not proposal.signed_by(self.pubs[p.proposer]):
+            raise FileRejected(f"{name}: bad signature (not signed by {p.proposer}'s key)")
+        self.game = game
+        self.proposal = proposal
+        self.p: Proposal = p
+        self.acceptances: dict[str, SignedFile] = {}
+        self.tips: dict[str, bytes] = {p.proposer: bytes.fromhex(p.onion.tip)}
+        self.lengths: dict[str, int] = {p.proposer: p.onion.length}
+
+    @property
+    def game_id(self) -> str:
+        """The 128-bit game id in hex."""
+        return self.p.game_id
+
+    @property
+    def mode(self) -> str:
+        """'peer' or 'hosted'."""
+        return self.p.mode
+
+    def acceptors(self) -> list[str]:
+        """The parties that must accept: every party except the proposer."""
+        return sorted(k for k in self.pubs if k != self.p.proposer)
+
+    def add_acceptance(self, f: SignedFile) -> None:
+        """Verify and record one acceptance; FileRejected if it does not fit this proposal."""
+        a, name = f.payload, f.name
+        if not isinstance(a, Acceptance):
+            raise FileRejected(f"{name}: not an acceptance")
+        if a.game_id != self.game_id:
+            raise FileRejected(f"{name}: belongs to another game ({a.game_id})")
+        if a.proposal != self.proposal.hash:
+            raise FileRejected(f"{name}: accepts a different proposal")
+        if a.party not in self.acceptors():
+            raise FileRejected(f"{name}: party {a.party!r} is not expected to accept")
+        old = self.acceptances.get(a.party)
+        if old is not None:
+            if old.payload_bytes == f.payload_bytes:
+                raise FileRejected(f"{name}: stale: this acceptance is already in the archive")
+            if f.signed_by(self.pubs[a.party]):
+                raise FileRejected(f"{name}: equivocation: {a.party} signed two different "
+                                   "acceptances of this game")
+        _check_onion(a.onion.tip, a.onion.length, name)
+        if not f.signed_by(self.pubs[a.party]):
+            raise FileRejected(f"{name}: bad signature (not signed by {a.party}'s key)")
+        self.acceptances[a.party] = f
+        self.tips[a.party] = bytes.fromhex(a.onion.tip)
+        self.lengths[a.party] = a.onion.length
+
+    @property
+    def complete(self) -> bool:
+        """True once every acceptor has accepted."""
+        return all(p in self.acceptances for p in self.acceptors())
+
+    @property
+    def hash(self) -> str:
+        """The genesis hash (prev of file 1): SHA-256 over the proposal and acceptance hashes."""
+        parts = lp(bytes.fromhex(self.proposal.hash))
+        for party in self.acceptors():
+            parts += lp(party.encode()) + lp(bytes.fromhex(self.acceptances[party].hash))
+        return sha256_hex(parts)
+
+    def party_of(self, pub_raw: bytes) -> str | None:
+        """The party whose pinned key this is, if any."""
+        for k, v in self.pubs.items():
+            if v == pub_raw:
+                return k
+        return None
+
+
+def _check_onion(tip: str, length: int, name: str) -> None:
+    if not _HEX64.match(tip):
+        raise FileRejected(f"{name}: malformed dice commitment")
+    if not 16 <= length <= 1 << 20:
+        raise FileRejected(f"{name}: dice commitment length {length} out of range")

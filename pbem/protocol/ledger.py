@@ -1,0 +1,105 @@
+"""The chain of turn files after the genesis: order, links, senders, signatures and dice reveals."""
+
+from __future__ import annotations
+
+import re
+
+from pbem.core.errors import Equivocation, FileRejected
+from pbem.core.onion import Onion, proves, walk_down
+from pbem.core.records import SignedFile, Turn
+from pbem.protocol.genesis import HOST, Genesis
+
+_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+
+
+class Ledger:
+    """Verified turn files in order, and the latest onion element each party has revealed."""
+
+    def __init__(self, genesis: Genesis) -> None:
+        self.g = genesis
+        self.files: list[SignedFile] = []
+        self.known: dict[str, tuple[int, bytes]] = {p: (0, t) for p, t in genesis.tips.items()}
+
+    @property
+    def tip_seq(self) -> int:
+        """Sequence number of the last file (0 = the genesis)."""
+        return len(self.files)
+
+    @property
+    def tip_hash(self) -> str:
+        """Hash of the last file, or the genesis hash."""
+        return self.files[-1].hash if self.files else self.g.hash
+
+    def turn(self, seq: int) -> Turn:
+        """The payload of file seq (1-based)."""
+        return self.files[seq - 1].payload  # type: ignore[return-value]
+
+    def expected_senders(self, seq: int, pending: set[str]) -> set[str]:
+        """Who may send file seq: alternation in peer mode; a pending player or the host if hosted."""
+        if self.g.mode == "peer":
+            first = self.g.p.proposer
+            other = next(s for s in self.g.game.sides if s != first)
+            return {first if seq % 2 == 1 else other}
+        return (pending or set(self.g.game.sides)) if seq % 2 == 1 else {HOST}
+
+    def check(self, f: SignedFile, pending: set[str]) -> Turn:
+        """Verify that f is the valid next file; FileRejected (or Equivocation) says why not."""
+        t, name = f.payload, f.name
+        if not isinstance(t, Turn):
+            raise FileRejected(f"{name}: not a turn file ({type(t).__name__})")
+        if t.game_id != self.g.game_id:
+            raise FileRejected(f"{name}: belongs to another game ({t.game_id}, "
+                               f"this archive is {self.g.game_id})")
+        if t.sender not in self.g.pubs:
+            raise FileRejected(f"{name}: unknown sender {t.sender!r}")
+        if not f.signed_by(self.g.pubs[t.sender]):
+            raise FileRejected(f"{name}: bad signature (not signed by {t.sender}'s key)")
+        if 1 <= t.seq <= self.tip_seq:
+            old = self.files[t.seq - 1]
+            if old.payload_bytes == f.payload_bytes:
+                raise FileRejected(f"{name}: stale: file {t.seq} is already in the archive "
+                                   "(replayed file)")
+            if old.payload.sender == t.sender:  # type: ignore[union-attr]
+                raise Equivocation(f"{name}: equivocation: {t.sender} signed two different "
+                                   f"files with sequence number {t.seq} (fork of {old.name})")
+            raise FileRejected(f"{name}: stale: sequence number {t.seq} is already taken")
+        if t.seq != self.tip_seq + 1:
+            raise FileRejected(f"{name}: out of order: expected file {self.tip_seq + 1}, "
+                               f"got {t.seq}")
+        if t.prev != self.tip_hash:
+            raise FileRejected(f"{name}: does not follow the last file (previous-file hash "
+                               "differs: a fork or a file from another history)")
+        allowed = self.expected_senders(t.seq, pending)
+        if t.sender not in allowed:
+            raise FileRejected(f"{name}: out of turn: file {t.seq} must come from "
+                               f"{' or '.join(sorted(allowed))}, not {t.sender}")
+        if not _HEX64.match(t.reveal):
+            raise FileRejected(f"{name}: malformed dice reveal")
+        if t.seq >= self.g.lengths[t.sender]:
+            raise FileRejected(f"{name}: {t.sender}'s dice commitment is exhausted")
+        j, e_j = self.known[t.sender]
+        if not proves(self.g.game_id, t.sender, t.seq, bytes.fromhex(t.reveal), j, e_j):
+            raise FileRejected(f"{name}: dice reveal does not match {t.sender}'s commitment")
+        return t
+
+    def append(self, f: SignedFile) -> None:
+        """Add a checked file to the chain."""
+        t: Turn = f.payload  # type: ignore[assignment]
+        self.files.append(f)
+        self.known[t.sender] = (t.seq, bytes.fromhex(t.reveal))
+
+    def share(self, party: str, k: int, own: Onion | None = None) -> bytes | None:
+        """Party's onion element e[k], if revealed (or our own); None if still secret."""
+        if own is not None and own.party == party:
+            return own.element(k)
+        j, e_j = self.known[party]
+        if j < k:
+            return None
+        return walk_down(self.g.game_id, party, j, e_j, k)
+
+    def dice_parties(self, seq: int) -> list[str]:
+        """The parties whose shares key the dice of file seq (sorted by name)."""
+        if self.g.mode == "peer":
+            return sorted(self.g.game.sides)
+        sender = self.turn(seq).sender
+        return sorted([sender, HOST])

@@ -1,0 +1,92 @@
+"""Per-side reports of an archive: build the report context from a session and write files."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from pbem.core.game import ALL, Event, Roll
+from pbem.core.keys import fingerprint
+from pbem.protocol.archive import atomic_write
+from pbem.protocol.genesis import HOST
+
+
+class IndexRow(msgspec.Struct, kw_only=True):
+    """One stored report of a side, for the index page."""
+
+    seq: int
+    turn: int
+    label: str
+    href: str
+
+
+def visible(items: list[Any], side: str) -> list[Any]:
+    """Only the events or rolls this side may see."""
+    return [x for x in items if x.visible_to in (ALL, side)]
+
+
+def answer_commands(s: Any, side: str) -> list[str]:
+    """The exact commands this side runs next."""
+    pending = {d.side for d in s.game.pending(s.state)} if s.game.outcome(s.state) is None else set()
+    root = str(s.archive.root)
+    if side in pending:
+        return [f"pbem bot {root} --side {side} --out orders.txt   # or write orders.txt yourself",
+                f"pbem check {root} orders.txt",
+                f"pbem submit {root} orders.txt --key YOUR.key --out reply.pbem"]
+    return []
+
+
+def report_context(s: Any, side: str, logs: list[Any], state: Any = None, seq: int | None = None):
+    """The ReportContext of one side after the given resolved files."""
+    from pbem.reports.context import ReportContext
+
+    state = s.state if state is None else state
+    last = logs[-1] if logs else None
+    events: list[Event] = [e for log in logs for e in visible(log.events, side)]
+    rolls = [Roll(action=r.action, index=r.index, sides=r.sides, value=r.value,
+                  purpose=f"file {log.seq}: {r.purpose}", visible_to=r.visible_to)
+             for log in logs for r in visible(log.rolls, side)]
+    fps = {p: fingerprint(k) for p, k in sorted(s.genesis.pubs.items())}
+    tip = s.ledger.files[-1] if s.ledger.files else None
+    return ReportContext(
+        model=s.game.report(state, side), pending=list(s.game.pending(state)),
+        answer=answer_commands(s, side) if state is s.state else [], events=events, rolls=rolls,
+        game_id=s.genesis.game_id, seq=seq if seq is not None else s.ledger.tip_seq,
+        file_name=(last.file_name if last else (tip.name if tip else "genesis")),
+        file_hash=(last.file_hash if last else s.ledger.tip_hash), fingerprints=fps,
+        outcome=s.game.outcome(state), mode=s.genesis.mode)
+
+
+def write_reports(s: Any, side: str, logs: list[Any], result: Any) -> None:
+    """Write this side's HTML and text report for the newest state, and refresh the index."""
+    from pbem.reports.render import IndexEntry, render_html, render_index, render_text
+
+    if side == HOST:
+        return
+    ctx = report_context(s, side, logs)
+    folder = s.archive.reports_dir / side
+    seq = s.ledger.tip_seq
+    game_map = s.game.game_map(s.genesis.p.scenario)
+    html_path, text_path = folder / f"{seq:04d}.html", folder / f"{seq:04d}.txt"
+    atomic_write(html_path, render_html(ctx, game_map))
+    atomic_write(text_path, render_text(ctx))
+    rows = read_index(folder)
+    rows = [r for r in rows if r.seq != seq]
+    rows.append(IndexRow(seq=seq, turn=ctx.model.turn,
+                         label=f"{ctx.model.turn_label} - {ctx.model.phase}",
+                         href=html_path.name))
+    rows.sort(key=lambda r: r.seq)
+    atomic_write(folder / "index.json", msgspec.json.encode(rows))
+    atomic_write(folder / "index.html", render_index(
+        [IndexEntry(seq=r.seq, turn=r.turn, label=r.label, href=r.href) for r in rows],
+        f"{s.game.title}: reports of {side}"))
+    result.written.extend([str(html_path), str(text_path)])
+
+
+def read_index(folder: Any) -> list[IndexRow]:
+    """The stored report index of a side (empty if none or damaged)."""
+    try:
+        return msgspec.json.decode((folder / "index.json").read_bytes(), type=list[IndexRow])
+    except (OSError, msgspec.DecodeError, msgspec.ValidationError):
+        return []

@@ -1,0 +1,260 @@
+"""An archive loaded and verified: genesis, chain, replayed state and the derived log.
+
+`load` reads every signed file of an archive (strictly: stored files must be canonical),
+verifies signatures, links and dice reveals, and replays every file whose dice are known.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from pbem.core.dice import file_key
+from pbem.core.encoding import canonical, sha256_hex
+from pbem.core.errors import ArchiveError, FileRejected
+from pbem.core.game import Event, Game
+from pbem.core.keys import private_raw
+from pbem.core.onion import Onion, seed_from_key
+from pbem.core.records import Acceptance, Proposal, Results, RollRecord, SignedFile, Turn, read_file
+from pbem.core.registry import find_game
+from pbem.protocol.archive import Archive
+from pbem.protocol.genesis import HOST, Genesis
+from pbem.protocol.ledger import Ledger
+from pbem.protocol.resolve import LazyDice, compare_results, resolve, state_hash
+
+
+class FileLog(msgspec.Struct, kw_only=True):
+    """What resolving one file produced, for reports and statistics."""
+
+    seq: int
+    sender: str
+    file_name: str
+    file_hash: str
+    events: list[Event]
+    rolls: list[RollRecord]
+    skipped: list[int] = []
+
+
+class Session:
+    """A verified archive: the chain, the replayed state and the log of every resolved file."""
+
+    def __init__(self, archive: Archive, game: Game, genesis: Genesis, party: str,
+                 own: Onion | None) -> None:
+        self.archive = archive
+        self.game = game
+        self.genesis = genesis
+        self.party = party
+        self.own = own
+        self.key: Any = None
+        self.ledger = Ledger(genesis)
+        self.state: Any = game.setup(genesis.p.scenario, genesis.p.options)
+        self.resolved = 0
+        self.log: list[FileLog] = []
+        self.results: dict[int, Results] = {}
+        self.states: dict[int, Any] = {0: self.state}
+
+    # -- facts -----------------------------------------------------------------------------
+    @property
+    def pending_sides(self) -> set[str]:
+        """Sides the game waits for (in the latest resolved state)."""
+        return {d.side for d in self.game.pending(self.state)}
+
+    @property
+    def over(self) -> bool:
+        """True once the game has an outcome."""
+        return self.game.outcome(self.state) is not None
+
+    def unresolved(self) -> list[int]:
+        """Sequence numbers of files not yet resolved (waiting for a secret share)."""
+        return list(range(self.resolved + 1, self.ledger.tip_seq + 1))
+
+    # -- dice ------------------------------------------------------------------------------
+    def dice_for(self, seq: int) -> LazyDice:
+        """The lazily keyed dice of file seq."""
+        f = self.ledger.files[seq - 1]
+
+        def make() -> bytes | None:
+            shares = []
+            for p in self.ledger.dice_parties(seq):
+                s = self.ledger.share(p, seq, self.own)
+                if s is None:
+                    return None
+                shares.append(s)
+            return file_key(self.genesis.game_id, shares, bytes.fromhex(f.hash), seq)
+
+        return LazyDice(make, f"file {seq} waits for the other party's dice share")
+
+    def shares_of(self, seq: int) -> dict[str, str]:
+        """The known shares of file seq, party -> hex (for dice proofs)."""
+        out = {}
+        for p in self.ledger.dice_parties(seq):
+            s = self.ledger.share(p, seq, self.own)
+            if s is not None:
+                out[p] = s.hex()
+        return out
+
+    # -- replay ----------------------------------------------------------------------------
+    def add(self, f: SignedFile) -> list[FileLog]:
+        """Check and append one turn file, then resolve every file whose dice are now known."""
+        t = self.ledger.check(f, self.pending_sides)
+        self._check_results_presence(t, f.name)
+        self.ledger.append(f)
+        return self.advance()
+
+    def _check_results_presence(self, t: Turn, name: str) -> None:
+        needs = (t.seq > 1) if self.genesis.mode == "peer" else (t.sender == HOST)
+        if needs and t.results is None:
+            raise FileRejected(f"{name}: results of file {t.seq - 1} are missing")
+        if not needs and t.results is not None:
+            raise FileRejected(f"{name}: carries results it may not carry")
+        if t.results is not None and t.results.seq != t.seq - 1:
+            raise FileRejected(f"{name}: results are for file {t.results.seq}, "
+                               f"expected {t.seq - 1}")
+
+    def advance(self) -> list[FileLog]:
+        """Resolve unresolved files in order while their dice are known; returns the new logs."""
+        from pbem.core.game import NeedsDice
+
+        new = []
+        while self.resolved < self.ledger.tip_seq:
+            seq = self.resolved + 1
+            f = self.ledger.files[seq - 1]
+            t: Turn = f.payload  # type: ignore[assignment]
+            try:
+                res = resolve(self.game, self.state, t, dice=self.dice_for(seq), name=f.name)
+            except NeedsDice:
+                break
+            if seq < self.ledger.tip_seq:
+                nxt = self.ledger.files[seq]
+                claimed = nxt.payload.results  # type: ignore[union-attr]
+                if claimed is not None:
+                    compare_results(claimed, res.results, name=nxt.name)
+            self.state = res.state
+            self.states[seq] = res.state
+            self.resolved = seq
+            self.results[seq] = res.results
+            entry = FileLog(seq=seq, sender=t.sender, file_name=f.name, file_hash=f.hash,
+                            events=res.events, rolls=res.results.rolls,
+                            skipped=res.results.skipped)
+            self.log.append(entry)
+            new.append(entry)
+        return new
+
+    def state_hash(self) -> str:
+        """Hash of the current state."""
+        return state_hash(self.state)
+
+
+def own_onion(genesis: Genesis, party: str, key: Any) -> Onion:
+    """This party's onion for the game, derived from its private key; checked against the genesis."""
+    length = genesis.lengths.get(party)
+    if length is None:
+        raise ArchiveError(f"{party} has not committed dice in this game")
+    onion = Onion(seed_from_key(private_raw(key), genesis.game_id, party), genesis.game_id,
+                  party, length)
+    if onion.tip != genesis.tips[party]:
+        raise ArchiveError("this key's dice commitment does not match the genesis (wrong key?)")
+    return onion
+
+
+def read_genesis(archive: Archive, *, strict: bool = True) -> tuple[Game, Genesis, list[Path]]:
+    """Parse and verify the genesis files of an archive; returns (game, genesis, turn file paths)."""
+    paths = archive.signed_files()
+    if not paths or not paths[0].name.endswith("-proposal.pbem"):
+        raise ArchiveError(f"{archive.root}: no proposal in files/")
+    prop = read_file(paths[0], strict=strict)
+    if not isinstance(prop.payload, Proposal):
+        raise FileRejected(f"{paths[0].name}: not a proposal")
+    game = find_game(prop.payload.game)
+    genesis = Genesis(game, prop)
+    rest = []
+    for p in paths[1:]:
+        if "-accept-" in p.name:
+            genesis.add_acceptance(read_file(p, strict=strict))
+        else:
+            rest.append(p)
+    return game, genesis, rest
+
+
+def load(root: str | Path, *, key: Any = None, strict: bool = True,
+         use_cache: bool = False) -> Session:
+    """Load, verify and replay a peer archive or a referee's archive.
+
+    With use_cache, a valid state cache (matching the chain and its own hash) stands in for
+    replaying the files it covers; their signatures, links and reveals are still verified.
+    `pbem verify` never uses the cache.
+    """
+    archive = Archive(root)
+    info = archive.info()
+    game, genesis, rest = read_genesis(archive, strict=strict)
+    if info.game_id != genesis.game_id:
+        raise ArchiveError(f"{archive.root}: archive.json names another game")
+    own = None
+    if key is not None:
+        from pbem.core.keys import public_raw
+
+        if genesis.pubs.get(info.party) != public_raw(key.public_key()):
+            raise ArchiveError(f"{archive.root}: this key is not {info.party}'s key in this game")
+        own = own_onion(genesis, info.party, key)
+    s = Session(archive, game, genesis, info.party, own)
+    s.key = key
+    if rest and not genesis.complete:
+        raise ArchiveError(f"{archive.root}: turn files present before the genesis is complete")
+    files = [read_file(p, strict=strict) for p in rest]
+    cached = _read_cache(archive.root, game, genesis, files) if use_cache else None
+    start = 0
+    if cached is not None:
+        start, state, last_results = cached
+        for f in files[:start]:
+            s.ledger.check(f, set())
+            s.ledger.append(f)
+        s.state, s.resolved = state, start
+        s.states = {start: state}
+        if last_results is not None:
+            s.results[start] = last_results
+    for f in files[start:]:
+        s.add(f)
+    return s
+
+
+class _Cache(msgspec.Struct, kw_only=True):
+    game_id: str
+    resolved: int
+    resolved_hash: str
+    state_hash: str
+    state: Any
+    last_results: Results | None = None
+
+
+def _read_cache(root: Path, game: Game, genesis: Genesis,
+                files: list[SignedFile]) -> tuple[int, Any, Results | None] | None:
+    try:
+        c = msgspec.json.decode((root / "cache" / "state.json").read_bytes(), type=_Cache)
+        state = msgspec.convert(c.state, type=game.state_type)
+    except (OSError, msgspec.DecodeError, msgspec.ValidationError, TypeError, ValueError):
+        return None
+    if c.game_id != genesis.game_id or not 0 <= c.resolved <= len(files):
+        return None
+    expect = files[c.resolved - 1].hash if c.resolved else genesis.hash
+    if c.resolved_hash != expect or sha256_hex(canonical(state)) != c.state_hash:
+        return None
+    if c.resolved < len(files):
+        nxt = files[c.resolved].payload
+        claimed = getattr(nxt, "results", None)
+        if claimed is not None and claimed.state_hash != c.state_hash:
+            return None
+    return c.resolved, state, c.last_results
+
+
+def cache_blob(s: Session) -> bytes:
+    """The state cache: the last resolved file, its hash, the state and the state's hash."""
+    resolved_hash = s.ledger.files[s.resolved - 1].hash if s.resolved else s.genesis.hash
+    return msgspec.json.encode(_Cache(
+        game_id=s.genesis.game_id, resolved=s.resolved, resolved_hash=resolved_hash,
+        state_hash=s.state_hash(), state=msgspec.to_builtins(s.state),
+        last_results=s.results.get(s.resolved)))
+
+
+__all__ = ["Session", "load", "read_genesis", "own_onion", "FileLog", "Acceptance"]

@@ -1,0 +1,849 @@
+"""Draw a game map as inline SVG: terrain, hexside features, roads, places, units and markers.
+
+Works for any game: it reads a :class:`pbem.core.mapdata.GameMap` and the map items of a
+:class:`pbem.core.game.ReportModel` (``MapUnit``, ``MapMarker``, ``MapArrow``). Every text that
+comes from a scenario file or a player (place names, unit labels, marker labels, terrain
+kinds) is escaped here, so the returned markup can be inserted into an HTML page as is.
+
+Drawing conventions (see docs/reports.md):
+
+- hexes are filled with a printed-map colour per terrain kind, with a light texture for
+  broken terrain; unknown kinds get a stable muted colour derived from their name;
+- hexside features are drawn on the shared edge: rivers blue, escarpments as a dark line
+  with teeth pointing from the first hex of the pair in the map file toward the second;
+- roads run between hex centres (red), trails dotted, railways black with ties;
+- column numbers run along the top edge, row numbers along the left edge, and every hex
+  carries its id near its top, as on printed maps;
+- units are square blocks in their side's colour; masked units are plain blocks that show
+  nothing but their side (any label a masked unit carries is ignored on purpose).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from html import escape as _html_escape
+from typing import Iterable, Sequence
+
+from pbem.core.game import MapArrow, MapMarker, MapUnit
+from pbem.core.mapdata import GameMap
+
+DEFAULT_HEX_SIZE = 44.0
+FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
+
+# Printed-map palette. Keys are normalised kind names (lower case, '-' and ' ' -> '_').
+TERRAIN_COLOURS: dict[str, str] = {
+    "open": "#f1e6c6",
+    "clear": "#f1e6c6",
+    "desert": "#f3e4bd",
+    "sand": "#f3e4bd",
+    "plain": "#eee3bf",
+    "rough": "#d9b47a",
+    "broken": "#d9b47a",
+    "hills": "#d6b06e",
+    "hill": "#d6b06e",
+    "mountain": "#a9784a",
+    "mountains": "#a9784a",
+    "jebel": "#a9784a",
+    "sea": "#8fbfdc",
+    "water": "#8fbfdc",
+    "lake": "#9cc8e2",
+    "salt_marsh": "#b8b0c9",
+    "chott": "#b8b0c9",
+    "marsh": "#a9bfae",
+    "swamp": "#a9bfae",
+    "woods": "#a8c184",
+    "forest": "#93b174",
+    "olive_grove": "#c9d39a",
+    "oasis": "#b7d596",
+    "farmland": "#dfe3a6",
+    "city": "#d8c7ad",
+    "town": "#e3d3b4",
+    "village": "#e8dcc0",
+    "gray": "#a7a7a7",
+    "grey": "#a7a7a7",
+    "prohibited": "#a7a7a7",
+    "impassable": "#9a9a9a",
+}
+
+# Side colours by common side id; other sides get a colour from _FALLBACK_SIDES.
+SIDE_COLOURS: dict[str, str] = {
+    "allied": "#5f6f2a",
+    "allies": "#5f6f2a",
+    "us": "#5f6f2a",
+    "american": "#5f6f2a",
+    "british": "#b08a4a",
+    "commonwealth": "#b08a4a",
+    "french": "#3f5f9f",
+    "axis": "#4e5968",
+    "german": "#4e5968",
+    "germany": "#4e5968",
+    "italian": "#6b8a5a",
+    "italy": "#6b8a5a",
+}
+_FALLBACK_SIDES = ("#7a3b3b", "#3b5f7a", "#6a4f86", "#8a6a2a", "#2f6f62", "#7a4f2f")
+_FALLBACK_TERRAIN = ("#d8cfb0", "#c9d6b5", "#d6c2b8", "#c4cdd8", "#d9d2a4", "#cbbfd6")
+
+_COLOUR_RE = re.compile(
+    r"^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{1,30}|rgba?\([0-9.,%\s]{1,60}\)|hsla?\([0-9.,%\sdeg]{1,60}\))$")
+
+
+def esc(text: object) -> str:
+    """Escape any text for use in SVG/HTML element content or a quoted attribute."""
+    return _html_escape(str(text), quote=True)
+
+
+def norm_kind(kind: str) -> str:
+    """Normalise a kind name for palette lookups: lower case, spaces and dashes to '_'."""
+    return re.sub(r"[\s\-]+", "_", kind.strip().lower())
+
+
+def _stable_index(text: str, n: int) -> int:
+    # A hash that does not change between runs (str hash is salted per process).
+    h = 0
+    for ch in text:
+        h = (h * 131 + ord(ch)) % 1_000_003
+    return h % n
+
+
+def safe_colour(value: str | None, fallback: str) -> str:
+    """Return value if it is a plain CSS colour, else fallback (no CSS or markup injection)."""
+    if value and _COLOUR_RE.match(value.strip()):
+        return value.strip()
+    return fallback
+
+
+def terrain_colour(kind: str, overrides: dict[str, str] | None = None) -> str:
+    """The fill colour of a terrain kind (overrides first, then the palette, then derived)."""
+    n = norm_kind(kind)
+    derived = TERRAIN_COLOURS.get(n) or _FALLBACK_TERRAIN[_stable_index(n, len(_FALLBACK_TERRAIN))]
+    if overrides:
+        for key in (kind, n):
+            if key in overrides:
+                return safe_colour(overrides[key], derived)
+    return derived
+
+
+def side_colour(side: str, overrides: dict[str, str] | None = None) -> str:
+    """The block colour of a side (overrides first, then the palette, then derived)."""
+    n = norm_kind(side)
+    derived = SIDE_COLOURS.get(n) or _FALLBACK_SIDES[_stable_index(n, len(_FALLBACK_SIDES))]
+    if overrides and side in overrides:
+        return safe_colour(overrides[side], derived)
+    return derived
+
+
+def text_colour_on(fill: str) -> str:
+    """Black or white, whichever reads better on a fill colour (white if unknown)."""
+    m = re.match(r"^#([0-9a-fA-F]{6})$", fill) or re.match(r"^#([0-9a-fA-F]{3})$", fill)
+    if not m:
+        return "#ffffff"
+    h = m.group(1)
+    if len(h) == 3:
+        h = "".join(c * 2 for c in h)
+    r, g, b = (int(h[i:i + 2], 16) / 255 for i in (0, 2, 4))
+    lum = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    return "#1a1a1a" if lum > 0.55 else "#ffffff"
+
+
+def _f(v: float) -> str:
+    s = f"{v:.1f}"
+    return "0" if s in ("-0.0", "0.0") else (s[:-2] if s.endswith(".0") else s)
+
+
+def _pts(points: Iterable[tuple[float, float]]) -> str:
+    return " ".join(f"{_f(x)},{_f(y)}" for x, y in points)
+
+
+def _short(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:max(1, limit - 1)] + "\u2026"
+
+
+class _Geometry:
+    """Pixel positions for one map at one hex size, with the margins for edge labels."""
+
+    def __init__(self, game_map: GameMap, size: float) -> None:
+        self.g = game_map.grid
+        self.s = size
+        self.h = math.sqrt(3) * size
+        self.left = size * 1.0     # room for row numbers
+        self.top = size * 0.75     # room for column numbers
+        cols = self.g.last_col - self.g.first_col + 1
+        rows = self.g.last_row - self.g.first_row + 1
+        self.map_w = (cols * 1.5 + 0.5) * size
+        self.map_h = (rows + 0.5) * self.h
+        self.width = self.left + self.map_w + size * 0.4
+        self.height = self.top + self.map_h + size * 0.4
+
+    def center(self, hex_id: str) -> tuple[float, float]:
+        x, y = self.g.center(hex_id, self.s)
+        return x + self.left, y + self.top
+
+    def corners(self, hex_id: str, scale: float = 1.0) -> list[tuple[float, float]]:
+        cx, cy = self.center(hex_id)
+        r = self.s * scale
+        return [(cx + r * math.cos(math.radians(60 * k)), cy + r * math.sin(math.radians(60 * k)))
+                for k in range(6)]
+
+    def edge(self, a: str, b: str) -> tuple[tuple[float, float], tuple[float, float]]:
+        """The two end points of the hexside shared by adjacent hexes a and b."""
+        (ax, ay), (bx, by) = self.center(a), self.center(b)
+        mx, my = (ax + bx) / 2, (ay + by) / 2
+        dx, dy = bx - ax, by - ay
+        d = math.hypot(dx, dy) or 1.0
+        px, py = -dy / d, dx / d
+        half = self.s / 2
+        return (mx + px * half, my + py * half), (mx - px * half, my - py * half)
+
+
+# -- terrain textures --------------------------------------------------------------------------
+
+def _patterns(size: float) -> dict[str, str]:
+    """Pattern elements (userSpaceOnUse, so textures run on across hexes) by terrain kind."""
+    s = size
+
+    def v(k: float) -> str:
+        return _f(s * k)
+
+    def pat(name: str, w: float, h: float, body: str, extra: str = "") -> str:
+        return (f'<pattern id="pat-{name}" width="{v(w)}" height="{v(h)}" '
+                f'patternUnits="userSpaceOnUse"{extra}>{body}</pattern>')
+
+    def ink(colour: str, width: float, opacity: float) -> str:
+        return f'fill="none" stroke="{colour}" stroke-width="{v(width)}" opacity="{opacity}"'
+
+    arc = f"q{v(.08)},-{v(.1)} {v(.16)},0"
+    peak = f"l{v(.14)},-{v(.2)} l{v(.14)},{v(.2)}"
+    tree = 'r="{r}" fill="#6f9450" opacity="0.7"'.format(r=v(.09))
+    return {
+        "rough": pat("rough", .9, .9, f'<path d="M{v(.1)},{v(.3)} {arc} M{v(.5)},{v(.7)} {arc}" '
+                                      f'{ink("#8a6a3a", .035, .7)}/>'),
+        "mountain": pat("mountain", .9, .9, f'<path d="M{v(.08)},{v(.4)} {peak} '
+                                            f'M{v(.48)},{v(.82)} {peak}" '
+                                            f'{ink("#5e3e1e", .04, .75)}/>'),
+        "salt_marsh": pat("salt_marsh", .9, .5, f'<path d="M{v(.1)},{v(.2)} h{v(.25)} '
+                                                f'M{v(.5)},{v(.42)} h{v(.25)}" '
+                                                f'{ink("#6e6690", .035, .8)}/>'),
+        "marsh": pat("marsh", .9, .5, f'<path d="M{v(.1)},{v(.25)} h{v(.25)} M{v(.2)},{v(.25)} '
+                                      f'v-{v(.1)} M{v(.5)},{v(.45)} h{v(.25)} M{v(.6)},{v(.45)} '
+                                      f'v-{v(.1)}" {ink("#4f7a5a", .035, .8)}/>'),
+        "woods": pat("woods", .9, .9, f'<circle cx="{v(.22)}" cy="{v(.25)}" {tree}/>'
+                                      f'<circle cx="{v(.65)}" cy="{v(.68)}" {tree}/>'),
+        "sea": pat("sea", 1.2, .6, f'<path d="M{v(.1)},{v(.3)} q{v(.12)},-{v(.1)} {v(.24)},0 '
+                                   f't{v(.24)},0" {ink("#5f97bd", .03, .6)}/>'),
+        "gray": pat("gray", .35, .35, f'<path d="M0,0 v{v(.35)}" stroke="#7c7c7c" '
+                                      f'stroke-width="{v(.04)}"/>',
+                    ' patternTransform="rotate(45)"'),
+    }
+
+
+_PATTERN_ALIASES = {
+    "broken": "rough", "hills": "rough", "hill": "rough",
+    "mountains": "mountain", "jebel": "mountain",
+    "chott": "salt_marsh", "swamp": "marsh", "forest": "woods",
+    "water": "sea", "lake": "sea",
+    "grey": "gray", "prohibited": "gray", "impassable": "gray",
+}
+
+
+_GRAY_SETS = {"gray", "grey", "gray_hexes", "grey_hexes", "prohibited"}
+
+
+def _pattern_for(kind: str) -> str | None:
+    n = norm_kind(kind)
+    n = _PATTERN_ALIASES.get(n, n)
+    return n if n in ("rough", "mountain", "salt_marsh", "marsh", "woods", "sea", "gray") else None
+
+
+# -- hexside and road styles -------------------------------------------------------------------
+
+def _hexside_svg(kind: str, p: tuple[float, float], q: tuple[float, float],
+                 toward: tuple[float, float], s: float) -> str:
+    """Markup for one hexside feature on the edge p-q; `toward` is the second hex's centre."""
+    n = norm_kind(kind)
+    (x1, y1), (x2, y2) = p, q
+    line = f'x1="{_f(x1)}" y1="{_f(y1)}" x2="{_f(x2)}" y2="{_f(y2)}"'
+    title = f"<title>{esc(kind)}</title>"
+    if n in ("river", "wadi_river", "stream", "lake", "lake_side", "lakeside"):
+        w = s * (0.16 if n.startswith("lake") else 0.12)
+        return (f'<line class="hs hs-river" {line} stroke="#2f6fb0" stroke-width="{_f(w)}" '
+                f'stroke-linecap="round">{title}</line>')
+    if n in ("wadi", "gully"):
+        return (f'<line class="hs hs-wadi" {line} stroke="#8a6a3a" stroke-width="{_f(s*0.07)}" '
+                f'stroke-dasharray="{_f(s*0.18)} {_f(s*0.08)}" stroke-linecap="round">'
+                f'{title}</line>')
+    if n == "bridge":
+        # The river line (bridges sit on rivers) with two short dark bars across it.
+        mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+        tx, ty = toward
+        dx, dy = tx - mx, ty - my
+        d = math.hypot(dx, dy) or 1.0
+        ux, uy = dx / d * s * 0.16, dy / d * s * 0.16
+        ex, ey = (x2 - x1) / s * s * 0.09, (y2 - y1) / s * s * 0.09
+        bars = "".join(
+            f'<line x1="{_f(mx + sx * ex - ux)}" y1="{_f(my + sx * ey - uy)}" '
+            f'x2="{_f(mx + sx * ex + ux)}" y2="{_f(my + sx * ey + uy)}" stroke="#3a2a1a" '
+            f'stroke-width="{_f(s*0.05)}" stroke-linecap="round"/>' for sx in (-1, 1))
+        return (f'<g class="hs hs-bridge">{title}<line {line} stroke="#2f6fb0" '
+                f'stroke-width="{_f(s*0.12)}" stroke-linecap="round"/>{bars}</g>')
+    if n in ("escarpment", "cliff", "ridge"):
+        mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+        tx, ty = toward
+        dx, dy = tx - mx, ty - my
+        d = math.hypot(dx, dy) or 1.0
+        nx, ny = dx / d, dy / d
+        teeth = []
+        k = 5
+        for i in range(k):
+            a = (i + 0.2) / k
+            b = (i + 0.8) / k
+            c = (i + 0.5) / k
+            ax_, ay_ = x1 + (x2 - x1) * a, y1 + (y2 - y1) * a
+            bx_, by_ = x1 + (x2 - x1) * b, y1 + (y2 - y1) * b
+            cx_, cy_ = x1 + (x2 - x1) * c + nx * s * 0.16, y1 + (y2 - y1) * c + ny * s * 0.16
+            teeth.append(_pts([(ax_, ay_), (cx_, cy_), (bx_, by_)]))
+        poly = "".join(f'<polygon points="{t}"/>' for t in teeth)
+        return (f'<g class="hs hs-escarpment" fill="#4a2f1a">{title}<line {line} stroke="#4a2f1a" '
+                f'stroke-width="{_f(s*0.1)}" stroke-linecap="round"/>{poly}</g>')
+    if n in ("red_line", "redline", "border", "boundary"):
+        return (f'<line class="hs hs-red_line" {line} stroke="#d01c1c" stroke-width="{_f(s*0.09)}" '
+                f'stroke-dasharray="{_f(s*0.2)} {_f(s*0.1)}" stroke-linecap="butt">{title}</line>')
+    if n in ("mareth", "mareth_line", "fortification", "fortified_line", "fort_line"):
+        mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+        tx, ty = toward
+        dx, dy = tx - mx, ty - my
+        d = math.hypot(dx, dy) or 1.0
+        nx, ny = dx / d, dy / d
+        ticks = []
+        for i in range(4):
+            c = (i + 0.5) / 4
+            px_, py_ = x1 + (x2 - x1) * c, y1 + (y2 - y1) * c
+            ticks.append(f'<line x1="{_f(px_)}" y1="{_f(py_)}" x2="{_f(px_ - nx * s * 0.15)}" '
+                         f'y2="{_f(py_ - ny * s * 0.15)}"/>')
+        return (f'<g class="hs hs-mareth" stroke="#111111" stroke-width="{_f(s*0.07)}">{title}'
+                f'<line {line} stroke-width="{_f(s*0.1)}" stroke-linecap="square"/>'
+                f'{"".join(ticks)}</g>')
+    if n in ("minefield", "mines", "mine"):
+        dots = []
+        for i in range(4):
+            c = (i + 0.5) / 4
+            px_, py_ = x1 + (x2 - x1) * c, y1 + (y2 - y1) * c
+            r = s * 0.06
+            dots.append(f'<path d="M{_f(px_-r)},{_f(py_-r)} l{_f(2*r)},{_f(2*r)} '
+                        f'M{_f(px_-r)},{_f(py_+r)} l{_f(2*r)},-{_f(2*r)}"/>')
+        return (f'<g class="hs hs-minefield" stroke="#8b0000" stroke-width="{_f(s*0.04)}">{title}'
+                f'{"".join(dots)}</g>')
+    if n in ("ditch", "anti_tank_ditch", "antitank_ditch"):
+        return (f'<line class="hs hs-ditch" {line} stroke="#3b3b3b" stroke-width="{_f(s*0.08)}" '
+                f'stroke-dasharray="{_f(s*0.06)} {_f(s*0.06)}">{title}</line>')
+    return (f'<line class="hs hs-other" {line} stroke="#7b3f9e" stroke-width="{_f(s*0.08)}" '
+            f'stroke-dasharray="{_f(s*0.12)} {_f(s*0.06)}">{title}</line>')
+
+
+def _road_style(kind: str, s: float) -> list[str]:
+    """Stroke attribute sets (drawn in order) for one road kind."""
+    n = norm_kind(kind)
+    if n in ("trail", "track", "path"):
+        return [f'stroke="#8b2a1a" stroke-width="{_f(s*0.07)}" stroke-dasharray="{_f(s*0.02)} '
+                f'{_f(s*0.12)}" stroke-linecap="round"']
+    if n in ("rr", "railroad", "railway", "rail"):
+        return [f'stroke="#222222" stroke-width="{_f(s*0.06)}"',
+                f'stroke="#222222" stroke-width="{_f(s*0.2)}" stroke-dasharray="{_f(s*0.03)} '
+                f'{_f(s*0.16)}"']
+    if n in ("primary", "primary_road", "highway", "main_road"):
+        return [f'stroke="#7a0f0f" stroke-width="{_f(s*0.2)}" stroke-linecap="round"',
+                f'stroke="#e03a2a" stroke-width="{_f(s*0.12)}" stroke-linecap="round"']
+    if n in ("secondary", "secondary_road", "minor_road"):
+        return [f'stroke="#d5452f" stroke-width="{_f(s*0.08)}" stroke-linecap="round"']
+    return [f'stroke="#c8281e" stroke-width="{_f(s*0.11)}" stroke-linecap="round"']
+
+
+def _road_order(kind: str) -> int:
+    n = norm_kind(kind)
+    if n in ("trail", "track", "path"):
+        return 0
+    if n in ("rr", "railroad", "railway", "rail"):
+        return 1
+    return 2
+
+
+# -- units and markers ---------------------------------------------------------------------------
+
+def _nato_symbol(kind: str, x: float, y: float, w: float, h: float, colour: str) -> str:
+    """A small unit-type symbol in a box at (x, y) (top left) of size w x h, or ''."""
+    n = norm_kind(kind)
+    box = (f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(w)}" height="{_f(h)}" fill="none" '
+           f'stroke="{colour}" stroke-width="{_f(max(0.8, h*0.09))}"/>')
+    sw = f'stroke="{colour}" stroke-width="{_f(max(0.7, h*0.08))}" fill="none"'
+    cross = (f'<path d="M{_f(x)},{_f(y)} L{_f(x+w)},{_f(y+h)} M{_f(x)},{_f(y+h)} '
+             f'L{_f(x+w)},{_f(y)}" {sw}/>')
+    oval = (f'<rect x="{_f(x+w*0.18)}" y="{_f(y+h*0.22)}" width="{_f(w*0.64)}" '
+            f'height="{_f(h*0.56)}" '
+            f'rx="{_f(h*0.28)}" {sw}/>')
+    if n in ("infantry", "inf", "foot", "para", "parachute", "airborne"):
+        return box + cross
+    if n in ("armor", "armour", "tank", "panzer", "armored", "armoured"):
+        return box + oval
+    if n in ("mechanized", "mechanised", "mech", "panzergrenadier", "motorized", "motorised",
+             "armored_infantry"):
+        return box + cross + oval
+    if n in ("recon", "reconnaissance", "cavalry", "recce"):
+        return box + f'<path d="M{_f(x)},{_f(y+h)} L{_f(x+w)},{_f(y)}" {sw}/>'
+    if n in ("artillery", "arty", "gun", "guns"):
+        return box + (f'<circle cx="{_f(x+w/2)}" cy="{_f(y+h/2)}" r="{_f(h*0.2)}" '
+                      f'fill="{colour}"/>')
+    if n in ("antitank", "anti_tank", "at", "tank_destroyer"):
+        return box + (f'<path d="M{_f(x)},{_f(y+h)} L{_f(x+w/2)},{_f(y)} '
+                      f'L{_f(x+w)},{_f(y+h)}" {sw}/>')
+    if n in ("engineer", "engineers", "pioneer"):
+        return box + (f'<path d="M{_f(x+w*.25)},{_f(y+h*.7)} v-{_f(h*.35)} h{_f(w*.5)} '
+                      f'v{_f(h*.35)} '
+                      f'M{_f(x+w*.5)},{_f(y+h*.35)} v{_f(h*.35)}" {sw}/>')
+    if n in ("hq", "headquarters", "leader", "command"):
+        return box + f'<path d="M{_f(x)},{_f(y+h*0.5)} H{_f(x+w)}" {sw}/>'
+    return ""
+
+
+def _block(unit: MapUnit, cx: float, cy: float, b: float, fill: str, own: bool) -> str:
+    """One unit block of side b centred at (cx, cy)."""
+    x, y = cx - b / 2, cy - b / 2
+    ink = text_colour_on(fill)
+    side_txt = esc(unit.side)
+    shadow = (f'<rect x="{_f(x + b*0.06)}" y="{_f(y + b*0.07)}" width="{_f(b)}" height="{_f(b)}" '
+              f'rx="{_f(b*0.1)}" fill="#000000" opacity="0.35"/>')
+    body = (f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(b)}" height="{_f(b)}" rx="{_f(b*0.1)}" '
+            f'fill="{fill}" stroke="#1b1b1b" stroke-width="{_f(max(0.8, b*0.035))}"/>')
+    if unit.masked:
+        # Nothing but the side: the label, values, kind and note of a masked unit are ignored.
+        bevel = (f'<rect x="{_f(x + b*0.12)}" y="{_f(y + b*0.12)}" width="{_f(b*0.76)}" '
+                 f'height="{_f(b*0.76)}" rx="{_f(b*0.06)}" fill="none" stroke="{ink}" '
+                 f'stroke-opacity="0.35" stroke-width="{_f(max(0.6, b*0.03))}"/>')
+        return (f'<g class="unit masked" data-hex="{esc(unit.hex)}" data-side="{side_txt}">'
+                f'<title>{side_txt} block (hidden) in {esc(unit.hex)}</title>'
+                f'{shadow}{body}{bevel}</g>')
+    label = _short(unit.label, 12)
+    values = _short(unit.values, 12)
+    tip = " ".join(p for p in (unit.label, unit.values, f"({unit.kind})" if unit.kind else "",
+                               f"in {unit.hex}", f"- {unit.note}" if unit.note else "") if p)
+    parts = [f'<g class="unit{" own" if own else " enemy"}" data-hex="{esc(unit.hex)}" '
+             f'data-side="{side_txt}"><title>{esc(tip)}</title>', shadow, body]
+    sym = _nato_symbol(unit.kind, x + b * 0.24, y + b * 0.1, b * 0.52, b * 0.3, ink) \
+        if b >= 22 else ""
+    parts.append(sym)
+    label_y = cy + (b * 0.14 if sym else -b * 0.02)
+    values_y = cy + (b * 0.4 if sym else b * 0.3)
+    if not values:
+        label_y = cy + (b * 0.27 if sym else b * 0.1)
+    fs_label = min(b * 0.26, 1.55 * b * 0.92 / max(len(label), 1))
+    fs_values = min(b * 0.24, 1.55 * b * 0.92 / max(len(values), 1))
+    if label:
+        parts.append(f'<text x="{_f(cx)}" y="{_f(label_y)}" font-size="{_f(fs_label)}" '
+                     f'font-weight="bold" fill="{ink}" text-anchor="middle">{esc(label)}</text>')
+    if values and b >= 16:
+        parts.append(f'<text x="{_f(cx)}" y="{_f(values_y)}" font-size="{_f(fs_values)}" '
+                     f'fill="{ink}" text-anchor="middle">{esc(values)}</text>')
+    if unit.note:
+        parts.append(f'<circle cx="{_f(x + b - b*0.08)}" cy="{_f(y + b*0.08)}" r="{_f(b*0.1)}" '
+                     f'fill="#e0b000" stroke="#1b1b1b" stroke-width="0.6"/>')
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _stack_layout(n: int, s: float) -> tuple[float, list[tuple[float, float]]]:
+    """Block size and offsets from the hex centre for a stack of n blocks."""
+    if n <= 1:
+        return s * 0.92, [(0.0, 0.0)]
+    cols = 2 if n <= 4 else 3
+    rows = math.ceil(n / cols)
+    area_w, area_h = s * (1.6 if cols == 2 else 1.4), s * 1.1
+    b = min(area_w / cols, area_h / rows) * 0.94
+    out = []
+    for i in range(n):
+        r, c = divmod(i, cols)
+        in_row = min(cols, n - r * cols)
+        ox = (c - (in_row - 1) / 2) * (b / 0.94)
+        oy = (r - (rows - 1) / 2) * (b / 0.94)
+        out.append((ox, oy))
+    return b, out
+
+
+def _burst(cx: float, cy: float, r: float, points: int = 10) -> str:
+    pts = []
+    for i in range(points * 2):
+        rr = r if i % 2 == 0 else r * 0.55
+        a = math.pi * i / points - math.pi / 2
+        pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
+    return _pts(pts)
+
+
+def _star(cx: float, cy: float, r: float) -> str:
+    pts = []
+    for i in range(10):
+        rr = r if i % 2 == 0 else r * 0.42
+        a = math.pi * i / 5 - math.pi / 2
+        pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
+    return _pts(pts)
+
+
+def _marker_svg(m: MapMarker, cx: float, cy: float, s: float) -> str:
+    n = norm_kind(m.kind)
+    label = _short(m.label, 14)
+    tip = esc(f"{m.kind}: {m.label} in {m.hex}" if m.label else f"{m.kind} in {m.hex}")
+    tag = ""
+    if label and n not in ("combat", "battle", "attack", "assault", "shock"):
+        tag = (f'<text x="{_f(cx)}" y="{_f(cy + s*0.36)}" font-size="{_f(s*0.2)}" '
+               f'font-weight="bold" fill="#1a1a1a" text-anchor="middle" class="halo">'
+               f'{esc(label)}</text>')
+    if n in ("combat", "battle", "attack", "assault", "shock"):
+        return (f'<g class="marker combat" data-hex="{esc(m.hex)}"><title>{tip}</title>'
+                f'<polygon points="{_burst(cx, cy, s*0.3)}" fill="#e02020" stroke="#6b0000" '
+                f'stroke-width="{_f(s*0.03)}" opacity="0.95"/>'
+                f'<polygon points="{_burst(cx, cy, s*0.15, 8)}" fill="#ffd23f"/>{tag}</g>')
+    if n in ("objective", "victory", "vp", "victory_hex", "key_terrain"):
+        return (f'<g class="marker objective" data-hex="{esc(m.hex)}"><title>{tip}</title>'
+                f'<polygon points="{_star(cx, cy, s*0.24)}" fill="#f2c21b" stroke="#7a5a00" '
+                f'stroke-width="{_f(s*0.03)}"/>{tag}</g>')
+    if n in ("support", "support_fire", "facedown", "face_down", "hidden", "barrage", "air"):
+        w = s * 0.42
+        txt = "?" if n in ("facedown", "face_down", "hidden") or not label else ""
+        inner = (f'<text x="{_f(cx)}" y="{_f(cy + s*0.08)}" font-size="{_f(s*0.25)}" '
+                 f'font-weight="bold" fill="#ffffff" text-anchor="middle">{txt}</text>'
+                 if txt else "")
+        return (f'<g class="marker support" data-hex="{esc(m.hex)}"><title>{tip}</title>'
+                f'<rect x="{_f(cx - w/2)}" y="{_f(cy - w/2)}" width="{_f(w)}" height="{_f(w)}" '
+                f'rx="{_f(s*0.04)}" fill="#4a4a4a" stroke="#111" stroke-width="{_f(s*0.03)}"/>'
+                f'{inner}{tag}</g>')
+    if n in ("out_of_supply", "oos", "no_supply", "isolated"):
+        return (f'<g class="marker oos" data-hex="{esc(m.hex)}"><title>{tip}</title>'
+                f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(s*0.17)}" fill="#ffffff" '
+                f'stroke="#c01010" stroke-width="{_f(s*0.05)}"/>'
+                f'<path d="M{_f(cx - s*0.12)},{_f(cy + s*0.12)} '
+                f'L{_f(cx + s*0.12)},{_f(cy - s*0.12)}" '
+                f'stroke="#c01010" stroke-width="{_f(s*0.05)}"/>{tag}</g>')
+    return (f'<g class="marker other" data-hex="{esc(m.hex)}"><title>{tip}</title>'
+            f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(s*0.16)}" fill="#2b2b6b" stroke="#ffffff" '
+            f'stroke-width="{_f(s*0.03)}"/>{tag}</g>')
+
+
+# -- the map ---------------------------------------------------------------------------------------
+
+def _valid_hex(game_map: GameMap, hex_id: str) -> bool:
+    return isinstance(hex_id, str) and game_map.grid.is_hex(hex_id)
+
+
+def render_svg(game_map: GameMap, units: Sequence[MapUnit] = (), markers: Sequence[MapMarker] = (),
+               arrows: Sequence[MapArrow] = (), *, terrain_colours: dict[str, str] | None = None,
+               side_colours: dict[str, str] | None = None, hex_size: float = DEFAULT_HEX_SIZE,
+               own_side: str | None = None, title: str = "") -> str:
+    """Return one ``<svg>`` element drawing the map and the given units, markers and arrows.
+
+    Every text is escaped; items whose hex is not on the map are skipped (the text report
+    still lists them). ``own_side`` marks that side's units as own (for styling only).
+    """
+    geo = _Geometry(game_map, float(hex_size))
+    s = geo.s
+    g = game_map.grid
+    hexes = g.all_hexes()
+    out: list[str] = []
+    w, h = geo.width, geo.height
+    out.append(f'<svg xmlns="http://www.w3.org/2000/svg" class="hexmap" '
+               f'viewBox="0 0 {_f(w)} {_f(h)}" '
+               f'width="{_f(w)}" height="{_f(h)}" role="img" aria-label="{esc(title or "Map")}" '
+               f'font-family="{FONT}">')
+    out.append(f"<title>{esc(title or 'Map')}</title>")
+    out.append("<style>.halo{paint-order:stroke;stroke:#fffbef;stroke-width:2.6px;"
+               "stroke-linejoin:round}.hexid{fill:#5a5040;opacity:.75}"
+               ".edge{fill:#3a3328;font-weight:bold}</style>")
+
+    # defs: textures and arrow heads
+    patterns = _patterns(s)
+    used = {p for t in game_map.terrain.values() if (p := _pattern_for(t))}
+    # Hexes a map lists in a "gray" hex set are greyed out as printed maps show them.
+    gray_hexes = {x for name, xs in getattr(game_map, "hexsets", {}).items()
+                  if norm_kind(name) in _GRAY_SETS for x in xs}
+    if gray_hexes:
+        used.add("gray")
+    used_patterns = sorted(used)
+    arrow_colours: list[str] = []
+    for a in arrows:
+        c = side_colour(a.side, side_colours)
+        if c not in arrow_colours:
+            arrow_colours.append(c)
+    out.append("<defs>")
+    for p in used_patterns:
+        out.append(patterns[p])
+    for i, c in enumerate(arrow_colours):
+        out.append(f'<marker id="arrowhead-{i}" viewBox="0 0 10 10" refX="6" refY="5" '
+                   f'markerWidth="3.2" markerHeight="3.2" orient="auto-start-reverse">'
+                   f'<path d="M0,0 L10,5 L0,10 z" fill="{c}" stroke="#ffffff" stroke-width="0.8"/>'
+                   f'</marker>')
+    out.append("</defs>")
+
+    # background and frame
+    out.append(f'<rect x="0" y="0" width="{_f(w)}" height="{_f(h)}" fill="#fbf6e9"/>')
+
+    # terrain
+    out.append('<g class="terrain">')
+    for hx in hexes:
+        kind = game_map.terrain.get(hx, "")
+        fill = terrain_colour(kind, terrain_colours) if kind else "#ffffff"
+        pts = _pts(geo.corners(hx))
+        out.append(f'<polygon class="hex" data-hex="{hx}" data-terrain="{esc(kind)}" '
+                   f'points="{pts}" '
+                   f'fill="{fill}"><title>{hx} {esc(kind)}</title></polygon>')
+    out.append("</g>")
+    if used_patterns:
+        out.append('<g class="texture" pointer-events="none">')
+        for hx in hexes:
+            p = _pattern_for(game_map.terrain.get(hx, ""))
+            if p:
+                out.append(f'<polygon points="{_pts(geo.corners(hx))}" fill="url(#pat-{p})"/>')
+            if hx in gray_hexes:
+                pts = _pts(geo.corners(hx))
+                out.append(f'<polygon class="grayset" points="{pts}" fill="#8a8a8a" '
+                           f'opacity="0.45"/><polygon points="{pts}" fill="url(#pat-gray)"/>')
+        out.append("</g>")
+
+    # grid lines: one path
+    d = []
+    for hx in hexes:
+        c = geo.corners(hx)
+        d.append("M" + " L".join(f"{_f(x)},{_f(y)}" for x, y in c) + " Z")
+    out.append(f'<path class="grid" d="{" ".join(d)}" fill="none" stroke="#6d6555" '
+               f'stroke-width="{_f(max(0.6, s*0.022))}" stroke-opacity="0.7" '
+               f'pointer-events="none"/>')
+
+    # hexside features, in the pair order of the map file when it is known
+    sides: list[tuple[str, str, str]] = []
+    data = getattr(game_map, "data", None)
+    if data is not None and getattr(data, "hexside", None):
+        for grp in data.hexside:
+            for a, b in grp.pairs:
+                sides.append((grp.kind, a, b))
+    else:
+        for (a, b), kinds in sorted(game_map.hexsides.items()):
+            for k in sorted(kinds):
+                sides.append((k, a, b))
+    # rivers under bridges, everything else above rivers
+    def hs_rank(item: tuple[str, str, str]) -> int:
+        n = norm_kind(item[0])
+        return 0 if n in ("river", "stream", "lake") else (2 if n == "bridge" else 1)
+    sides.sort(key=hs_rank)
+    out.append('<g class="hexsides">')
+    for kind, a, b in sides:
+        if not (_valid_hex(game_map, a) and _valid_hex(game_map, b)):
+            continue
+        p, q = geo.edge(a, b)
+        out.append(_hexside_svg(kind, p, q, geo.center(b), s))
+    out.append("</g>")
+
+    # roads: each road as a polyline through hex centres
+    chains: list[tuple[str, list[str]]] = []
+    if data is not None and getattr(data, "road", None):
+        chains = [(r.kind, list(r.hexes)) for r in data.road]
+    else:
+        for kind, pairs in game_map.roads.items():
+            chains.extend((kind, [a, b]) for a, b in pairs)
+    chains.sort(key=lambda c: _road_order(c[0]))
+    out.append('<g class="roads" fill="none" stroke-linejoin="round">')
+    for kind, chain in chains:
+        chain = [x for x in chain if _valid_hex(game_map, x)]
+        if len(chain) < 2:
+            continue
+        pts = _pts(geo.center(x) for x in chain)
+        for style in _road_style(kind, s):
+            out.append(f'<polyline class="road road-{esc(norm_kind(kind))}" points="{pts}" '
+                       f'{style}/>')
+    out.append("</g>")
+
+    # places: symbols now, names after the units so they stay readable
+    place_syms: list[str] = []
+    place_names: list[str] = []
+    for hx in hexes:
+        ps = game_map.place_at.get(hx) if hasattr(game_map, "place_at") else None
+        if not ps:
+            continue
+        cx, cy = geo.center(hx)
+        kinds = {norm_kind(k) for p in ps for k in p.kinds}
+        tip = esc("; ".join(f"{p.name} ({', '.join(p.kinds)})" if p.kinds else p.name for p in ps))
+        sym = [f'<g class="place" data-hex="{hx}"><title>{tip}</title>']
+        if kinds & {"city", "major_city", "capital"}:
+            sym.append(f'<rect x="{_f(cx - s*0.13)}" y="{_f(cy - s*0.13)}" width="{_f(s*0.26)}" '
+                       f'height="{_f(s*0.26)}" fill="#1a1a1a" stroke="#fffbef" stroke-width="1"/>')
+        else:
+            sym.append(f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(s*0.12)}" fill="#1a1a1a" '
+                       f'stroke="#fffbef" stroke-width="1"/>')
+        if kinds & {"port", "harbour", "harbor"}:
+            sym.append(f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(s*0.22)}" fill="none" '
+                       f'stroke="#1f4f8f" stroke-width="{_f(s*0.05)}"/>')
+        if kinds & {"supply_base", "supply", "supply_source", "base"}:
+            sym.append(f'<rect x="{_f(cx + s*0.32)}" y="{_f(cy - s*0.5)}" width="{_f(s*0.26)}" '
+                       f'height="{_f(s*0.26)}" fill="#ffffff" stroke="#1a1a1a" stroke-width="0.8"/>'
+                       f'<text x="{_f(cx + s*0.45)}" y="{_f(cy - s*0.3)}" font-size="{_f(s*0.22)}" '
+                       f'font-weight="bold" text-anchor="middle" fill="#1a1a1a">S</text>')
+        if kinds & {"objective", "victory", "vp", "victory_hex"}:
+            star = _star(cx - s * 0.45, cy - s * 0.36, s * 0.14)
+            sym.append(f'<polygon points="{star}" fill="#c8102e" '
+                       f'stroke="#fffbef" stroke-width="0.6"/>')
+        sym.append("</g>")
+        place_syms.append("".join(sym))
+        name = _short(" / ".join(p.name for p in ps), 22)
+        place_names.append(f'<text class="placename halo" x="{_f(cx)}" y="{_f(cy + s*0.72)}" '
+                           f'font-size="{_f(s*0.25)}" font-weight="bold" fill="#1a1a1a" '
+                           f'text-anchor="middle">{esc(name)}</text>')
+    out.append('<g class="places">' + "".join(place_syms) + "</g>")
+
+    # hex ids inside each hex, and the edge numbering
+    out.append(f'<g class="hexids" font-size="{_f(s*0.2)}" text-anchor="middle" '
+               f'pointer-events="none">')
+    for hx in hexes:
+        cx, cy = geo.center(hx)
+        out.append(f'<text class="hexid" x="{_f(cx)}" y="{_f(cy - s*0.6)}">{hx}</text>')
+    out.append("</g>")
+    dg = g.digits
+    out.append(f'<g class="edge-labels" font-size="{_f(s*0.3)}" text-anchor="middle">')
+    for col in range(g.first_col, g.last_col + 1):
+        cx, _ = geo.center(g.hex_id(col, g.first_row))
+        out.append(f'<text class="edge col" x="{_f(cx)}" y="{_f(geo.top - s*0.22)}">'
+                   f'{col:0{dg}d}</text>')
+    for row in range(g.first_row, g.last_row + 1):
+        _, cy = geo.center(g.hex_id(g.first_col, row))
+        out.append(f'<text class="edge row" x="{_f(geo.left * 0.45)}" y="{_f(cy + s*0.1)}">'
+                   f'{row:0{dg}d}</text>')
+    out.append("</g>")
+
+    # units, stacked per hex in the order given
+    by_hex: dict[str, list[MapUnit]] = {}
+    for u in units:
+        if _valid_hex(game_map, u.hex):
+            by_hex.setdefault(u.hex, []).append(u)
+    out.append('<g class="units">')
+    for hx in hexes:
+        stack = by_hex.get(hx)
+        if not stack:
+            continue
+        cx, cy = geo.center(hx)
+        b, offs = _stack_layout(len(stack), s)
+        for u, (ox, oy) in zip(stack, offs):
+            fill = side_colour(u.side, side_colours)
+            own = own_side is not None and u.side == own_side
+            out.append(_block(u, cx + ox, cy + oy, b, fill, own=own))
+    out.append("</g>")
+
+    out.append('<g class="placenames">' + "".join(place_names) + "</g>")
+
+    # markers: upper right of the hex, successive markers step left
+    count: dict[str, int] = {}
+    out.append('<g class="markers">')
+    for m in markers:
+        if not _valid_hex(game_map, m.hex):
+            continue
+        i = count.get(m.hex, 0)
+        count[m.hex] = i + 1
+        cx, cy = geo.center(m.hex)
+        out.append(_marker_svg(m, cx + s * 0.52 - i * s * 0.42, cy - s * 0.45, s))
+    out.append("</g>")
+
+    # arrows last, stopping short of the destination block
+    out.append('<g class="arrows" fill="none" stroke-linecap="round" stroke-linejoin="round">')
+    for a in arrows:
+        path = [x for x in a.path if _valid_hex(game_map, x)]
+        if len(path) < 2:
+            continue
+        c = side_colour(a.side, side_colours)
+        mi = arrow_colours.index(c)
+        pts = [geo.center(x) for x in path]
+        (x1, y1), (x2, y2) = pts[-2], pts[-1]
+        dd = math.hypot(x2 - x1, y2 - y1) or 1.0
+        cut = min(s * 0.5, dd * 0.6)
+        pts[-1] = (x2 - (x2 - x1) / dd * cut, y2 - (y2 - y1) / dd * cut)
+        p = _pts(pts)
+        tip = esc(f"{a.side} move {' - '.join(a.path)}" + (f": {a.label}" if a.label else ""))
+        out.append(f'<g class="arrow" data-side="{esc(a.side)}" opacity="0.85"><title>{tip}</title>'
+                   f'<polyline points="{p}" stroke="#ffffff" stroke-width="{_f(s*0.2)}" '
+                   f'opacity="0.8"/>'
+                   f'<polyline points="{p}" stroke="{c}" stroke-width="{_f(s*0.11)}" '
+                   f'marker-end="url(#arrowhead-{mi})"/>')
+        if a.label:
+            (sx, sy), (tx, ty) = pts[0], pts[1]
+            lx, ly = (sx + tx) / 2, (sy + ty) / 2 - s * 0.12
+            out.append(f'<text class="halo" x="{_f(lx)}" y="{_f(ly)}" '
+                       f'font-size="{_f(s*0.22)}" fill="{c}" stroke-width="2.6px" '
+                       f'text-anchor="middle" font-weight="bold">{esc(_short(a.label, 24))}</text>')
+        out.append("</g>")
+    out.append("</g>")
+
+    out.append(f'<rect x="{_f(geo.left - 1)}" y="{_f(geo.top - 1)}" width="{_f(geo.map_w + 2)}" '
+               f'height="{_f(geo.map_h + 2)}" fill="none" stroke="#3a3328" stroke-width="1.2"/>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+# -- legend ----------------------------------------------------------------------------------------
+
+def legend_items(game_map: GameMap, *, terrain_colours: dict[str, str] | None = None,
+                 side_colours: dict[str, str] | None = None,
+                 sides: Sequence[str] = ()) -> list[tuple[str, str]]:
+    """(escaped label, small inline SVG swatch) for every terrain, hexside, road and side shown."""
+    s = 24.0
+    items: list[tuple[str, str]] = []
+
+    def sw(body: str, w: float = 34, h: float = 22) -> str:
+        return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{_f(w)}" height="{_f(h)}" '
+                f'viewBox="0 0 {_f(w)} {_f(h)}" aria-hidden="true">{body}</svg>')
+
+    patterns = _patterns(s)
+    for i, kind in enumerate(sorted(set(game_map.terrain.values()))):
+        fill = terrain_colour(kind, terrain_colours)
+        pat = _pattern_for(kind)
+        hexpts = _pts((17 + 12 * math.cos(math.radians(60 * k)),
+                       11 + 12 * math.sin(math.radians(60 * k))) for k in range(6))
+        body = f'<polygon points="{hexpts}" fill="{fill}" stroke="#6d6555" stroke-width="0.8"/>'
+        if pat:
+            pdef = patterns[pat].replace('id="pat-', f'id="lg{i}-pat-')
+            body = (f"<defs>{pdef}</defs>" + body +
+                    f'<polygon points="{hexpts}" fill="url(#lg{i}-pat-{pat})"/>')
+        items.append((esc(kind.replace("_", " ")), sw(body)))
+    hs_kinds: list[str] = []
+    data = getattr(game_map, "data", None)
+    if data is not None and getattr(data, "hexside", None):
+        for grp in data.hexside:
+            if grp.kind not in hs_kinds:
+                hs_kinds.append(grp.kind)
+    else:
+        for ks in game_map.hexsides.values():
+            for k in sorted(ks):
+                if k not in hs_kinds:
+                    hs_kinds.append(k)
+    for kind in hs_kinds:
+        body = _hexside_svg(kind, (5, 8), (29, 8), (17, 20), s)
+        items.append((esc(kind.replace("_", " ")), sw(body)))
+    for kind in sorted(game_map.roads):
+        body = "".join(f'<polyline points="3,11 31,11" fill="none" {st}/>'
+                       for st in _road_style(kind, s))
+        items.append((esc(kind.replace("_", " ")), sw(body)))
+    pkinds = sorted({k for ps in game_map.place_at.values() for p in ps for k in p.kinds})
+    if game_map.place_at:
+        items.append(("place", sw('<circle cx="17" cy="11" r="3.5" fill="#1a1a1a"/>')))
+    for k in pkinds:
+        n = norm_kind(k)
+        if n in ("port", "harbour", "harbor"):
+            items.append((esc(k), sw('<circle cx="17" cy="11" r="3.5" fill="#1a1a1a"/>'
+                                     '<circle cx="17" cy="11" r="6" fill="none" stroke="#1f4f8f" '
+                                     'stroke-width="1.4"/>')))
+        elif n in ("supply_base", "supply", "supply_source", "base"):
+            items.append((esc(k.replace("_", " ")),
+                          sw('<rect x="11" y="5" width="12" height="12" fill="#fff" '
+                             'stroke="#1a1a1a"/>'
+                             '<text x="17" y="15" font-size="10" font-weight="bold" '
+                             'text-anchor="middle">S</text>')))
+        elif n in ("objective", "victory", "vp", "victory_hex"):
+            items.append((esc(k), sw(f'<polygon points="{_star(17, 11, 7)}" fill="#c8102e"/>')))
+        elif n in ("city", "major_city", "capital"):
+            items.append((esc(k), sw('<rect x="13" y="7" width="8" height="8" fill="#1a1a1a"/>')))
+    for side in sides:
+        c = side_colour(side, side_colours)
+        items.append((esc(side), sw(f'<rect x="7" y="1" width="20" height="20" rx="2" fill="{c}" '
+                                    f'stroke="#1b1b1b"/>')))
+    return items

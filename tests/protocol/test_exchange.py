@@ -1,0 +1,139 @@
+"""Complete games through the real CLI file exchange, in peer and hosted mode."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from table import Table
+
+
+@pytest.mark.parametrize("mode", ["peer", "hosted"])
+def test_complete_game_verifies(tmp_path, mode):
+    t = Table(tmp_path, mode=mode)
+    t.play_to_end()
+    for party in (*t.sides, "host") if mode == "hosted" else t.sides:
+        r = t.ok("verify", str(t.dirs[party]))
+        assert "OK: the archive verifies." in r.output
+    st = t.status("red")
+    assert st["over"] is True and st["pending"] == [] and st["winner"] in ("red", "blue")
+    assert isinstance(st["turn"], int)
+    for side in t.sides:
+        assert (t.dirs[side] / "reports" / side / "index.html").exists()
+
+
+def test_both_archives_hold_the_same_files(tmp_path):
+    t = Table(tmp_path)
+    t.play_to_end()
+    red = sorted(p.name for p in (t.dirs["red"] / "files").iterdir())
+    blue = sorted(p.name for p in (t.dirs["blue"] / "files").iterdir())
+    assert red == blue
+    for name in red:
+        assert (t.dirs["red"] / "files" / name).read_bytes() == \
+            (t.dirs["blue"] / "files" / name).read_bytes()
+
+
+def test_status_says_who_decides(tmp_path):
+    t = Table(tmp_path)
+    st = t.status("red")
+    assert st["pending"] == ["blue"] and st["over"] is False  # red waits for blue's acceptance
+    t.deliver()
+    r = t.ok("status", str(t.dirs["red"]))
+    assert "You: Pick a secret codeword" in r.output
+    st = json.loads(t.ok("status", str(t.dirs["blue"]), "--json").output)
+    assert st["pending"] == ["red"]
+
+
+def test_check_names_line_and_rule(tmp_path):
+    t = Table(tmp_path)
+    t.deliver()
+    bad = tmp_path / "bad.txt"
+    bad.write_text("# my orders\npick zulu\n")
+    r = t.run("check", str(t.dirs["red"]), str(bad), "--key", t.key("red"))
+    assert r.exit_code == 1
+    assert "bad.txt: line 2: 'pick zulu': unknown codeword [DASH-3]" in r.output
+    bad.write_text("fly away\n")
+    r = t.run("check", str(t.dirs["red"]), str(bad))
+    assert r.exit_code == 1 and "line 1" in r.output and "[DASH-1]" in r.output
+    good = tmp_path / "good.txt"
+    good.write_text("pick alphawolf\n")
+    assert "1 orders are legal" in t.ok("check", str(t.dirs["red"]), str(good)).output
+
+
+def test_submit_refuses_illegal_orders_and_signs_nothing(tmp_path):
+    from table import snapshot
+
+    t = Table(tmp_path)
+    t.deliver()
+    before = snapshot(t.dirs["red"])
+    bad = tmp_path / "bad.txt"
+    bad.write_text("advance\n")
+    r = t.run("submit", str(t.dirs["red"]), str(bad), "--key", t.key("red"), "--out",
+              str(tmp_path / "x.pbem"))
+    assert r.exit_code == 1 and "[DASH-3]" in r.output
+    assert not (tmp_path / "x.pbem").exists()
+    assert snapshot(t.dirs["red"]) == before
+
+
+def test_out_of_turn_submit_refused(tmp_path):
+    t = Table(tmp_path)
+    t.deliver()
+    o = tmp_path / "o.txt"
+    o.write_text("pick alphawolf\n")
+    r = t.run("submit", str(t.dirs["blue"]), str(o), "--key", t.key("blue"), "--out",
+              str(tmp_path / "x.pbem"))
+    assert r.exit_code == 1
+    assert "Error:" in r.output and "\n" == r.output[-1] and r.output.count("\n") == 1
+
+
+def test_orders_after_dice_are_skipped_when_illegal(tmp_path):
+    t = Table(tmp_path)
+    t.deliver()
+    t.play_one(["pick alphawolf"])
+    t.deliver()
+    t.play_one(["pick bravowolf"])
+    t.deliver()
+    t.play_one(["advance", "advance", "end"])  # second advance is illegal after the first
+    t.deliver()
+    t.play_one(["end"])  # blue's file carries the results of red's file
+    t.deliver()
+    from pbem.protocol.session import load
+
+    s = load(t.dirs["red"])
+    skipped = [log for log in s.log if log.skipped]
+    assert skipped and skipped[0].skipped == [1]
+    assert any("was not carried out" in e.text for e in skipped[0].events)
+    assert t.ok("verify", str(t.dirs["blue"]))
+
+
+def test_keygen_with_passphrase(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from pbem.cli import cli
+    from pbem.core.errors import KeyFileError
+    from pbem.core.keys import load_private
+
+    monkeypatch.setenv("PBEM_PASSPHRASE", "correct horse")
+    r = CliRunner().invoke(cli, ["keygen", "alice", "--dir", str(tmp_path)])
+    assert r.exit_code == 0 and "(encrypted)" in r.output
+    fp = r.output.split("Fingerprint: ")[1].split()[0]
+    assert len(fp) == 19 and fp.count("-") == 3
+    assert b"ENCRYPTED" in (tmp_path / "alice.key").read_bytes()
+    load_private(tmp_path / "alice.key")
+    monkeypatch.setenv("PBEM_PASSPHRASE", "wrong")
+    with pytest.raises(KeyFileError, match="wrong passphrase"):
+        load_private(tmp_path / "alice.key")
+    r = CliRunner().invoke(cli, ["keygen", "alice", "--dir", str(tmp_path)])
+    assert r.exit_code == 1 and "refusing to overwrite" in r.output
+
+
+def test_every_command_has_help_with_an_example():
+    from click.testing import CliRunner
+
+    from pbem.cli import cli
+
+    for name, cmd in cli.commands.items():
+        r = CliRunner().invoke(cli, [name, "--help"])
+        assert r.exit_code == 0
+        assert "Example" in r.output, name
