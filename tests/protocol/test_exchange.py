@@ -92,7 +92,7 @@ def test_orders_after_dice_are_skipped_when_illegal(tmp_path):
     t.deliver()
     t.play_one(["pick alphawolf"])
     t.deliver()
-    t.play_one(["pick bravowolf"])
+    t.play_one(["pick echofox"])
     t.deliver()
     t.play_one(["advance", "advance", "end"])  # second advance is illegal after the first
     t.deliver()

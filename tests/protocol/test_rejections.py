@@ -164,7 +164,7 @@ def test_corrupt_cache_is_rebuilt(table):
     assert table.status("blue")["pending"] == good["pending"]
     cache.write_bytes(cache.read_bytes() if cache.exists() else b"")
     table.ok("verify", str(table.dirs["blue"]))
-    f = table.play_one(["pick bravowolf"])
+    f = table.play_one(["pick echofox"])
     table.ok("receive", str(table.dirs["red"]), f, "--key", table.key("red"))
 
 
