@@ -139,7 +139,7 @@ class SignedFile:
         self.payload = payload
         self.sig = sig
         self.hash = sha256_hex(payload_bytes)
-        self.text = _render(payload_bytes, sig)
+        self.text = summary(payload) + _render(payload_bytes, sig)
 
     @property
     def namespace(self) -> str:
@@ -149,6 +149,35 @@ class SignedFile:
     def signed_by(self, pub_raw: bytes) -> bool:
         """True if the signature verifies under this public key."""
         return signing.verify(pub_raw, self.namespace, self.payload_bytes, self.sig)
+
+
+def _clean(text: str, limit: int = 200) -> str:
+    """Printable ASCII only, so the unsigned summary cannot fake lines or break the armor."""
+    out = "".join(c if " " <= c <= "~" else f"\\u{ord(c):04x}" for c in text)
+    return out[:limit] + ("..." if len(out) > limit else "")
+
+
+def summary(p: Payload) -> str:
+    """A readable, unsigned summary printed above the armor (derived from the payload)."""
+    head = "pbem: this summary is for reading only; only the signed block below counts."
+    if isinstance(p, Proposal):
+        lines = [f"pbem game proposal: {_clean(p.game)} / {_clean(p.scenario)}, {p.mode} mode, "
+                 f"from {_clean(p.proposer)}", f"game id {p.game_id}"]
+    elif isinstance(p, Acceptance):
+        lines = [f"pbem acceptance by {_clean(p.party)}", f"game id {p.game_id}"]
+    elif isinstance(p, Turn):
+        lines = [f"pbem turn file {p.seq} from {_clean(p.sender)}", f"game id {p.game_id}"]
+        if p.results is not None:
+            lines.append(f"results of file {p.results.seq}: {len(p.results.rolls)} dice")
+        lines.append("orders:" if p.orders else "orders: none")
+        lines.extend(f"  {_clean(o)}" for o in p.orders[:200])
+        if len(p.orders) > 200:
+            lines.append(f"  ... {len(p.orders) - 200} more")
+        if p.message:
+            lines.append(f"message: {_clean(p.message)}")
+    else:
+        lines = [f"pbem view for {_clean(p.side)} after file {p.seq}", f"game id {p.game_id}"]
+    return "\n".join([*lines, head, ""]) + "\n"
 
 
 def _b64(b: bytes) -> str:
