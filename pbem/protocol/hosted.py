@@ -263,3 +263,19 @@ def write_player_reports(ps: PlayerState, result: Any) -> None:
         [IndexEntry(seq=r.seq, turn=r.turn, label=r.label, href=r.href) for r in rows],
         f"{ps.game.title}: reports of {ps.info.party}"))
     result.written.extend([str(html_path), str(text_path)])
+
+
+def check_syntax(root: Any, orders_path: str) -> Any:
+    """A hosted player's check: the notation only (the referee checks legality on receipt)."""
+    from pbem.core.errors import OrderSyntaxError
+    from pbem.protocol.orders_file import Checked, read_lines
+
+    ps = load_player(Archive(root))
+    out = Checked()
+    for n, line in read_lines(orders_path):
+        try:
+            out.lines.append(ps.game.format_order(ps.game.parse_order(line)))
+        except OrderSyntaxError as e:
+            out.problems.append(f"{Path(orders_path).name}: line {n}: {line!r}: {e.reason}"
+                                + (f" [{e.rule}]" if e.rule else ""))
+    return out

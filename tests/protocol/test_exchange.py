@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from table import Table
+from fixtures.table import Table
 
 
 @pytest.mark.parametrize("mode", ["peer", "hosted"])
@@ -62,7 +62,7 @@ def test_check_names_line_and_rule(tmp_path):
 
 
 def test_submit_refuses_illegal_orders_and_signs_nothing(tmp_path):
-    from table import snapshot
+    from fixtures.table import snapshot
 
     t = Table(tmp_path)
     t.deliver()
@@ -137,3 +137,38 @@ def test_every_command_has_help_with_an_example():
         r = CliRunner().invoke(cli, [name, "--help"])
         assert r.exit_code == 0
         assert "Example" in r.output, name
+
+
+def test_two_processes_cannot_interleave(tmp_path):
+    from pbem.protocol.archive import Archive
+    from fixtures.table import snapshot
+
+    t = Table(tmp_path)
+    before = snapshot(t.dirs["red"])
+    path, _ = t.inbox[0]
+    with Archive(t.dirs["red"]):  # another process holds the lock
+        r = t.run("receive", str(t.dirs["red"]), path, "--key", t.key("red"))
+    assert r.exit_code == 1 and "another pbem process is using this archive" in r.output
+    assert snapshot(t.dirs["red"]) == before
+    t.deliver()
+
+
+def test_hosted_player_check_is_syntax_only(tmp_path):
+    t = Table(tmp_path, mode="hosted")
+    t.deliver()
+    o = tmp_path / "o.txt"
+    o.write_text("pick alphawolf\nfly\n")
+    r = t.run("check", str(t.dirs["red"]), str(o))
+    assert r.exit_code == 1 and "line 2" in r.output and "[DASH-1]" in r.output
+
+
+def test_report_command_any_turn_and_own_side_only(tmp_path):
+    t = Table(tmp_path)
+    t.play_to_end()
+    r = t.ok("report", str(t.dirs["red"]), "--side", "red", "--turn", "1")
+    assert "Turn 1" in r.output
+    html = tmp_path / "r.html"
+    t.ok("report", str(t.dirs["red"]), "--side", "red", "--format", "html", "--out", str(html))
+    assert html.read_text().startswith("<!DOCTYPE html>")
+    r = t.run("report", str(t.dirs["red"]), "--side", "blue")
+    assert r.exit_code == 1 and "only red's reports" in r.output

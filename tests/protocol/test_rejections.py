@@ -16,7 +16,7 @@ from pbem.core.armor import armor, dearmor
 from pbem.core.encoding import canonical
 from pbem.core.keys import load_private
 from pbem.core.records import Envelope, open_text
-from table import Table, snapshot
+from fixtures.table import Table, snapshot
 
 
 def sign_raw(payload: bytes, key_path: str, namespace: str = "pbem-turn-v1") -> str:

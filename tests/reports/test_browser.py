@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, make_context, make_map
+from fixtures.report_samples import ROOT, make_context, make_map
 from pbem.reports import render_html
 
 CHROMIUM = Path("/usr/bin/chromium")

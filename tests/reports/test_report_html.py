@@ -10,7 +10,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from conftest import XSS, make_context, make_map
+from fixtures.report_samples import XSS, make_context, make_map
 from pbem.core.game import MapArrow, MapMarker, MapUnit, Panel
 from pbem.core.mapdata import GameMap, MapFile
 from pbem.reports import IndexEntry, render_html, render_index, render_svg

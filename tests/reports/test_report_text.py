@@ -8,7 +8,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import make_context
+from fixtures.report_samples import make_context
 from pbem.core.game import Decision, Event, MapUnit, Outcome, Panel, Roll
 from pbem.reports import TEXT_WIDTH, render_text
 from pbem.reports.render import wrap, wrap_command

@@ -1,0 +1,634 @@
+"""Kasserine scenario data: typed structs for ``scenarios/kasserine/*.toml``, loader and validation.
+
+Files (TOML, decoded strictly; unknown keys are errors):
+
+- ``map.toml``        the map (docs/map-format.md), read with :func:`pbem.core.mapdata.load_map`
+- ``tec.toml``        the Terrain Effects Chart (KAS-G3)
+- ``units.toml``      the counter manifest (KAS-G2)
+- ``crt.toml``        the Combat Results Table (KAS-G1), read with :func:`.crt.load_crt`
+- ``<scenario>.toml`` one file per scenario (``historical``): turn track, support fire, set-up,
+  reinforcements, victory (KAS-G4)
+
+Every group of values carries ``source`` ("printed ..." or "reconstructed: basis"); units also
+carry ``basis`` for their reconstructed values. ``load_kasserine`` validates everything and
+raises a one-line :class:`ScenarioError` naming the file and the problem. See docs/kasserine-data.md.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import msgspec
+
+from pbem.core.errors import ScenarioError
+from pbem.core.mapdata import GameMap, check_source, load_map
+from pbem.games.kasserine.crt import Crt, load_crt
+
+SCENARIO_DIR = Path(__file__).resolve().parents[3] / "scenarios" / "kasserine"
+
+SIDES: tuple[str, ...] = ("axis", "us")
+NATIONALITIES: dict[str, frozenset[str]] = {
+    "axis": frozenset({"german", "italian"}),          # 11.1: "Axis" = German or Italian
+    "us": frozenset({"us", "british", "french"}),      # 11.1: "Allies" = US or other Allied
+}
+#: Sbeitla as printed: 2706 in 11.1, 2714 in 18.0 (KAS-G5). The option must pick one of them.
+SBEITLA_PRINTED: tuple[str, ...] = ("2706", "2714")
+SBEITLA_TOKEN = "sbeitla"
+TRIGGER_KINDS: frozenset[str] = frozenset({"turn", "axis_enters", "axis_captures"})
+ARRIVALS: frozenset[str] = frozenset({"on_turn", "after_trigger", "next_game_turn"})
+#: Hex sets the rules need from every Kasserine map.
+REQUIRED_HEXSETS: tuple[str, ...] = (
+    "prohibited", "us_edge", "axis_edge", "us_supply", "axis_supply", "fortified_box")
+FORTIFIED_BOXES = 3          # 14.3: "the three US minefield hexes"
+FIXED_FILES: tuple[str, ...] = ("map", "tec", "units", "crt")
+_UNIT_ID = re.compile(r"^[a-z][a-z0-9-]*$")
+
+
+class _S(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    pass
+
+
+# -- tec.toml ---------------------------------------------------------------------------------
+class HexTerrain(_S, kw_only=True):
+    leg: float | None = None          # MP to enter for a leg unit
+    mobile: float | None = None       # MP to enter for a mobile unit
+    crt_row: str = ""
+    prohibited: bool = False
+    source: str
+
+
+class HexsideTerrain(_S, kw_only=True):
+    leg: float = 0                    # MP added when crossed
+    mobile: float = 0
+    sides: list[str] = []             # sides paying this cost; [] = every side
+    axis_crossing: str = ""           # special crossing rule for Axis units (14.2)
+    crt_row: str = ""
+    crt_attackers: list[str] = []     # sides whose attacks across it use crt_row; [] = both
+    crt_only_if_all_attackers_across: bool = False   # 8.2.2 river rule
+    derived_from: list[str] = []      # e.g. bridge = river + road, never drawn on the map
+    prohibited: bool = False
+    source: str
+
+
+class PlaceTerrain(_S, kw_only=True):
+    mp_add: float = 0
+    crt_row: str = ""
+    source: str
+
+
+class HexsetEffect(_S, kw_only=True):
+    crt_row: str = ""
+    crt_sides: list[str] = []         # defending sides that get crt_row
+    us_ignores_retreat: bool = False
+    no_ezoc_to_ezoc_entry: bool = False
+    source: str
+
+
+class RoadCosts(_S, kw_only=True):
+    road: float
+    trail: float
+    source: str
+
+
+class ZocRules(_S, kw_only=True):
+    leg_enter: str
+    leg_ezoc_to_ezoc: str
+    mobile_enter_extra: str
+    mobile_must_stop: bool
+    commando_ignores: bool
+    source: str
+
+
+class Tec(_S, kw_only=True):
+    source: str
+    hex: dict[str, HexTerrain]
+    hexside: dict[str, HexsideTerrain] = {}
+    place: dict[str, PlaceTerrain] = {}
+    hexset: dict[str, HexsetEffect] = {}
+    road: RoadCosts
+    zoc: ZocRules
+
+
+# -- units.toml -------------------------------------------------------------------------------
+class Unit(_S, kw_only=True):
+    id: str                           # order-notation name: lower case, letters, digits, '-'
+    name: str
+    side: str                         # "axis" | "us"
+    nationality: str                  # german | italian | us | british | french
+    type: str                         # armor, mech_infantry, infantry, recon, antitank, ...
+    size: str = ""                    # "II" battalion, "III" regiment, "I" company
+    attack: int | None = None
+    defense: int | None = None
+    movement: int | None = None
+    steps: int | None = None          # 1 (no reduced side) or 2
+    reduced: list[int] | None = None  # [attack, defense, movement] of the back, two-step only
+    mobile: bool | None = None
+    no_zoc: bool = False              # black hexagon (6.0)
+    commando: bool = False            # 13.1 US Rangers
+    engineer: bool = False            # 16.0 US engineers
+    source: str                       # what is printed (values, where it enters)
+    basis: str                        # what is reconstructed, and from what
+
+    @property
+    def values(self) -> tuple[int, int, int]:
+        """Full-strength (attack, defense, movement)."""
+        return (self.attack or 0, self.defense or 0, self.movement or 0)
+
+    @property
+    def reduced_values(self) -> tuple[int, int, int] | None:
+        """Reduced-side (attack, defense, movement), or None for a one-step unit."""
+        return tuple(self.reduced) if self.reduced else None  # type: ignore[return-value]
+
+
+class UnitsFile(_S, kw_only=True):
+    unit: list[Unit]
+
+
+# -- <scenario>.toml --------------------------------------------------------------------------
+class Options(_S, kw_only=True):
+    sbeitla_hex: str
+    source: str
+
+
+class SupportFire(_S, kw_only=True):
+    axis_pool: list[int]
+    us_pool: list[int]
+    source: str
+
+
+class TurnRow(_S, kw_only=True):
+    turn: int
+    label: str = ""
+    axis: int | None = None
+    us: int | None = None
+    source: str
+
+
+class Setup(_S, kw_only=True):
+    unit: str
+    hex: str
+    source: str
+
+
+class Trigger(_S, kw_only=True):
+    kind: str
+    turn: int = 1                     # earliest turn of arrival
+    hexes: list[str] = []             # hex ids or "sbeitla"
+    hexset: str = ""                  # map hexset; "{sbeitla}" is replaced by the chosen hex
+
+
+class Arrival(_S, kw_only=True):
+    unit: str
+    entry: list[str]                  # hex ids or map hexsets; several = "or"
+
+
+class Reinforcement(_S, kw_only=True):
+    id: str
+    side: str
+    title: str
+    trigger: Trigger
+    arrival: str
+    movement_phase_only: bool = False
+    source: str
+    units: list[Arrival]
+
+
+class Victory(_S, kw_only=True):
+    objectives: list[str]
+    axis_wins_with: int
+    draw_with: int
+    source: str
+
+
+class ScenarioFile(_S, kw_only=True):
+    id: str
+    title: str
+    first_player: str
+    first_turn: int
+    last_turn: int
+    axis_setup: str = "none"
+    turn_length: str = ""             # 2.4 (not printed: KAS-2.4)
+    map_scale: str = ""
+    source: str
+    options: Options
+    support_fire: SupportFire
+    turn: list[TurnRow] = []
+    setup: list[Setup] = []
+    reinforcement: list[Reinforcement] = []
+    victory: Victory
+
+
+# -- the loaded data --------------------------------------------------------------------------
+class KasserineData:
+    """Everything a Kasserine game needs, validated, with lookups. Treat it as read-only."""
+
+    def __init__(self, *, map: GameMap, tec: Tec, units: dict[str, Unit], crt: Crt,
+                 scenario: ScenarioFile, sbeitla_hex: str, files: dict[str, Path]) -> None:
+        self.map = map
+        self.tec = tec
+        self.units = units
+        self.crt = crt
+        self.scenario = scenario
+        self.sbeitla_hex = sbeitla_hex
+        self.files = files
+        hs = map.hexsets
+        self.prohibited: frozenset[str] = frozenset(hs["prohibited"])
+        self.supply: dict[str, frozenset[str]] = {s: frozenset(hs[f"{s}_supply"]) for s in SIDES}
+        self.edges: dict[str, frozenset[str]] = {s: frozenset(hs[f"{s}_edge"]) for s in SIDES}
+        self.fortified_boxes: frozenset[str] = frozenset(hs["fortified_box"])
+        self.minefields: frozenset[tuple[str, str]] = frozenset(
+            k for k, kinds in map.hexsides.items() if "minefield" in kinds)
+        roads = {k for r in map.roads.values() for k in r}
+        self.bridges: frozenset[tuple[str, str]] = frozenset(
+            k for k, kinds in map.hexsides.items() if "river" in kinds and k in roads)
+        self.objectives: tuple[str, ...] = tuple(self.resolve_hex(h) for h in scenario.victory.objectives)
+        self.allotments: dict[int, dict[str, int]] = {
+            t.turn: {"axis": t.axis or 0, "us": t.us or 0} for t in scenario.turn}
+        self.pools: dict[str, tuple[int, ...]] = {
+            "axis": tuple(sorted(scenario.support_fire.axis_pool)),
+            "us": tuple(sorted(scenario.support_fire.us_pool))}
+        self.setup: dict[str, str] = {s.unit: s.hex for s in scenario.setup}
+        self.reinforcements: dict[str, Reinforcement] = {r.id: r for r in scenario.reinforcement}
+        self.arrival_of: dict[str, tuple[Reinforcement, Arrival]] = {
+            a.unit: (r, a) for r in scenario.reinforcement for a in r.units}
+        other = [h for h in SBEITLA_PRINTED if h != sbeitla_hex]
+        #: Choices the players must see and the game log must record before turn 1 (GAPS policy 2).
+        self.warnings: tuple[str, ...] = (
+            f"KAS-G5: Sbeitla is printed as 2706 (11.1) and 2714 (18.0); this game uses "
+            f"{sbeitla_hex} (option sbeitla_hex; the other reading is {', '.join(other)})",)
+
+    # -- lookups -------------------------------------------------------------------------------
+    @property
+    def first_player(self) -> str:
+        return self.scenario.first_player
+
+    @property
+    def last_turn(self) -> int:
+        return self.scenario.last_turn
+
+    def resolve_hex(self, token: str) -> str:
+        """A hex id, or the token "sbeitla" resolved to the chosen Sbeitla hex."""
+        return self.sbeitla_hex if token == SBEITLA_TOKEN else token
+
+    def entry_hexes(self, entry: list[str]) -> list[str]:
+        """Every hex a reinforcement may enter on (hex ids and hexsets, in order, no repeats)."""
+        out: list[str] = []
+        for e in entry:
+            for h in self.map.hexsets.get(e, [e]):
+                if h not in out:
+                    out.append(h)
+        return out
+
+    def trigger_hexes(self, reinforcement: Reinforcement | str) -> frozenset[str]:
+        """The hexes an event trigger watches (empty for a plain turn trigger)."""
+        r = self.reinforcements[reinforcement] if isinstance(reinforcement, str) else reinforcement
+        t = r.trigger
+        if t.kind == "axis_enters":
+            return frozenset(self.map.hexsets[t.hexset.replace("{sbeitla}", self.sbeitla_hex)])
+        return frozenset(self.resolve_hex(h) for h in t.hexes)
+
+    def allotment(self, turn: int, side: str) -> int:
+        """Support-fire markers a side receives on a turn (KAS-2.2-b); ScenarioError if none."""
+        try:
+            return self.allotments[turn][side]
+        except KeyError:
+            raise ScenarioError(f"{self.files['scenario']}: no support-fire allotment "
+                                f"for turn {turn} side {side!r}") from None
+
+    def turn_markers(self, turn: int, side: str) -> tuple[int, ...]:
+        """The values of the markers a side takes on a turn: its allotment, lowest first (7.1)."""
+        return self.pools[side][: self.allotment(turn, side)]
+
+    def move_cost(self, hex_id: str, mobile: bool) -> float | None:
+        """MP to enter a hex by its terrain and places (no hexside, road or ZOC); None if prohibited."""
+        t = self.tec.hex[self.map.terrain[hex_id]]
+        if t.prohibited or hex_id in self.prohibited:
+            return None
+        base = t.mobile if mobile else t.leg
+        return float(base or 0) + sum(self.tec.place[k].mp_add for k in self.map.place_kinds(hex_id))
+
+    def hex_crt_rows(self, hex_id: str, defender_side: str = "us") -> set[str]:
+        """CRT rows the defender's hex offers (terrain, towns, boxes); the best one applies (8.2.2)."""
+        rows = {self.tec.hex[self.map.terrain[hex_id]].crt_row}
+        rows |= {self.tec.place[k].crt_row for k in self.map.place_kinds(hex_id)}
+        for name, eff in self.tec.hexset.items():
+            if hex_id in self.map.hexsets.get(name, ()) and (
+                    not eff.crt_sides or defender_side in eff.crt_sides):
+                rows.add(eff.crt_row)
+        rows.discard("")
+        return rows
+
+
+# -- loading ----------------------------------------------------------------------------------
+def scenario_ids(root: Path = SCENARIO_DIR) -> list[str]:
+    """The scenario files in a Kasserine data folder ("historical", ...)."""
+    return sorted(p.stem for p in Path(root).glob("*.toml") if p.stem not in FIXED_FILES)
+
+
+def data_files(scenario_id: str = "historical", root: Path = SCENARIO_DIR) -> dict[str, Path]:
+    """The files a scenario is built from: map, tec, units, crt and scenario."""
+    root = Path(root)
+    if scenario_id not in scenario_ids(root):
+        known = ", ".join(scenario_ids(root)) or "none"
+        raise ScenarioError(f"{root}: unknown Kasserine scenario {scenario_id!r} (known: {known})")
+    files = {name: root / f"{name}.toml" for name in FIXED_FILES}
+    files["scenario"] = root / f"{scenario_id}.toml"
+    return files
+
+
+def _decode(path: Path, typ: type) -> object:
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        raise ScenarioError(f"{path}: cannot read file ({e.strerror})") from None
+    try:
+        return msgspec.toml.decode(raw, type=typ)
+    except (msgspec.ValidationError, msgspec.DecodeError) as e:
+        raise ScenarioError(f"{path}: {e}") from None
+
+
+def load_kasserine(scenario_id: str = "historical", root: Path = SCENARIO_DIR,
+                   sbeitla_hex: str | None = None) -> KasserineData:
+    """Load and validate a Kasserine scenario; cached. ``sbeitla_hex`` overrides the file's option."""
+    return _load(scenario_id, Path(root).resolve(), sbeitla_hex)
+
+
+@lru_cache(maxsize=8)
+def _load(scenario_id: str, root: Path, sbeitla_override: str | None) -> KasserineData:
+    files = data_files(scenario_id, root)
+    crt = load_crt(files["crt"])
+    tec = _load_tec(files["tec"], crt)
+    gmap = _load_map(files["map"], tec)
+    _check_map(files["map"], gmap, tec)
+    units = _load_units(files["units"])
+    scen = _decode(files["scenario"], ScenarioFile)
+    assert isinstance(scen, ScenarioFile)
+    sbeitla = sbeitla_override if sbeitla_override is not None else scen.options.sbeitla_hex
+    _check_scenario(files["scenario"], scen, sbeitla, gmap, units)
+    return KasserineData(map=gmap, tec=tec, units=units, crt=crt, scenario=scen,
+                         sbeitla_hex=sbeitla, files=files)
+
+
+def _load_tec(path: Path, crt: Crt) -> Tec:
+    tec = _decode(path, Tec)
+    assert isinstance(tec, Tec)
+    check_source(f"{path}: top level", tec.source)
+
+    def row_ok(where: str, row: str) -> None:
+        if row and row not in crt.rows:
+            raise ScenarioError(f"{where}: CRT row {row!r} is not defined in {crt.path}")
+
+    for name, t in tec.hex.items():
+        where = f"{path}: hex terrain {name!r}"
+        check_source(where, t.source)
+        if t.prohibited:
+            continue
+        if t.leg is None or t.mobile is None:
+            raise ScenarioError(f"{where}: movement cost for leg and mobile units is required")
+        if not t.crt_row:
+            raise ScenarioError(f"{where}: has no CRT row (KAS-G3)")
+        row_ok(where, t.crt_row)
+    for name, s in tec.hexside.items():
+        where = f"{path}: hexside {name!r}"
+        check_source(where, s.source)
+        row_ok(where, s.crt_row)
+        for side in [*s.sides, *s.crt_attackers]:
+            if side not in SIDES:
+                raise ScenarioError(f"{where}: unknown side {side!r}")
+    for name, p in tec.place.items():
+        where = f"{path}: place kind {name!r}"
+        check_source(where, p.source)
+        row_ok(where, p.crt_row)
+    for name, e in tec.hexset.items():
+        where = f"{path}: hexset effect {name!r}"
+        check_source(where, e.source)
+        row_ok(where, e.crt_row)
+    check_source(f"{path}: [road]", tec.road.source)
+    check_source(f"{path}: [zoc]", tec.zoc.source)
+    return tec
+
+
+def _load_map(path: Path, tec: Tec) -> GameMap:
+    try:
+        return load_map(path, hex_terrains=frozenset(tec.hex),
+                        hexside_kinds=frozenset(tec.hexside),
+                        road_kinds=frozenset({"road", "trail"}),
+                        place_kinds=frozenset(tec.place))
+    except ScenarioError as e:
+        msg = str(e)
+        if "unknown terrain" in msg or "unknown hexside kind" in msg or "unknown kind" in msg:
+            msg += " (no TEC row for it in tec.toml)"
+        raise ScenarioError(msg) from None
+
+
+def _check_map(path: Path, m: GameMap, tec: Tec) -> None:
+    for name in REQUIRED_HEXSETS:
+        if name not in m.hexsets:
+            raise ScenarioError(f"{path}: hexset {name!r} is missing")
+    for name in tec.hexset:
+        if name not in m.hexsets:
+            raise ScenarioError(f"{path}: hexset {name!r} (used by tec.toml) is missing")
+    gray = {h for h, t in m.terrain.items() if tec.hex[t].prohibited}
+    listed = set(m.hexsets["prohibited"])
+    if gray != listed:
+        diff = sorted(gray ^ listed)[:5]
+        raise ScenarioError(f"{path}: hexset 'prohibited' does not match the prohibited terrain "
+                            f"(differs at {', '.join(diff)})")
+    for side in SIDES:
+        for h in m.hexsets[f"{side}_supply"]:
+            if "supply_source" not in m.place_kinds(h):
+                raise ScenarioError(f"{path}: {side} supply hex {h} has no place of kind 'supply_source'")
+        for name in (f"{side}_supply", f"{side}_edge"):
+            for h in m.hexsets[name]:
+                if h in listed:
+                    raise ScenarioError(f"{path}: hexset {name!r}: hex {h} is prohibited")
+    boxes = m.hexsets["fortified_box"]
+    if len(boxes) != FORTIFIED_BOXES:
+        raise ScenarioError(f"{path}: hexset 'fortified_box' has {len(boxes)} hexes, "
+                            f"14.3 prints {FORTIFIED_BOXES}")
+    for b in boxes:
+        if not any("minefield" in m.hexside(b, n) for n in m.grid.neighbours(b)):
+            raise ScenarioError(f"{path}: fortified box {b} has no minefield hexside (14.3)")
+
+
+def _load_units(path: Path) -> dict[str, Unit]:
+    data = _decode(path, UnitsFile)
+    assert isinstance(data, UnitsFile)
+    units: dict[str, Unit] = {}
+    for u in data.unit:
+        where = f"{path}: unit {u.id!r}"
+        if not _UNIT_ID.match(u.id):
+            raise ScenarioError(f"{where}: id must be lower case letters, digits and '-'")
+        if u.id in units:
+            raise ScenarioError(f"{where}: defined twice")
+        check_source(where, u.source)
+        check_source(f"{where} basis", u.basis)
+        if u.side not in SIDES:
+            raise ScenarioError(f"{where}: unknown side {u.side!r} (use {' or '.join(SIDES)})")
+        if u.nationality not in NATIONALITIES[u.side]:
+            raise ScenarioError(f"{where}: nationality {u.nationality!r} is not on side {u.side!r}")
+        for field in ("attack", "defense", "movement", "steps", "mobile"):
+            if getattr(u, field) is None:
+                raise ScenarioError(f"{where}: has no {field} value (KAS-G2)")
+        if min(u.values) < 0 or u.movement == 0:
+            raise ScenarioError(f"{where}: values {u.values} are out of range")
+        if u.steps == 2:
+            if u.reduced is None or len(u.reduced) != 3:
+                raise ScenarioError(f"{where}: a two-step unit needs reduced = [attack, defense, movement]")
+            if any(r < 0 or r > f for r, f in zip(u.reduced, u.values)):
+                raise ScenarioError(f"{where}: reduced side {u.reduced} exceeds the full side")
+        elif u.steps == 1:
+            if u.reduced is not None:
+                raise ScenarioError(f"{where}: a one-step unit has no reduced side")
+        else:
+            raise ScenarioError(f"{where}: steps must be 1 or 2, not {u.steps}")
+        if u.commando and u.side != "us":
+            raise ScenarioError(f"{where}: only the US Rangers are commandos (13.1)")
+        if u.engineer and u.side != "us":
+            raise ScenarioError(f"{where}: only US units are engineers (16.0)")
+        units[u.id] = u
+    return units
+
+
+def _check_scenario(path: Path, s: ScenarioFile, sbeitla: str, m: GameMap,
+                    units: dict[str, Unit]) -> None:
+    check_source(f"{path}: top level", s.source)
+    check_source(f"{path}: [options]", s.options.source)
+    check_source(f"{path}: [support_fire]", s.support_fire.source)
+    check_source(f"{path}: [victory]", s.victory.source)
+    if sbeitla not in SBEITLA_PRINTED:
+        raise ScenarioError(f"{path}: option sbeitla_hex {sbeitla!r} is not one of the printed "
+                            f"Sbeitla hexes {' or '.join(SBEITLA_PRINTED)} (KAS-G5)")
+    if s.first_player not in SIDES:
+        raise ScenarioError(f"{path}: first_player {s.first_player!r} is not a side")
+    if not s.turn_length or not s.map_scale:
+        raise ScenarioError(f"{path}: turn_length and map_scale are required (2.4)")
+    if s.first_turn < 1 or s.last_turn < s.first_turn:
+        raise ScenarioError(f"{path}: turns {s.first_turn}..{s.last_turn} are not a valid range")
+    prohibited = set(m.hexsets["prohibited"])
+
+    def hex_ok(where: str, h: str) -> str:
+        h = sbeitla if h == SBEITLA_TOKEN else h
+        if not m.grid.is_hex(h):
+            raise ScenarioError(f"{where}: unknown hex {h!r}")
+        if h in prohibited:
+            raise ScenarioError(f"{where}: hex {h} is prohibited (17.0)")
+        return h
+
+    # turn track and support fire (KAS-G4, KAS-2.2-a/b, KAS-7.1-a/b)
+    pools = {"axis": s.support_fire.axis_pool, "us": s.support_fire.us_pool}
+    for side, pool in pools.items():
+        if not pool or any(v < 1 for v in pool):
+            raise ScenarioError(f"{path}: {side} support-fire pool must hold markers of value +1 or more")
+    rows: dict[int, TurnRow] = {}
+    for t in s.turn:
+        where = f"{path}: turn {t.turn}"
+        check_source(where, t.source)
+        if not s.first_turn <= t.turn <= s.last_turn:
+            raise ScenarioError(f"{where}: outside the game ({s.first_turn}..{s.last_turn})")
+        if t.turn in rows:
+            raise ScenarioError(f"{where}: listed twice")
+        for side in SIDES:
+            n = getattr(t, side)
+            if n is None:
+                raise ScenarioError(f"{where}: no {side} support-fire allotment")
+            if not 0 <= n <= len(pools[side]):
+                raise ScenarioError(f"{where}: {side} allotment {n} exceeds the pool of {len(pools[side])}")
+        rows[t.turn] = t
+    for turn in range(s.first_turn, s.last_turn + 1):
+        if turn not in rows:
+            raise ScenarioError(f"{path}: no support-fire allotment for turn {turn}")
+
+    placed: dict[str, str] = {}
+
+    def place(where: str, uid: str, side: str | None) -> None:
+        if uid not in units:
+            raise ScenarioError(f"{where}: unknown unit {uid!r}")
+        if side is not None and units[uid].side != side:
+            raise ScenarioError(f"{where}: unit {uid!r} is on side {units[uid].side!r}")
+        if uid in placed:
+            raise ScenarioError(f"{where}: unit {uid!r} is already placed by {placed[uid]}")
+        placed[uid] = where.split(": ", 1)[1]
+
+    occupied: set[str] = set()
+    for su in s.setup:
+        where = f"{path}: setup of {su.unit!r}"
+        check_source(where, su.source)
+        place(where, su.unit, None)
+        if s.axis_setup == "none" and units[su.unit].side == "axis":
+            raise ScenarioError(f"{where}: no Axis unit begins on the map (19.0)")
+        h = hex_ok(where, su.hex)
+        if h in occupied:
+            raise ScenarioError(f"{where}: hex {h} already holds a unit (5.3)")
+        occupied.add(h)
+
+    ids: set[str] = set()
+    for r in s.reinforcement:
+        where = f"{path}: reinforcement {r.id!r}"
+        check_source(where, r.source)
+        if r.id in ids:
+            raise ScenarioError(f"{where}: defined twice")
+        ids.add(r.id)
+        if r.side not in SIDES:
+            raise ScenarioError(f"{where}: unknown side {r.side!r}")
+        if r.arrival not in ARRIVALS:
+            raise ScenarioError(f"{where}: unknown arrival {r.arrival!r}")
+        t = r.trigger
+        if t.kind not in TRIGGER_KINDS:
+            raise ScenarioError(f"{where}: unknown trigger kind {t.kind!r}")
+        if not s.first_turn <= t.turn <= s.last_turn:
+            raise ScenarioError(f"{where}: trigger turn {t.turn} is outside the game")
+        if t.kind == "axis_enters":
+            if not t.hexset:
+                raise ScenarioError(f"{where}: an axis_enters trigger needs a hexset")
+            for choice in SBEITLA_PRINTED:       # both readings of KAS-G5 must be playable
+                name = t.hexset.replace("{sbeitla}", choice)
+                if name not in m.hexsets:
+                    raise ScenarioError(f"{where}: trigger hexset {name!r} is not in the map")
+        elif t.kind == "axis_captures":
+            if not t.hexes:
+                raise ScenarioError(f"{where}: an axis_captures trigger needs hexes")
+            for h in t.hexes:
+                hex_ok(where, h)
+        if not r.units:
+            raise ScenarioError(f"{where}: lists no units")
+        for a in r.units:
+            place(f"{where}", a.unit, r.side)
+            if not a.entry:
+                raise ScenarioError(f"{where}: unit {a.unit!r} has no entry hex")
+            for e in a.entry:
+                if e in m.hexsets:
+                    if not m.hexsets[e]:
+                        raise ScenarioError(f"{where}: entry hexset {e!r} is empty")
+                    for h in m.hexsets[e]:
+                        hex_ok(f"{where} entry {e!r}", h)
+                elif m.grid.is_hex(e):
+                    hex_ok(where, e)
+                else:
+                    raise ScenarioError(f"{where}: unit {a.unit!r}: unknown hex or hexset {e!r}")
+
+    for uid in units:
+        if uid not in placed:
+            raise ScenarioError(f"{path}: unit {uid!r} is neither set up nor a reinforcement")
+
+    v = s.victory
+    if not v.objectives:
+        raise ScenarioError(f"{path}: victory lists no objective hexes")
+    seen: set[str] = set()
+    for h in v.objectives:
+        hh = hex_ok(f"{path}: victory objective", h)
+        if hh in seen:
+            raise ScenarioError(f"{path}: victory objective {hh} is listed twice")
+        seen.add(hh)
+    if not 0 < v.draw_with < v.axis_wins_with <= len(v.objectives):
+        raise ScenarioError(f"{path}: victory thresholds draw {v.draw_with} / win "
+                            f"{v.axis_wins_with} do not fit {len(v.objectives)} objectives")
+
+
+__all__ = [
+    "SCENARIO_DIR", "SBEITLA_PRINTED", "KasserineData", "Unit", "Tec", "ScenarioFile",
+    "Reinforcement", "Trigger", "Arrival", "Setup", "TurnRow", "scenario_ids", "data_files",
+    "load_kasserine",
+]
