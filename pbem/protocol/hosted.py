@@ -243,26 +243,13 @@ def player_report_context(ps: PlayerState, v: ViewFile, f: SignedFile):
 
 def write_player_reports(ps: PlayerState, result: Any) -> None:
     """Write the reports of the newest view file."""
-    from pbem.protocol.reporting import IndexRow, read_index
-    from pbem.reports.render import IndexEntry, render_html, render_index, render_text
+    from pbem.protocol.reporting import write_report_files
 
     f = ps.views[-1]
     v: ViewFile = f.payload  # type: ignore[assignment]
-    ctx = player_report_context(ps, v, f)
-    folder = ps.archive.reports_dir / ps.info.party
-    game_map = ps.game.game_map(ps.genesis.p.scenario)
-    html_path, text_path = folder / f"{v.seq:04d}.html", folder / f"{v.seq:04d}.txt"
-    atomic_write(html_path, render_html(ctx, game_map))
-    atomic_write(text_path, render_text(ctx))
-    rows = [r for r in read_index(folder) if r.seq != v.seq]
-    rows.append(IndexRow(seq=v.seq, turn=ctx.model.turn,
-                         label=f"{ctx.model.turn_label} - {ctx.model.phase}", href=html_path.name))
-    rows.sort(key=lambda r: r.seq)
-    atomic_write(folder / "index.json", msgspec.json.encode(rows))
-    atomic_write(folder / "index.html", render_index(
-        [IndexEntry(seq=r.seq, turn=r.turn, label=r.label, href=r.href) for r in rows],
-        f"{ps.game.title}: reports of {ps.info.party}"))
-    result.written.extend([str(html_path), str(text_path)])
+    write_report_files(ps.archive.reports_dir / ps.info.party, player_report_context(ps, v, f),
+                       ps.game.game_map(ps.genesis.p.scenario), v.seq,
+                       f"{ps.game.title}: reports of {ps.info.party}", result)
 
 
 def check_syntax(root: Any, orders_path: str) -> Any:

@@ -12,15 +12,6 @@ from pbem.protocol.archive import atomic_write
 from pbem.protocol.genesis import HOST
 
 
-class IndexRow(msgspec.Struct, kw_only=True):
-    """One stored report of a side, for the index page."""
-
-    seq: int
-    turn: int
-    label: str
-    href: str
-
-
 def visible(items: list[Any], side: str) -> list[Any]:
     """Only the events or rolls this side may see."""
     return [x for x in items if x.visible_to in (ALL, side)]
@@ -60,33 +51,36 @@ def report_context(s: Any, side: str, logs: list[Any], state: Any = None, seq: i
 
 def write_reports(s: Any, side: str, logs: list[Any], result: Any) -> None:
     """Write this side's HTML and text report for the newest state, and refresh the index."""
-    from pbem.reports.render import IndexEntry, render_html, render_index, render_text
-
     if side == HOST:
         return
-    ctx = report_context(s, side, logs)
-    folder = s.archive.reports_dir / side
-    seq = s.ledger.tip_seq
-    game_map = s.game.game_map(s.genesis.p.scenario)
+    write_report_files(s.archive.reports_dir / side, report_context(s, side, logs),
+                       s.game.game_map(s.genesis.p.scenario), s.ledger.tip_seq,
+                       f"{s.game.title}: reports of {side}", result)
+
+
+def write_report_files(folder: Any, ctx: Any, game_map: Any, seq: int, title: str,
+                       result: Any) -> None:
+    """Write NNNN.html and NNNN.txt for one report context and refresh index.json/html."""
+    from pbem.reports.render import IndexEntry, render_html, render_index, render_text
+
     html_path, text_path = folder / f"{seq:04d}.html", folder / f"{seq:04d}.txt"
     atomic_write(html_path, render_html(ctx, game_map))
     atomic_write(text_path, render_text(ctx))
-    rows = read_index(folder)
-    rows = [r for r in rows if r.seq != seq]
-    rows.append(IndexRow(seq=seq, turn=ctx.model.turn,
-                         label=f"{ctx.model.turn_label} - {ctx.model.phase}",
-                         href=html_path.name))
+    rows = [r for r in read_index(folder) if r.seq != seq]
+    rows.append(IndexEntry(seq=seq, turn=ctx.model.turn,
+                           label=f"{ctx.model.turn_label} - {ctx.model.phase}",
+                           href=html_path.name))
     rows.sort(key=lambda r: r.seq)
     atomic_write(folder / "index.json", msgspec.json.encode(rows))
-    atomic_write(folder / "index.html", render_index(
-        [IndexEntry(seq=r.seq, turn=r.turn, label=r.label, href=r.href) for r in rows],
-        f"{s.game.title}: reports of {side}"))
+    atomic_write(folder / "index.html", render_index(rows, title))
     result.written.extend([str(html_path), str(text_path)])
 
 
-def read_index(folder: Any) -> list[IndexRow]:
+def read_index(folder: Any) -> list[Any]:
     """The stored report index of a side (empty if none or damaged)."""
+    from pbem.reports.render import IndexEntry
+
     try:
-        return msgspec.json.decode((folder / "index.json").read_bytes(), type=list[IndexRow])
+        return msgspec.json.decode((folder / "index.json").read_bytes(), type=list[IndexEntry])
     except (OSError, msgspec.DecodeError, msgspec.ValidationError):
         return []
