@@ -316,10 +316,17 @@ def bot(directory: str, side: str, out: str, style: str, seed: int | None, key: 
 
     Example: pbem bot game-a --side allied --out orders.txt
     """
+    from pbem.protocol.archive import Archive
     from pbem.protocol.ops import open_session
+    from pbem.protocol.session import read_genesis
 
+    archive = Archive(directory)
+    _, genesis, _ = read_genesis(archive)
+    if genesis.mode == "hosted" and archive.info().party != "host":
+        raise PbemError("in hosted mode the bots need the full state, which only the referee "
+                        "holds: the referee runs 'pbem bot REFEREE_DIR --side SIDE'")
     s = open_session(directory, key_path=key)
-    if side != s.party:
+    if side != s.party and s.party != "host":
         raise PbemError(f"this archive belongs to {s.party}; a bot plays only its own side")
     if side not in s.pending_sides:
         raise PbemError(f"{side} has no decision to make now")
