@@ -1,0 +1,271 @@
+"""Attacks (HF-9.4, HF-4 support units, TEC combat effects): checks, dice, hits."""
+
+from __future__ import annotations
+
+from itertools import permutations
+from typing import Any
+
+import msgspec
+
+from pbem.core.errors import IllegalOrder
+from pbem.core.game import Context
+from pbem.games.holdfast.board import map_units, overstacked, side_at
+from pbem.games.holdfast.data import World
+from pbem.games.holdfast.orders import Attack
+from pbem.games.holdfast.state import HoldfastState, PendingHits, enemy
+from pbem.games.holdfast.supply import Net, in_supply
+
+MAX_PERMUTED = 6   # beyond this many attackers the allocation choice is always asked
+
+
+class Plan(msgspec.Struct, kw_only=True):
+    """A checked attack, ready to resolve."""
+
+    hex: str
+    defender: str
+    units: list[str]
+    support: list[str]
+    supplied: dict[str, bool]
+    dice: dict[str, int]          # attacker id -> dice after supply and terrain
+    crossing: list[str]           # attackers crossing a bridge hexside
+    air: int                      # 0, or 1 + the air die's modifier (air joins the attack)
+    extra: int                    # leader/kampfgruppe/combat team dice
+    cost: int
+    hits: list[str]
+
+
+def support_kind(w: World, uid: str) -> str:
+    """'leader', 'air' or 'team' (kampfgruppe or combat team) for a support unit."""
+    s = w.units[uid].support
+    return "team" if s in ("kampfgruppe", "combat_team") else s
+
+
+def unit_dice(w: World, uid: str, att_hex: str, def_hex: str, supplied: bool) -> int:
+    """One attacker's dice: DRC, -1 out of supply, hex and hexside modifiers, floored at 0."""
+    n = w.units[uid].drc
+    if not supplied:
+        n += w.oos(w.units[uid].type).dice                   # HF-10-a / HF-10-e
+    n += w.hex_terrain(w.terrain(def_hex)).attacker_dice     # HF-TEC-c (rough -1)
+    for k in w.side_kinds(att_hex, def_hex):
+        n += w.tables.hexside[k].attacker_dice               # HF-2-d (escarpment ...)
+    return max(n, 0)                                         # HF-G11
+
+
+def check_attack(state: HoldfastState, w: World, side: str, o: Attack) -> Plan:
+    """Validate an attack order against every rule; IllegalOrder if anything forbids it."""
+    pub = state.public
+    units = state.private[side].units
+    target = w.resolve(o.hex)
+    if not target:
+        raise IllegalOrder(f"unknown hex or place {o.hex!r}", rule="HF-9.4-a")
+    if side_at(state, target) != enemy(side):
+        raise IllegalOrder(f"{target} holds no enemy block", rule="HF-9.4-a")
+    defender = next(u.id for u in map_units(state, enemy(side)) if u.hex == target)
+    for uid in o.units:
+        u = units.get(uid)
+        if u is not None and w.units[uid].type == "support":
+            raise IllegalOrder(f"support unit {uid} cannot attack by itself", rule="HF-9.4-c")
+        if u is None:
+            raise IllegalOrder(f"{uid} is not one of your combat units", rule="HF-9.4-b")
+        if u.where != "map":
+            raise IllegalOrder(f"{uid} is not on the map", rule="HF-9.4-b")
+        if u.attacked:
+            raise IllegalOrder(f"{uid} has already attacked this turn", rule="HF-9-a")
+        if overstacked(state, side, u.hex):
+            raise IllegalOrder(f"{uid} is in an overstacked hex and cannot attack",
+                               rule="HF-9.4-j")
+        if not w.grid.adjacent(u.hex, target) or w.zoc_blocked(u.hex, target):
+            raise IllegalOrder(f"{target} is not in the ZOC of {uid}", rule="HF-9.4-a")
+    kinds: dict[str, str] = {}
+    for sid in o.support:
+        u = units.get(sid)
+        if u is None or w.units[sid].type != "support":
+            raise IllegalOrder(f"{sid} is not one of your support units", rule="HF-9.4-b")
+        if u.where != "offmap":
+            raise IllegalOrder(f"{sid} has not arrived", rule="HF-9.4-b")
+        if u.used:
+            raise IllegalOrder(f"{sid} has already supported an attack this turn", rule="HF-4-c")
+        k = support_kind(w, sid)
+        if k in kinds:
+            raise IllegalOrder(f"only one {k.replace('team', 'Kampfgruppe or Combat Team')} "
+                               f"may join an attack", rule="HF-9.4-b")
+        kinds[k] = sid
+        if k == "air" and w.air_banned(sid, pub.weather):
+            raise IllegalOrder("air support is prohibited in poor weather", rule="HF-7-c")
+        if (w.units[sid].support == "combat_team" and pub.weather == "poor"
+                and pub.options["combat_team_weather"] == "clear-only"):
+            raise IllegalOrder("the Combat Team is clear-weather only (house option)",
+                               rule="HF-4-i")
+    if o.hits and sorted(o.hits) != sorted(o.units):
+        raise IllegalOrder("'hits' must list each attacking unit once", rule="HF-9.4-f")
+    nats = {w.units[uid].nationality for uid in o.units}
+    if pub.options["joint_support"] == "count":
+        nats |= {w.units[sid].nationality for sid in o.support}
+    joint = len(nats) > 1
+    cost = w.rp_cost("joint_attack" if joint else "attack")
+    if pub.rp[side] < cost:
+        raise IllegalOrder(f"the attack costs {cost} RP{' (joint nationality)' if joint else ''}; "
+                           f"{pub.rp[side]} RP left", rule="HF-6-f" if joint else "HF-6-d")
+    net = Net(state, w, side)
+    supplied = {uid: in_supply(state, w, side, uid, net=net) for uid in o.units}
+    dice = {uid: unit_dice(w, uid, units[uid].hex, target, supplied[uid]) for uid in o.units}
+    extra = sum(1 for k in kinds if k in ("leader", "team"))
+    air = 1 + getattr(w.units[kinds["air"]], "die_modifier", 1) if "air" in kinds else 0
+    if pub.options["min_attack_dice"] and sum(dice.values()) + extra + bool(air) < 1:
+        raise IllegalOrder("the attack would roll no die (house option)", rule="HF-9.4-e")
+    crossing = [uid for uid in o.units if any(
+        getattr(w.tables.hexside[k], "bonus_hits_to_crosser", k == "bridge")
+        for k in w.side_kinds(units[uid].hex, target))]
+    return Plan(hex=target, defender=defender, units=list(o.units), support=list(o.support),
+                supplied=supplied, dice=dice, crossing=crossing, air=air, extra=extra,
+                cost=cost, hits=list(o.hits))
+
+
+def _label(w: World, u: Any) -> str:
+    spec = w.units[u.id]
+    return f"{spec.name} [{u.id}] ({spec.type}, {spec.drc}-{spec.th}-{spec.mp}, SP {u.sp})"
+
+
+def resolve(state: HoldfastState, w: World, side: str, plan: Plan, ctx: Context) -> None:
+    """Reveal the blocks, roll both pools, apply simultaneous hits (HF-9.4-d..i)."""
+    pub = state.public
+    mine = state.private[side].units
+    foe_side = enemy(side)
+    dfd = state.private[foe_side].units[plan.defender]
+    att_text = ", ".join(_label(w, mine[u]) + ("" if plan.supplied[u] else " out of supply")
+                         for u in plan.units)
+    sup_text = ", ".join(f"{w.units[s].name} [{s}]" for s in plan.support) or "none"
+    ctx.log(f"combat at {w.label(plan.hex)}: {side} attacks with {att_text}; support {sup_text}; "
+            f"defender {_label(w, dfd)}", kind="combat", hexes=(plan.hex,))
+    # defender pool (HF-9.4-e, HF-TEC-d/e/h)
+    dspec = w.units[plan.defender]
+    kinds = w.map.place_kinds(plan.hex)
+    d_n = dspec.drc
+    d_bonus: list[tuple[int, bool]] = []     # (modifier, is bridge die)
+    for k in sorted(kinds):
+        row = w.tables.place.get(k)
+        if row is not None:
+            d_n += row.defender_dice
+            d_bonus += [(row.bonus_modifier, False)] * row.defender_bonus_dice
+    crossed: set[str] = set()
+    for uid in plan.units:
+        crossed |= w.side_kinds(mine[uid].hex, plan.hex)
+    for k in sorted(crossed):
+        row = w.tables.hexside[k]
+        to_crosser = getattr(row, "bonus_hits_to_crosser", k == "bridge")
+        d_bonus += [(row.bonus_modifier, to_crosser)] * row.defender_bonus_dice
+    if pub.options["oos_defender_penalty"] and not in_supply(state, w, foe_side, plan.defender):
+        d_n -= 1
+    d_n = max(d_n, 0)
+    a_n = sum(plan.dice.values()) + plan.extra
+    where = f"combat at {plan.hex}"
+    a_rolls = ctx.rolls_of(a_n, 6, f"{where}: {side} attack dice") if a_n else []
+    air_roll = ctx.roll(6, f"{where}: {side} air support die (+{plan.air - 1})") if plan.air else None
+    d_rolls = ctx.rolls_of(d_n, 6, f"{where}: {foe_side} defence dice") if d_n else []
+    b_rolls = [(ctx.roll(6, f"{where}: {foe_side} {'bridge' if br else 'terrain'} bonus die "
+                           f"(+{mod})"), mod, br) for mod, br in d_bonus]
+    # every die is rolled: only now does the state change (NoDice checks leave it untouched)
+    pub.rp[side] -= plan.cost
+    pub.combats.append(plan.hex)
+    pub.step = "act"
+    for uid in plan.units:
+        mine[uid].attacked = True
+        mine[uid].revealed = True
+    for sid in plan.support:
+        mine[sid].used = True
+        mine[sid].revealed = True
+    dfd.revealed = True
+    # hits on the defender (one block)
+    a_vals = list(a_rolls) + ([air_roll + plan.air - 1] if air_roll is not None else [])
+    d_hits = sum(1 for v in a_vals if v >= dspec.th)
+    # hits on the attackers: every die, its modified value, and whether it is a bridge die
+    dice = [[v, v, 0] for v in d_rolls] + [[v + m, v, 1 if br else 0] for v, m, br in b_rolls]
+    if pub.options["bridge_die_hits"] == "any":
+        dice = [[a, b, 0] for a, b, _ in dice]
+    ctx.log(f"{where}: {side} rolls {a_vals or 'no dice'} -> {d_hits} hit(s) on the defender; "
+            f"{foe_side} rolls {[d[0] for d in dice] or 'no dice'}", kind="combat",
+            hexes=(plan.hex,))
+    apply_hits(state, w, foe_side, plan.defender, d_hits, ctx)
+    pending = PendingHits(hex=plan.hex, attackers=list(plan.units), dice=dice,
+                          crossing=list(plan.crossing))
+    outcomes = allocation_outcomes(state, w, side, pending)
+    if plan.hits:
+        _apply_allocation(state, w, side, pending, plan.hits, ctx)
+    elif len(outcomes) <= 1:
+        _apply_allocation(state, w, side, pending, plan.units, ctx)
+    else:
+        state.private[side].pending_hits = pending
+        pub.phase = "allocate"
+        ctx.log(f"{where}: the attacker must allocate the defender's hits", hexes=(plan.hex,))
+
+
+def distribute(state: HoldfastState, w: World, side: str, pending: PendingHits,
+               order: list[str] | tuple[str, ...]) -> dict[str, int]:
+    """Hits per attacker for a priority order: each die to the first eligible unit listed."""
+    units = state.private[side].units
+    cap = {u: units[u].sp for u in pending.attackers}
+    got = {u: 0 for u in pending.attackers}
+    armor = {u for u in pending.attackers if w.units[u].type == "armor"}
+    dice = sorted(pending.dice, key=lambda d: (-d[2], -(d[1] == 6 or d[0] >= 6), -d[0]))
+    for value, raw, bridge in dice:
+        cands = [u for u in order if cap[u] > 0 and w.units[u].th <= value]
+        if bridge:
+            cands = [u for u in cands if u in pending.crossing]      # HF-G12 / HF-TEC-h
+        if raw == 6 or value >= 6:
+            arm = [u for u in cands if u in armor]                   # HF-9.4-h
+            cands = arm or cands
+        if cands:
+            cap[cands[0]] -= 1
+            got[cands[0]] += 1
+    return got
+
+
+def allocation_outcomes(state: HoldfastState, w: World, side: str,
+                        pending: PendingHits) -> set[tuple[int, ...]]:
+    """The distinct results the attacker could choose between (a real choice if more than one)."""
+    if len(pending.attackers) > MAX_PERMUTED:
+        return {(0,), (1,)}
+    out = set()
+    for order in permutations(pending.attackers):
+        got = distribute(state, w, side, pending, order)
+        out.add(tuple(got[u] for u in pending.attackers))
+    return out
+
+
+def _apply_allocation(state: HoldfastState, w: World, side: str, pending: PendingHits,
+                      order: list[str] | tuple[str, ...], ctx: Context) -> None:
+    got = distribute(state, w, side, pending, order)
+    for uid in pending.attackers:
+        if got[uid]:
+            apply_hits(state, w, side, uid, got[uid], ctx)
+    if not any(got.values()):
+        ctx.log(f"combat at {pending.hex}: no hit on the attackers", kind="combat",
+                hexes=(pending.hex,))
+
+
+def finish_allocation(state: HoldfastState, w: World, side: str, order: tuple[str, ...],
+                      ctx: Context) -> None:
+    """Apply the attacker's allocation order to the pending hits and resume the turn."""
+    pending = state.private[side].pending_hits
+    assert pending is not None
+    if sorted(order) != sorted(pending.attackers):
+        raise IllegalOrder("'allocate' must list each attacking unit once", rule="HF-9.4-f")
+    _apply_allocation(state, w, side, pending, order, ctx)
+    state.private[side].pending_hits = None
+    state.public.phase = "turn"
+
+
+def apply_hits(state: HoldfastState, w: World, side: str, uid: str, hits: int,
+               ctx: Context) -> None:
+    """HF-9.4-i: each hit removes one SP; below 1 SP the unit is eliminated."""
+    if hits <= 0:
+        return
+    u = state.private[side].units[uid]
+    name = f"{w.units[uid].name} [{uid}]"
+    u.sp -= min(hits, u.sp)
+    if u.sp <= 0:
+        hex_id = u.hex
+        u.where, u.hex, u.sp = "eliminated", "", 0
+        ctx.log(f"{side} {name} in {hex_id} is eliminated", kind="loss", hexes=(hex_id,))
+    else:
+        ctx.log(f"{side} {name} in {u.hex} loses {hits} SP", kind="loss", hexes=(u.hex,))

@@ -1,0 +1,218 @@
+"""Scenario data access for the engine: the loaded HoldfastData plus derived lookups."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from pbem.core.errors import ScenarioError
+
+RP_KEYS = ("step_infantry", "step_armor", "unit_infantry", "unit_armor", "activate_move",
+           "attack", "joint_attack", "axis_armor_surcharge_from_turn", "axis_armor_surcharge")
+TABLES = ("weather", "supply", "gray", "movement", "entry")
+
+_REGISTERED: dict[str, Any] = {}
+
+
+def register_data(scenario_id: str, data: Any) -> None:
+    """Make a HoldfastData-like object available under a scenario id (tests, tools)."""
+    _REGISTERED[scenario_id] = data
+    _world.cache_clear()
+
+
+def world(scenario_id: str) -> "World":
+    """The World of a scenario id: registered data first, else the shipped scenario files."""
+    return _world(scenario_id)
+
+
+@lru_cache(maxsize=16)
+def _world(scenario_id: str) -> "World":
+    data = _REGISTERED.get(scenario_id)
+    if data is None:
+        from pbem.games.holdfast import scenario as sc
+        loader = getattr(sc, "load_holdfast", None)
+        if loader is None:
+            raise ScenarioError("the Holdfast scenario loader is not available")
+        data = loader(scenario_id)
+    return World(scenario_id, data)
+
+
+class World:
+    """Static facts of one scenario: map, units, tables, turn rows and derived hex sets."""
+
+    def __init__(self, scenario_id: str, data: Any) -> None:
+        self.id = scenario_id
+        self.data = data
+        self.map = data.map
+        self.grid = data.map.grid
+        self.units = data.units
+        self.tables = data.tables
+        self.turns = data.turns
+        self.scenario = data.scenario
+        self._validate()
+        t = self.tables
+        # HF-2-e: the supply bases each side controls at the start
+        self.home_bases = {s: [self.hex_of(n) for n in self.scenario.control[s]]
+                           for s in ("allied", "axis")}
+        self.entry = {k: self.resolve_list(getattr(t.entry, k))
+                      for k in ("allied", "german", "italian", "allied_fallback", "gray")}
+        self.allied_entry = [h for h in self.entry["allied"] if h in self.home_bases["allied"]]
+        # HF-10-i: the inland Allied bases whose loss of the road to the edge moves entry
+        self.inland_fallback = [h for h in self.allied_entry if self.base_kind(h) == "inland"]
+        self.edge_roads = list(self.map.hexsets["allied_edge_roads"])
+        self.west_edge = list(self.entry["allied_fallback"])
+        self.gray = {h for h, ter in self.map.terrain.items() if ter == "gray"}
+        self.gray |= set(self.map.hexsets.get("gray", [])) | set(self.entry["gray"])
+        self.leg = t.supply.road_trace_hexes
+        if t.supply.minor_port_units != 1:
+            raise ScenarioError("tables: the engine supports minor_port_units = 1 only")
+        self.road_adj: dict[str, set[str]] = {}
+        for pairs in self.map.roads.values():
+            for a, b in pairs:
+                self.road_adj.setdefault(a, set()).add(b)
+                self.road_adj.setdefault(b, set()).add(a)
+        self.prohibited = {h for h, t in self.map.terrain.items() if self.hex_terrain(t).prohibited}
+
+    def _validate(self) -> None:
+        t = self.tables
+        for k in TABLES:
+            if getattr(t, k, None) is None:
+                raise ScenarioError(f"tables: the [{k}] table is missing")
+        for k in ("infantry", "armor"):
+            if k not in t.out_of_supply:
+                raise ScenarioError(f"tables: out_of_supply lacks {k!r}")
+        for s in ("allied", "axis"):
+            if s not in self.scenario.control:
+                raise ScenarioError(f"scenario {self.scenario.id}: no start control for {s}")
+        for k in RP_KEYS:
+            if k not in t.rp_costs:
+                raise ScenarioError(f"tables: rp_costs lacks {k!r}")
+        for terr in set(self.map.terrain.values()):
+            if terr not in t.hex:
+                raise ScenarioError(f"tables: no terrain row for hex terrain {terr!r}")
+        for kinds in self.map.hexsides.values():
+            for k in kinds:
+                if k not in t.hexside:
+                    raise ScenarioError(f"tables: no terrain row for hexside {k!r}")
+        if "allied_edge_roads" not in self.map.hexsets:
+            raise ScenarioError("map: hexset 'allied_edge_roads' is missing")
+        sc = self.scenario
+        for turn in range(sc.first_turn, sc.last_turn + 1):
+            if turn not in self.turns:
+                raise ScenarioError(f"turns: no row for turn {turn}")
+            row = self.turns[turn]
+            for uid in [*row.allied, *row.axis]:
+                if uid not in self.units:
+                    raise ScenarioError(f"turns: turn {turn} schedules unknown unit {uid!r}")
+        for p in sc.setup:
+            if p.unit not in self.units:
+                raise ScenarioError(f"scenario {sc.id}: set-up names unknown unit {p.unit!r}")
+
+    def hex_of(self, name: str) -> str:
+        """Hex id of a place name or hex id."""
+        return self.map.hex_of(name)
+
+    def resolve_list(self, names: list[str]) -> list[str]:
+        """Hex ids of a list of place names, hex ids and 'hexset:NAME' entries."""
+        out: list[str] = []
+        for n in names:
+            if n.startswith("hexset:"):
+                out += self.map.hexsets[n.split(":", 1)[1]]
+            else:
+                out.append(self.hex_of(n))
+        return out
+
+    def resolve(self, token: str) -> str:
+        """Hex id of an order token: a hex id or a place name (underscores for spaces)."""
+        try:
+            return self.map.hex_of(token.replace("_", " "))
+        except ScenarioError:
+            return ""
+
+    def hex_terrain(self, terrain: str) -> Any:
+        """The terrain row of a hex terrain name."""
+        return self.tables.hex[terrain]
+
+    def terrain(self, hex_id: str) -> str:
+        """Hex terrain of a hex."""
+        return self.map.terrain[hex_id]
+
+    def side_kinds(self, a: str, b: str) -> set[str]:
+        """Hexside kinds between a and b; a bridge supplants the river it crosses."""
+        kinds = set(self.map.hexside(a, b))
+        for k in list(kinds):
+            kinds -= set(getattr(self.tables.hexside[k], "supplants", ()) or ())
+        return kinds
+
+    def side_prohibited(self, a: str, b: str) -> bool:
+        """True if the hexside between a and b may not be crossed (red line ...)."""
+        return any(self.tables.hexside[k].prohibited for k in self.side_kinds(a, b))
+
+    def zoc_blocked(self, a: str, b: str) -> bool:
+        """True if no ZOC extends from a into b (prohibited hex or hexside, blocks_zoc)."""
+        if b in self.prohibited:
+            return True
+        return any(self.tables.hexside[k].prohibited or self.tables.hexside[k].blocks_zoc
+                   for k in self.side_kinds(a, b))
+
+    def neighbours(self, hex_id: str) -> tuple[str, ...]:
+        """Adjacent on-map hexes."""
+        return self.grid.neighbours(hex_id)
+
+    def is_road(self, a: str, b: str) -> bool:
+        """True if a road of any kind runs from a to b."""
+        return b in self.road_adj.get(a, ())
+
+    def gray_open(self, side: str, turn: int) -> bool:
+        """HF-8.1-h: gray hexes are playable by the Axis on turns 1-8 and the Allies on 9-16."""
+        g = self.tables.gray
+        if side == "axis":
+            return g.axis_first <= turn <= g.axis_last
+        return g.allied_first <= turn <= g.allied_last
+
+    def base_kind(self, hex_id: str) -> str:
+        """'port', 'minor_port' or 'inland' for a supply base hex."""
+        kinds = self.map.place_kinds(hex_id)
+        if "minor_port" in kinds:
+            return "minor_port"
+        if "port" in kinds:
+            return "port"
+        return "inland"
+
+    def poor_weather(self, roll: int, add: int) -> bool:
+        """HF-7-a: poor weather on a modified roll at or above poor_at."""
+        return roll + add >= self.tables.weather.poor_at
+
+    def label(self, hex_id: str) -> str:
+        """A hex id with its place name, for messages."""
+        n = self.map.place_name(hex_id)
+        return f"{hex_id} ({n})" if n else hex_id
+
+    def rp_cost(self, key: str, side: str = "", turn: int = 0) -> int:
+        """An RP cost from the tables, with the Axis armor surcharge (HF-8.2-b) where due."""
+        c = self.tables.rp_costs
+        v = c[key]
+        if (side == "axis" and key in ("step_armor", "unit_armor")
+                and turn >= c["axis_armor_surcharge_from_turn"]):
+            v += c["axis_armor_surcharge"]
+        return v
+
+    def poor_mp(self, unit_type: str) -> int:
+        """MP change in poor weather (HF-7-d), negative."""
+        return self.tables.weather.poor_mp.get(unit_type, 0)
+
+    def oos(self, unit_type: str) -> Any:
+        """Out-of-supply effects row (HF-10-a): mp and dice changes."""
+        return self.tables.out_of_supply[unit_type]
+
+    def strategic_allowed(self, turn: int) -> bool:
+        """ERR-HF-9.3: no strategic movement on the listed turns."""
+        return turn not in self.tables.movement.no_strategic_turns
+
+    def air_banned(self, unit_id: str, weather: str) -> bool:
+        """HF-4-d/HF-7-c: air support is prohibited in poor weather."""
+        spec = self.units[unit_id]
+        if weather != "poor":
+            return False
+        return spec.support == "air" and (not self.tables.weather.air_in_poor
+                                          or getattr(spec, "clear_weather_only", False))

@@ -1,0 +1,86 @@
+"""The Holdfast Game object: the pbem.core.game.Game interface over this package's modules."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from pbem.core.game import Context, Decision, OptionSpec, Outcome, ReportModel
+from pbem.games.holdfast import actions, bot as bots, orders, sequence
+from pbem.games.holdfast.data import world
+from pbem.games.holdfast.options import OPTIONS, resolve_options
+from pbem.games.holdfast.report import TITLE, build_report
+from pbem.games.holdfast.scenario import data_files, scenario_ids
+from pbem.games.holdfast.state import HoldfastState
+from pbem.games.holdfast.view import HoldfastView, build_view, secrets
+
+class HoldfastGame:
+    """Holdfast: Tunisia 1942-43."""
+
+    id = "holdfast"
+    title = TITLE
+    sides = ("allied", "axis")
+    state_type = HoldfastState
+    rules_version = "holdfast-engine-1"
+
+    def scenarios(self) -> dict[str, str]:
+        """Scenario id -> title, for every scenario file shipped."""
+        return scenario_ids()
+
+    def data_files(self, scenario: str) -> list[Path]:
+        """The TOML files a scenario reads (hashed into the genesis)."""
+        return data_files(scenario)
+
+    def options(self) -> dict[str, OptionSpec]:
+        """The house options and their defaults."""
+        return dict(OPTIONS)
+
+    def setup(self, scenario: str, options: dict[str, Any]) -> HoldfastState:
+        """The initial state: fixed Allied set-up, Axis set-up decision pending."""
+        return sequence.new_state(world(scenario), resolve_options(options))
+
+    def pending(self, state: HoldfastState) -> list[Decision]:
+        """Decisions the game waits for."""
+        return sequence.pending(state)
+
+    def parse_order(self, text: str) -> orders.Order:
+        """Parse one order line."""
+        return orders.parse_order(text)
+
+    def format_order(self, order: orders.Order) -> str:
+        """The canonical text of an order."""
+        return orders.format_order(order)
+
+    def apply(self, state: HoldfastState, side: str, order: orders.Order, ctx: Context) -> None:
+        """Check and apply one order, then run the automatic steps."""
+        actions.apply(state, world(state.public.scenario), side, order, ctx)
+
+    def view(self, state: HoldfastState, side: str) -> HoldfastView:
+        """What one side may know."""
+        return build_view(state, world(state.public.scenario), side)
+
+    def outcome(self, state: HoldfastState) -> Outcome | None:
+        """The result once the game has ended."""
+        r = state.public.result
+        return None if r is None else Outcome(winner=r.winner, reason=r.reason)
+
+    def secrets(self, state: HoldfastState, side: str) -> list[str]:
+        """Names and ids of side's never-revealed units."""
+        return secrets(state, world(state.public.scenario), side)
+
+    def bot(self, state: HoldfastState, side: str, rng: random.Random,
+            style: str = "random") -> list[str]:
+        """Order lines for side's pending decision."""
+        return bots.play(state, world(state.public.scenario), side, rng, style)
+
+    def report(self, state: HoldfastState, side: str) -> ReportModel:
+        """The report model of one side."""
+        return build_report(state, world(state.public.scenario), side)
+
+    def game_map(self, scenario: str) -> Any:
+        """The scenario's GameMap."""
+        return world(scenario).map
+
+
+GAME = HoldfastGame()

@@ -1,0 +1,177 @@
+"""Holdfast orders: typed structs (a tagged union) and the text notation, both ways.
+
+Notation (tokens separated by spaces, case-insensitive, canonical form lower case):
+  place UNIT HEX                           set-up or reinforcement/replacement placement
+  buy UNIT N                               add N steps to a unit on the map
+  rebuild UNIT                             buy back an eliminated unit (returns next turn, 1 SP)
+  move UNIT HEX-HEX-... [strat] [leader]   move along a path (the start hex may be listed)
+  attack HEX with UNIT... [support S...] [hits UNIT,UNIT...]
+  allocate UNIT,UNIT...                    priority order for hits on the attacking units
+  end                                      end the set-up or the player turn
+HEX is a hex id (0812) or a place name with underscores for spaces (souk_ahras).
+"""
+
+from __future__ import annotations
+
+import re
+
+import msgspec
+
+from pbem.core.errors import OrderSyntaxError
+
+_NAME = re.compile(r"^[a-z0-9][a-z0-9_.'()+-]*$")
+_HEX = re.compile(r"^[a-z0-9][a-z0-9_.']*$")
+
+
+class Place(msgspec.Struct, tag="place", frozen=True, kw_only=True):
+    """Place a set-up unit, reinforcement or returning replacement in a hex."""
+
+    unit: str
+    hex: str
+
+
+class Buy(msgspec.Struct, tag="buy", frozen=True, kw_only=True):
+    """Add steps to a unit on the map."""
+
+    unit: str
+    steps: int
+
+
+class Rebuild(msgspec.Struct, tag="rebuild", frozen=True, kw_only=True):
+    """Buy back an eliminated unit."""
+
+    unit: str
+
+
+class Move(msgspec.Struct, tag="move", frozen=True, kw_only=True):
+    """Activate a unit to move along a path."""
+
+    unit: str
+    path: tuple[str, ...]
+    strategic: bool = False
+    leader: bool = False
+
+
+class Attack(msgspec.Struct, tag="attack", frozen=True, kw_only=True):
+    """Activate units to attack one hex, with optional support and hit priority."""
+
+    hex: str
+    units: tuple[str, ...]
+    support: tuple[str, ...] = ()
+    hits: tuple[str, ...] = ()
+
+
+class Allocate(msgspec.Struct, tag="allocate", frozen=True, kw_only=True):
+    """Priority order of the attacking units for the defender's hits."""
+
+    order: tuple[str, ...]
+
+
+class End(msgspec.Struct, tag="end", frozen=True, kw_only=True):
+    """End the set-up or the player turn."""
+
+
+Order = Place | Buy | Rebuild | Move | Attack | Allocate | End
+
+
+def _unit(tok: str) -> str:
+    if not _NAME.match(tok):
+        raise OrderSyntaxError(f"bad unit name {tok!r}")
+    return tok
+
+
+def _hex(tok: str) -> str:
+    if not _HEX.match(tok):
+        raise OrderSyntaxError(f"bad hex or place {tok!r}")
+    return tok
+
+
+def _list(tok: str) -> tuple[str, ...]:
+    items = tuple(_unit(t) for t in tok.split(",") if t)
+    if not items or len(set(items)) != len(items):
+        raise OrderSyntaxError(f"bad unit list {tok!r}")
+    return items
+
+
+def parse_order(text: str) -> Order:
+    """Parse one order line; OrderSyntaxError naming the problem if it is not valid notation."""
+    toks = text.strip().lower().split()
+    if not toks:
+        raise OrderSyntaxError("empty order")
+    verb, args = toks[0], toks[1:]
+    if verb == "end" and not args:
+        return End()
+    if verb == "place" and len(args) == 2:
+        return Place(unit=_unit(args[0]), hex=_hex(args[1]))
+    if verb == "buy" and len(args) in (1, 2):
+        n = args[1] if len(args) == 2 else "1"
+        if not n.isdigit() or not 1 <= int(n) <= 9:
+            raise OrderSyntaxError(f"bad step count {n!r} (1-9)")
+        return Buy(unit=_unit(args[0]), steps=int(n))
+    if verb == "rebuild" and len(args) == 1:
+        return Rebuild(unit=_unit(args[0]))
+    if verb == "move" and len(args) >= 2:
+        flags = args[2:]
+        if any(f not in ("strat", "leader") for f in flags) or len(set(flags)) != len(flags):
+            raise OrderSyntaxError(f"unknown move flags {' '.join(flags)!r} (strat, leader)")
+        path = tuple(_hex(h) for h in args[1].split("-"))
+        if any(not h for h in path):
+            raise OrderSyntaxError(f"bad path {args[1]!r}")
+        return Move(unit=_unit(args[0]), path=path, strategic="strat" in flags,
+                    leader="leader" in flags)
+    if verb == "attack" and len(args) >= 3 and args[1] == "with":
+        return _attack(args)
+    if verb == "allocate" and len(args) == 1:
+        return Allocate(order=_list(args[0]))
+    raise OrderSyntaxError(f"cannot read order {text.strip()!r}: see docs/holdfast.md")
+
+
+def _attack(args: list[str]) -> Attack:
+    target = _hex(args[0])
+    groups: dict[str, list[str]] = {"with": [], "support": [], "hits": []}
+    cur = "with"
+    seen = {"with"}
+    for tok in args[2:]:
+        if tok in ("support", "hits"):
+            if tok in seen:
+                raise OrderSyntaxError(f"{tok!r} given twice")
+            cur = tok
+            seen.add(tok)
+            continue
+        groups[cur].extend(t for t in tok.split(",") if t)
+    units = tuple(_unit(t) for t in groups["with"])
+    support = tuple(_unit(t) for t in groups["support"])
+    hits = tuple(_unit(t) for t in groups["hits"])
+    if not units:
+        raise OrderSyntaxError("an attack needs at least one attacking unit")
+    for name, g in (("attacking units", units), ("support", support), ("hits", hits)):
+        if len(set(g)) != len(g):
+            raise OrderSyntaxError(f"{name} list repeats a unit")
+    if "support" in seen and not support or "hits" in seen and not hits:
+        raise OrderSyntaxError("empty support or hits list")
+    return Attack(hex=target, units=units, support=support, hits=hits)
+
+
+def format_order(order: Order) -> str:
+    """The canonical text of an order."""
+    if isinstance(order, End):
+        return "end"
+    if isinstance(order, Place):
+        return f"place {order.unit} {order.hex}"
+    if isinstance(order, Buy):
+        return f"buy {order.unit} {order.steps}"
+    if isinstance(order, Rebuild):
+        return f"rebuild {order.unit}"
+    if isinstance(order, Move):
+        flags = (" strat" if order.strategic else "") + (" leader" if order.leader else "")
+        return f"move {order.unit} {'-'.join(order.path)}{flags}"
+    if isinstance(order, Attack):
+        out = f"attack {order.hex} with {' '.join(order.units)}"
+        if order.support:
+            out += f" support {' '.join(order.support)}"
+        if order.hits:
+            out += f" hits {','.join(order.hits)}"
+        return out
+    if isinstance(order, Allocate):
+        return f"allocate {','.join(order.order)}"
+    raise TypeError(f"not a Holdfast order: {order!r}")
