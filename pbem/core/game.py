@@ -224,6 +224,10 @@ class Game(Protocol):
         """What one side may know, as a msgspec struct."""
         ...
 
+    def turn(self, state: Any) -> int:
+        """The game turn number (for status and reports)."""
+        ...
+
     def outcome(self, state: Any) -> Outcome | None:
         """The result once the game has ended, else None."""
         ...

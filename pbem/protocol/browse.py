@@ -36,12 +36,12 @@ def render_report(root: str | Path, side: str, *, fmt: str = "text", turn: int |
         s = load(root, key=None)
         seqs = sorted(s.states)
         if turn is not None:
-            seqs = [q for q in seqs if getattr(s.states[q], "turn", None) == turn]
+            seqs = [q for q in seqs if s.game.turn(s.states[q]) == turn]
             if not seqs:
                 raise PbemError(f"{root}: no report of turn {turn}")
         seq = seqs[-1]
-        first = max([q for q in s.states if q < seq and getattr(s.states[q], "turn", None)
-                     != getattr(s.states[seq], "turn", None)], default=0)
+        first = max([q for q in s.states if q < seq
+                     and s.game.turn(s.states[q]) != s.game.turn(s.states[seq])], default=0)
         logs = [log for log in s.log if first < log.seq <= seq]
         ctx = report_context(s, side, logs, state=s.states[seq], seq=seq)
     return render_html(ctx, game_map) if fmt == "html" else render_text(ctx)

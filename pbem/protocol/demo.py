@@ -109,7 +109,7 @@ def _play_peer(ex: Exchange, game: Any, scenario: str, rng: random.Random, style
         out = ex.mail_path(side, "turn")
         ops.submit_orders(ex.dirs[side], str(orders), key_path=str(ex.keys[side]), out=str(out))
         s = ops.open_session(ex.dirs[side])
-        log(f"file {s.ledger.tip_seq}: {side}, turn {getattr(s.state, 'turn', '?')}")
+        log(f"file {s.ledger.tip_seq}: {side}, turn {s.game.turn(s.state)}")
         queue.append((out, other[side]))
     raise PbemError(f"demo: no result after {MAX_FILES} files")
 
@@ -155,7 +155,7 @@ def _play_hosted(ex: Exchange, game: Any, scenario: str, rng: random.Random, sty
         r = ops.receive_file(ex.dirs[HOST], str(out), key_path=str(ex.keys[HOST]),
                              out=str(ex.mail))
         views = dict(r.views)
-        log(f"file {s.ledger.tip_seq + 1}: {side}, turn {getattr(s.state, 'turn', '?')}")
+        log(f"file {s.ledger.tip_seq + 1}: {side}, turn {s.game.turn(s.state)}")
     raise PbemError(f"demo: no result after {MAX_FILES} files")
 
 

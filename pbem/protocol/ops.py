@@ -379,7 +379,7 @@ def status_json(s: Session) -> dict[str, Any]:
     waiting = waiting_for(s)
     return {"game_id": s.genesis.game_id, "game": s.game.id, "scenario": s.genesis.p.scenario,
             "mode": s.genesis.mode, "party": s.party, "seq": s.ledger.tip_seq,
-            "turn": getattr(s.state, "turn", 0), "over": o is not None,
+            "turn": s.game.turn(s.state), "over": o is not None,
             "winner": o.winner if o else None, "result": o.reason if o else None,
             "pending": sorted({p for p, _ in waiting}),
             "decisions": [{"side": p, "what": w} for p, w in waiting]}

@@ -60,6 +60,10 @@ class HoldfastGame:
         """What one side may know."""
         return build_view(state, world(state.public.scenario), side)
 
+    def turn(self, state: HoldfastState) -> int:
+        """The game turn number."""
+        return state.public.turn
+
     def outcome(self, state: HoldfastState) -> Outcome | None:
         """The result once the game has ended."""
         r = state.public.result
