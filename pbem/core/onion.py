@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import struct
+from functools import lru_cache
 
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
@@ -32,15 +33,11 @@ def seed_from_key(private_raw: bytes, game_id: str, party: str) -> bytes:
 
 
 class Onion:
-    """A party's own onion, computed from its seed (elements cached on first use)."""
+    """A party's own onion, computed from its seed (the chain is cached per process)."""
 
     def __init__(self, seed: bytes, game_id: str, party: str, length: int = DEFAULT_LENGTH) -> None:
         self.game_id, self.party, self.length = game_id, party, length
-        elems = [b""] * (length + 1)
-        elems[length] = seed
-        for i in range(length - 1, -1, -1):
-            elems[i] = step(game_id, party, i, elems[i + 1])
-        self._elems = elems
+        self._elems = _chain(seed, game_id, party, length)
 
     @property
     def tip(self) -> bytes:
@@ -52,6 +49,15 @@ class Onion:
         if not 0 <= i < self.length:
             raise ValueError(f"onion index {i} is outside 0..{self.length - 1}")
         return self._elems[i]
+
+
+@lru_cache(maxsize=64)
+def _chain(seed: bytes, game_id: str, party: str, length: int) -> tuple[bytes, ...]:
+    elems = [b""] * (length + 1)
+    elems[length] = seed
+    for i in range(length - 1, -1, -1):
+        elems[i] = step(game_id, party, i, elems[i + 1])
+    return tuple(elems)
 
 
 def walk_down(game_id: str, party: str, k: int, e_k: bytes, j: int) -> bytes:

@@ -32,7 +32,7 @@ class Exchange:
         for p in parties:
             key, _, _ = generate(p, root / "keys", None)
             self.keys[p] = key
-            self.dirs[p] = root / (f"referee" if p == HOST else p)
+            self.dirs[p] = root / ("referee" if p == HOST else p)
 
     def mail_path(self, sender: str, kind: str) -> Path:
         """A new file name in the mail folder."""

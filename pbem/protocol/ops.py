@@ -15,13 +15,12 @@ import msgspec
 
 from pbem.core import keys as keymod
 from pbem.core.errors import ArchiveError, FileRejected, PbemError
-from pbem.core.game import ALL
 from pbem.core.onion import DEFAULT_LENGTH, Onion, seed_from_key
 from pbem.core.records import (Acceptance, OnionCommit, PartyKey, Policy, Proposal, SignedFile,
                                Turn, ViewFile, read_file, seal)
 from pbem.core.registry import find_game
 from pbem.protocol import hosted
-from pbem.protocol.archive import Archive, ArchiveInfo, atomic_write, safe_name
+from pbem.protocol.archive import Archive, ArchiveInfo, atomic_write
 from pbem.protocol.genesis import HOST, Genesis, data_hash, resolve_options
 from pbem.protocol.orders_file import Checked, check_orders, read_lines
 from pbem.protocol.reporting import write_reports
@@ -343,7 +342,6 @@ def open_session(root: str | Path, *, key_path: str | None = None) -> Session:
 # -- status ----------------------------------------------------------------------------------
 def status_lines(s: Session) -> list[str]:
     """Plain words: where the game stands and who must do what next."""
-    g = s.genesis
     lines = []
     if s.over:
         o = s.game.outcome(s.state)

@@ -22,11 +22,15 @@ from __future__ import annotations
 
 import math
 import re
+import weakref
 from html import escape as _html_escape
 from typing import Iterable, Sequence
 
 from pbem.core.game import MapArrow, MapMarker, MapUnit
 from pbem.core.mapdata import GameMap
+
+# Drawn map layers per GameMap (maps are loaded once per scenario and never change).
+_STATIC_CACHE: "weakref.WeakKeyDictionary[GameMap, dict]" = weakref.WeakKeyDictionary()
 
 DEFAULT_HEX_SIZE = 44.0
 FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
@@ -532,30 +536,19 @@ def _valid_hex(game_map: GameMap, hex_id: str) -> bool:
     return isinstance(hex_id, str) and game_map.grid.is_hex(hex_id)
 
 
-def render_svg(game_map: GameMap, units: Sequence[MapUnit] = (), markers: Sequence[MapMarker] = (),
-               arrows: Sequence[MapArrow] = (), *, terrain_colours: dict[str, str] | None = None,
-               side_colours: dict[str, str] | None = None, hex_size: float = DEFAULT_HEX_SIZE,
-               own_side: str | None = None, title: str = "") -> str:
-    """Return one ``<svg>`` element drawing the map and the given units, markers and arrows.
-
-    Every text is escaped; items whose hex is not on the map are skipped (the text report
-    still lists them). ``own_side`` marks that side's units as own (for styling only).
-    """
+def _static_layers(game_map: GameMap, terrain_colours: dict[str, str] | None,
+                   hex_size: float) -> tuple[str, str, str]:
+    """The parts of a map drawing that depend only on the map: (defs, body, place names)."""
+    key = (tuple(sorted((terrain_colours or {}).items())), hex_size)
+    per_map = _STATIC_CACHE.setdefault(game_map, {})
+    if key in per_map:
+        return per_map[key]
     geo = _Geometry(game_map, float(hex_size))
     s = geo.s
     g = game_map.grid
     hexes = g.all_hexes()
-    out: list[str] = []
     w, h = geo.width, geo.height
-    out.append(f'<svg xmlns="http://www.w3.org/2000/svg" class="hexmap" '
-               f'viewBox="0 0 {_f(w)} {_f(h)}" '
-               f'width="{_f(w)}" height="{_f(h)}" role="img" aria-label="{esc(title or "Map")}" '
-               f'font-family="{FONT}">')
-    out.append(f"<title>{esc(title or 'Map')}</title>")
-    out.append("<style>.halo{paint-order:stroke;stroke:#fffbef;stroke-width:2.6px;"
-               "stroke-linejoin:round}.hexid{fill:#5a5040;opacity:.75}"
-               ".edge{fill:#3a3328;font-weight:bold}</style>")
-
+    out: list[str] = []
     # defs: textures and arrow heads
     patterns = _patterns(s)
     used = {p for t in game_map.terrain.values() if (p := _pattern_for(t))}
@@ -565,20 +558,7 @@ def render_svg(game_map: GameMap, units: Sequence[MapUnit] = (), markers: Sequen
     if gray_hexes:
         used.add("gray")
     used_patterns = sorted(used)
-    arrow_colours: list[str] = []
-    for a in arrows:
-        c = side_colour(a.side, side_colours)
-        if c not in arrow_colours:
-            arrow_colours.append(c)
-    out.append("<defs>")
-    for p in used_patterns:
-        out.append(patterns[p])
-    for i, c in enumerate(arrow_colours):
-        out.append(f'<marker id="arrowhead-{i}" viewBox="0 0 10 10" refX="6" refY="5" '
-                   f'markerWidth="3.2" markerHeight="3.2" orient="auto-start-reverse">'
-                   f'<path d="M0,0 L10,5 L0,10 z" fill="{c}" stroke="#ffffff" stroke-width="0.8"/>'
-                   f'</marker>')
-    out.append("</defs>")
+    defs = [patterns[p] for p in used_patterns]
 
     # background and frame
     out.append(f'<rect x="0" y="0" width="{_f(w)}" height="{_f(h)}" fill="#fbf6e9"/>')
@@ -713,6 +693,51 @@ def render_svg(game_map: GameMap, units: Sequence[MapUnit] = (), markers: Sequen
                    f'{row:0{dg}d}</text>')
     out.append("</g>")
 
+    result = ("".join(defs), "".join(out), "".join(place_names))
+    per_map[key] = result
+    return result
+
+
+def render_svg(game_map: GameMap, units: Sequence[MapUnit] = (), markers: Sequence[MapMarker] = (),
+               arrows: Sequence[MapArrow] = (), *, terrain_colours: dict[str, str] | None = None,
+               side_colours: dict[str, str] | None = None, hex_size: float = DEFAULT_HEX_SIZE,
+               own_side: str | None = None, title: str = "") -> str:
+    """Return one ``<svg>`` element drawing the map and the given units, markers and arrows.
+
+    Every text is escaped; items whose hex is not on the map are skipped (the text report
+    still lists them). ``own_side`` marks that side's units as own (for styling only).
+    """
+    geo = _Geometry(game_map, float(hex_size))
+    s = geo.s
+    g = game_map.grid
+    hexes = g.all_hexes()
+    out: list[str] = []
+    w, h = geo.width, geo.height
+    out.append(f'<svg xmlns="http://www.w3.org/2000/svg" class="hexmap" '
+               f'viewBox="0 0 {_f(w)} {_f(h)}" '
+               f'width="{_f(w)}" height="{_f(h)}" role="img" aria-label="{esc(title or "Map")}" '
+               f'font-family="{FONT}">')
+    out.append(f"<title>{esc(title or 'Map')}</title>")
+    out.append("<style>.halo{paint-order:stroke;stroke:#fffbef;stroke-width:2.6px;"
+               "stroke-linejoin:round}.hexid{fill:#5a5040;opacity:.75}"
+               ".edge{fill:#3a3328;font-weight:bold}</style>")
+
+    arrow_colours: list[str] = []
+    for a in arrows:
+        c = side_colour(a.side, side_colours)
+        if c not in arrow_colours:
+            arrow_colours.append(c)
+    static_defs, static_body, place_names_svg = _static_layers(game_map, terrain_colours,
+                                                               float(hex_size))
+    out.append("<defs>" + static_defs)
+    for i, c in enumerate(arrow_colours):
+        out.append(f'<marker id="arrowhead-{i}" viewBox="0 0 10 10" refX="6" refY="5" '
+                   f'markerWidth="3.2" markerHeight="3.2" orient="auto-start-reverse">'
+                   f'<path d="M0,0 L10,5 L0,10 z" fill="{c}" stroke="#ffffff" stroke-width="0.8"/>'
+                   f'</marker>')
+    out.append("</defs>")
+    out.append(static_body)
+
     # units, stacked per hex in the order given
     by_hex: dict[str, list[MapUnit]] = {}
     for u in units:
@@ -731,7 +756,7 @@ def render_svg(game_map: GameMap, units: Sequence[MapUnit] = (), markers: Sequen
             out.append(_block(u, cx + ox, cy + oy, b, fill, own=own))
     out.append("</g>")
 
-    out.append('<g class="placenames">' + "".join(place_names) + "</g>")
+    out.append('<g class="placenames">' + place_names_svg + "</g>")
 
     # markers: upper right of the hex, successive markers step left
     count: dict[str, int] = {}

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pbem.core import signing
-from pbem.core.armor import armor, dearmor
+from pbem.core.armor import armor
 from pbem.core.encoding import canonical
 from pbem.core.keys import load_private
 from pbem.core.records import Envelope, open_text
