@@ -18,7 +18,8 @@ import pytest
 from pbem.core.dice import KeyedDice
 from pbem.core.game import Context
 from pbem.core.registry import all_games
-from pbem.protocol.resolve import copy_state, state_hash
+from fixtures.conformance_checks import leaks
+from pbem.protocol.resolve import copy_state
 
 # Games per (game, scenario) for the two kinds of run; unknown games get the default.
 API_GAMES = {"dash": {"short": 30, "long": 5}, "holdfast": {"race-to-tunis": 20, "campaign": 2}}
@@ -36,10 +37,6 @@ def cases(table, default):
             for i in range(max(1, int(n * SCALE))):
                 out.append(pytest.param(g, scenario, i, id=f"{g.id}-{scenario}-{i}"))
     return out
-
-
-def leaks(secrets, blob: bytes) -> list[str]:
-    return [s for s in secrets if s and s.encode() in blob]
 
 
 def render_all(game, state, side):
@@ -97,37 +94,7 @@ def test_random_legal_play(game, scenario, i):
 @pytest.mark.parametrize("mode", ["peer", "hosted"])
 @pytest.mark.parametrize("game,scenario,i", cases(EXCHANGE_GAMES, DEFAULT_EXCHANGE))
 def test_exchange_play(tmp_path, game, scenario, i, mode):
-    from pbem.protocol.audit import verify_archive
-    from pbem.protocol.demo import play_demo
-    from pbem.protocol.session import load
+    from fixtures.conformance_checks import play_and_check
 
-    play_demo(tmp_path / "g", game_name=game.id, scenario=scenario, mode=mode, seed=i,
-              style="random" if i % 2 == 0 else "heuristic")
-    root = tmp_path / "g"
-    full = root / ("referee" if mode == "hosted" else game.sides[0])
-    for d in [root / s for s in game.sides] + ([root / "referee"] if mode == "hosted" else []):
-        assert verify_archive(d).ok
-    s = load(full)  # replay from the files alone
-    live = msgspec.json.decode((full / "cache" / "state.json").read_bytes())
-    assert live["state_hash"] == state_hash(s.state), "replay differs from live play"
-    assert s.game.outcome(s.state) is not None
-    states = s.states
-    for side in game.sides:
-        other = next(x for x in game.sides if x != side)
-        folder = root / side / "reports" / side
-        for rep in folder.glob("0*.*"):
-            seq = int(rep.stem)
-            before = set(game.secrets(states.get(seq - 1, states[max(states)]), other))
-            now = set(game.secrets(states.get(seq, states[max(states)]), other))
-            found = leaks(before & now, rep.read_bytes())
-            assert not found, f"{rep} leaks {other}'s {found}"
-        if mode == "hosted":
-            from pbem.core.records import read_file
-
-            for vf in (root / side / "files").glob("view-*.pbem"):
-                v = read_file(vf).payload
-                secret = set(game.secrets(states[v.seq], other))
-                assert not leaks(secret, read_file(vf).payload_bytes), vf
-    if mode == "peer":
-        a, b = (load(root / x) for x in game.sides)
-        assert state_hash(a.state) == state_hash(b.state)
+    play_and_check((game.id, scenario, mode, i, "random" if i % 2 == 0 else "heuristic",
+                    str(tmp_path)))

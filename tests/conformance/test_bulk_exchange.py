@@ -1,0 +1,43 @@
+"""Many complete games bot against bot through the real signed-file exchange, both modes.
+
+Holdfast: 200 Race to Tunis games (100 peer, 100 hosted) and complete 16-turn campaigns in
+each mode; every archive of every game is verified with `pbem verify` and searched for the
+other side's secrets. Games run in a process pool (one worker per core).
+PBEM_BULK_SCALE scales the counts (e.g. 0.1 for a quick run).
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ProcessPoolExecutor
+
+import pytest
+
+from fixtures.conformance_checks import play_and_check
+from pbem.core.registry import all_games
+
+SCALE = float(os.environ.get("PBEM_BULK_SCALE", "1"))
+PLAN = {  # game -> [(scenario, mode, games)]
+    "holdfast": [("race-to-tunis", "peer", 100), ("race-to-tunis", "hosted", 100),
+                 ("campaign", "peer", 2), ("campaign", "hosted", 2)],
+}
+
+
+def jobs(game_id: str, tmp: str) -> list[tuple]:
+    out = []
+    for scenario, mode, n in PLAN[game_id]:
+        for i in range(max(1, int(n * SCALE))):
+            style = "random" if i % 2 == 0 else "heuristic"
+            out.append((game_id, scenario, mode, 7919 * i + 11, style, tmp))
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game_id", [g.id for g in all_games() if g.id in PLAN])
+def test_bulk_exchange_games(tmp_path, game_id):
+    work = jobs(game_id, str(tmp_path))
+    with ProcessPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        results = list(pool.map(play_and_check, work))
+    assert len(results) == len(work)
+    winners = {r.split(" ")[0] for r in results}
+    assert winners, results
