@@ -113,7 +113,9 @@ def _propose(game: Any, scenario: str, root: str | Path, *, proposer: str, key: 
         archive.create(ArchiveInfo(party=proposer, game_id=game_id))
         archive.write_signed("0000-proposal.pbem", f.text)
     written = [_write_out(out, f.text)]
+    fps = ", ".join(f"{p} {keymod.fingerprint(k)}" for p, k in sorted(pubs.items()))
     msg = [f"Game {game_id}: {game.title}, scenario {scenario}, {mode} mode; you are {proposer}.",
+           f"Key fingerprints: {fps} (compare them out of band).",
            f"Send {out} to your {'players' if mode == 'hosted' else 'opponent'}."]
     if mode == "peer":
         msg.append("Peer mode: both processors hold the full game state (hidden units "
