@@ -103,20 +103,22 @@ def games() -> None:
 @click.option("--key", "key", required=True, help="Your private key file.")
 @click.option("--opponent", required=True, help="Your opponent's public key file.")
 @click.option("--mode", type=click.Choice(["peer", "hosted"]), default="peer", show_default=True)
+@click.option("--referee", default=None, help="Hosted mode: the referee's public key file.")
 @click.option("--option", "options", multiple=True, help="House option NAME=VALUE.")
 @click.option("--out", required=True, help="Where to write the proposal to send.")
 @clean_errors
 def new(game: str, scenario: str, directory: str, side: str, key: str, opponent: str, mode: str,
-        options: tuple[str, ...], out: str) -> None:
+        referee: str | None, options: tuple[str, ...], out: str) -> None:
     """Create your archive DIRECTORY and the signed proposal to send to your opponent.
 
-    Example: pbem new holdfast race-to-tunis game-a --side allied --key alice.key
+    With --mode hosted --referee REF.pub the proposal names a referee too; the opponent and
+    the referee both join it and send their acceptances to the referee. Example: pbem new holdfast race-to-tunis game-a --side allied --key alice.key
     --opponent bob.pub --out proposal.pbem
     """
     from pbem.protocol.ops import new_game
 
     say(new_game(game, scenario, directory, side=side, key_path=key, opponent_pub=opponent,
-                 out=out, mode=mode, options=parse_options(options)))
+                 out=out, mode=mode, referee_pub=referee, options=parse_options(options)))
 
 
 @cli.command()
@@ -182,7 +184,7 @@ def status(directory: str, as_json: bool, key: str | None) -> None:
     archive = Archive(directory)
     info = archive.info()
     _, genesis, _ = read_genesis(archive)
-    if not genesis.complete and info.party == genesis.p.proposer:
+    if not genesis.complete and info.party == genesis.collector:
         data = {"game_id": genesis.game_id, "game": genesis.game.id, "party": info.party,
                 "mode": genesis.mode, "seq": 0, "turn": 0, "over": False,
                 "pending": [p for p in genesis.acceptors() if p not in genesis.acceptances],

@@ -114,6 +114,7 @@ class ViewFile(_R, tag="pbem/view/v1", tag_field="type", kw_only=True):
     events: list[Any] = []
     rolls: list[Any] = []      # rolls visible to this side: {seq, action, index, sides, value, purpose}
     proofs: list[DiceProof] = []
+    genesis: list[str] = []    # every acceptance file (armored), so players know every commitment
 
 
 Payload = Proposal | Acceptance | Turn | ViewFile

@@ -77,7 +77,7 @@ class Genesis:
             self.pubs[k.party] = bytes.fromhex(k.pub)
         if len(set(self.pubs.values())) != len(self.pubs):
             raise FileRejected(f"{name}: two parties share one public key")
-        if p.proposer not in self.pubs or (p.mode == "hosted" and p.proposer != HOST):
+        if p.proposer not in self.pubs:
             raise FileRejected(f"{name}: proposer {p.proposer!r} is not a valid proposer")
         _check_onion(p.onion.tip, p.onion.length, name)
         if not proposal.signed_by(self.pubs[p.proposer]):
@@ -98,6 +98,11 @@ class Genesis:
     def mode(self) -> str:
         """'peer' or 'hosted'."""
         return self.p.mode
+
+    @property
+    def collector(self) -> str:
+        """The party that receives the acceptances: the proposer, or the host if hosted."""
+        return HOST if self.mode == "hosted" else self.p.proposer
 
     def acceptors(self) -> list[str]:
         """The parties that must accept: every party except the proposer."""

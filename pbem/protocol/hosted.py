@@ -13,7 +13,7 @@ from pbem.core.dice import derive_roll, file_key
 from pbem.core.errors import FileRejected, PbemError
 from pbem.core.game import ALL, Decision, Event, Outcome, ReportModel, Roll
 from pbem.core.onion import DEFAULT_LENGTH, Onion, proves, seed_from_key
-from pbem.core.records import DiceProof, SignedFile, Turn, ViewFile, read_file, seal
+from pbem.core.records import DiceProof, SignedFile, Turn, ViewFile, open_text, read_file, seal
 from pbem.protocol.archive import Archive, ArchiveInfo, atomic_write
 from pbem.protocol.genesis import HOST, Genesis
 from pbem.protocol.reporting import visible
@@ -47,7 +47,8 @@ def make_view(s: Any, side: str, logs: list[Any]) -> SignedFile:
                  pending=msgspec.to_builtins(list(g.pending(s.state))),
                  outcome=msgspec.to_builtins(o) if o else None,
                  events=msgspec.to_builtins([e for log in logs for e in visible(log.events, side)]),
-                 rolls=msgspec.to_builtins(rolls), proofs=proofs)
+                 rolls=msgspec.to_builtins(rolls), proofs=proofs,
+                 genesis=[s.genesis.acceptances[p].text for p in s.genesis.acceptors()])
     return seal(v, s.key, name=f"view-{side}-{s.ledger.tip_seq:04d}.pbem")
 
 
@@ -95,6 +96,18 @@ def check_view(ps: PlayerState, f: SignedFile) -> ViewFile:
         raise FileRejected(f"{name}: belongs to another game ({v.game_id})")
     if not f.signed_by(g.pubs[HOST]):
         raise FileRejected(f"{name}: bad signature (not signed by the referee's key)")
+    for text in v.genesis:
+        acc = open_text(text, name=name)
+        party = getattr(acc.payload, "party", None)
+        known = g.acceptances.get(party) if party else None
+        if known is None:
+            g.add_acceptance(acc)
+        elif known.payload_bytes != acc.payload_bytes:
+            raise FileRejected(f"{name}: carries a different acceptance of {party}")
+    if not g.complete:
+        raise FileRejected(f"{name}: does not carry every acceptance of the game")
+    if v.seq == 0 and v.tip != g.hash:
+        raise FileRejected(f"{name}: the genesis hash it names is not the genesis")
     if v.side != ps.info.party:
         raise FileRejected(f"{name}: is {v.side}'s view, not {ps.info.party}'s")
     last = ps.latest
@@ -135,7 +148,11 @@ def receive_view(archive: Archive, info: ArchiveInfo, f: SignedFile, key: Any) -
     ps = load_player(archive)
     if keymod.public_raw(key.public_key()) != ps.genesis.pubs[info.party]:
         raise PbemError(f"{archive.root}: this key is not {info.party}'s key in this game")
+    stored = set(ps.genesis.acceptances)
     v = check_view(ps, f)
+    for party, acc in sorted(ps.genesis.acceptances.items()):
+        if party not in stored:
+            archive.write_signed(f"0000-accept-{party}.pbem", acc.text)
     archive.write_signed(f"view-{v.seq:04d}.pbem", f.text)
     ps.views.append(f)
     result = OpOutcome(messages=[f"View of file {v.seq} from the referee verified "

@@ -53,24 +53,30 @@ def turn_file_name(seq: int, sender: str) -> str:
 
 # -- genesis -------------------------------------------------------------------------------
 def new_game(game_name: str, scenario: str, root: str | Path, *, side: str, key_path: str,
-             opponent_pub: str, out: str, mode: str = "peer",
+             opponent_pub: str, out: str, mode: str = "peer", referee_pub: str | None = None,
              options: dict[str, Any] | None = None, names: dict[str, str] | None = None) -> Outcome:
-    """Create this player's archive and write the signed proposal to send (peer mode)."""
-    if mode != "peer":
-        raise PbemError("players create hosted games with 'pbem host' (the referee proposes)")
+    """Create this player's archive and write the signed proposal to send.
+
+    In hosted mode the proposal also names the referee, who joins it like the opponent.
+    """
     game = find_game(game_name)
     if scenario not in game.scenarios():
         raise PbemError(f"unknown scenario {scenario!r} of {game.id} "
                         f"(known: {', '.join(game.scenarios())})")
     if side not in game.sides:
         raise PbemError(f"unknown side {side!r} (sides: {', '.join(game.sides)})")
+    if mode == "hosted" and not referee_pub:
+        raise PbemError("a hosted game needs the referee's public key: --referee PUBFILE")
     key = keymod.load_private(key_path)
     my_pub = keymod.public_raw(key.public_key())
     opp_raw, opp_name = keymod.load_public(opponent_pub)
     other = next(s for s in game.sides if s != side)
     pubs = {side: my_pub, other: opp_raw}
-    return _propose(game, scenario, root, proposer=side, key=key, pubs=pubs, mode="peer",
-                    out=out, options=options or {}, names=names or {other: opp_name})
+    names = names or {other: opp_name}
+    if mode == "hosted":
+        pubs[HOST], names[HOST] = keymod.load_public(referee_pub)  # type: ignore[arg-type]
+    return _propose(game, scenario, root, proposer=side, key=key, pubs=pubs, mode=mode,
+                    out=out, options=options or {}, names=names)
 
 
 def host_game(game_name: str, scenario: str, root: str | Path, *, key_path: str,
@@ -150,12 +156,13 @@ def join_game(proposal_path: str, *, key_path: str, root: str | Path, out: str) 
         archive.write_signed(af.name, af.text)
     written = [_write_out(out, af.text)]
     p = genesis.p
+    to = "nobody: you collect the acceptances" if party == genesis.collector else genesis.collector
     return Outcome(messages=[f"Joined game {p.game_id}: {game.title}, scenario {p.scenario}, "
                              f"{p.mode} mode; you are {party}.",
                              f"Proposer {p.proposer}'s key fingerprint: "
                              f"{keymod.fingerprint(genesis.pubs[p.proposer])} "
                              "(compare it with them out of band).",
-                             f"Send {out} back to {p.proposer}."], written=written)
+                             f"Send {out} to {to}."], written=written)
 
 
 # -- the exchange ----------------------------------------------------------------------------
@@ -186,9 +193,9 @@ def _is_hosted_player(archive: Archive) -> bool:
 def _receive_acceptance(archive: Archive, info: ArchiveInfo, f: SignedFile, key: Any,
                         out: str | None) -> Outcome:
     game, genesis, rest = read_genesis(archive)
-    if info.party != genesis.p.proposer:
-        raise FileRejected(f"{f.name}: only the proposer ({genesis.p.proposer}) receives "
-                           "acceptances")
+    if info.party != genesis.collector:
+        raise FileRejected(f"{f.name}: acceptances go to {genesis.collector}, who collects "
+                           "them")
     genesis.add_acceptance(f)
     archive.write_signed(f"0000-accept-{f.payload.party}.pbem", f.text)  # type: ignore[union-attr]
     result = Outcome(messages=[f"{f.payload.party} accepted game {genesis.game_id}."])  # type: ignore[union-attr]

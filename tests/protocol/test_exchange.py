@@ -172,3 +172,40 @@ def test_report_command_any_turn_and_own_side_only(tmp_path):
     assert html.read_text().startswith("<!DOCTYPE html>")
     r = t.run("report", str(t.dirs["red"]), "--side", "blue")
     assert r.exit_code == 1 and "only red's reports" in r.output
+
+
+def test_hosted_game_proposed_by_a_player(tmp_path):
+    """`pbem new --mode hosted --referee`: the opponent and the referee join; the referee plays."""
+    import json
+
+    t = Table(tmp_path)  # a peer table only for keys and helpers; a new game below
+    d = {s: tmp_path / f"h-{s}" for s in ("red", "blue", "host")}
+    prop = t.mail("hprop")
+    out = t.ok("new", "dash", "short", str(d["red"]), "--side", "red", "--key", t.key("red"),
+               "--opponent", t.pub("blue"), "--mode", "hosted", "--referee", t.pub("host"),
+               "--out", prop).output
+    assert "hosted mode" in out
+    t.ok("join", prop, "--key", t.key("host"), "--dir", str(d["host"]), "--out", t.mail("hacc"))
+    acc = t.mail("bacc")
+    t.ok("join", prop, "--key", t.key("blue"), "--dir", str(d["blue"]), "--out", acc)
+    r = t.run("receive", str(d["red"]), acc, "--key", t.key("red"))
+    assert r.exit_code == 1 and "acceptances go to host" in r.output
+    views = tmp_path / "hviews"
+    t.ok("receive", str(d["host"]), acc, "--key", t.key("host"), "--out", str(views))
+    for _ in range(200):
+        for v in sorted(views.glob("view-*.pbem")):
+            side = v.name.split("-")[1]
+            t.ok("receive", str(d[side]), str(v), "--key", t.key(side))
+            v.unlink()
+        host = json.loads(t.ok("status", str(d["host"]), "--json").output)
+        if host["over"]:
+            break
+        side = host["pending"][0]
+        orders = tmp_path / "ho.txt"
+        t.ok("bot", str(d["host"]), "--side", side, "--out", str(orders))
+        f = t.mail(f"hturn-{side}")
+        t.ok("submit", str(d[side]), str(orders), "--key", t.key(side), "--out", f)
+        t.ok("receive", str(d["host"]), f, "--key", t.key("host"), "--out", str(views))
+    for party in d.values():
+        assert "OK" in t.ok("verify", str(party)).output
+    assert json.loads(t.ok("status", str(d["red"]), "--json").output)["over"] is True
