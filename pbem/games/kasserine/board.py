@@ -1,0 +1,119 @@
+"""Board queries shared by the rules: scenario data, occupancy, unit values, ZOC, fortification."""
+
+from __future__ import annotations
+
+from pbem.games.kasserine.scenario import KasserineData, load_kasserine
+from pbem.games.kasserine.state import KasserineState, other
+
+
+def data_of(state: KasserineState) -> KasserineData:
+    """The scenario data a game state is played on (cached by the loader)."""
+    return load_kasserine(state.scenario, sbeitla_hex=state.options.sbeitla_hex)
+
+
+def occupancy(state: KasserineState) -> dict[str, str]:
+    """Hex -> id of the unit on it (units on the map only)."""
+    return {u.hex: uid for uid, u in state.units.items() if u.status == "map"}
+
+
+def on_map(state: KasserineState, side: str | None = None) -> list[str]:
+    """Ids of the units on the map, of one side or both."""
+    return [uid for uid, u in state.units.items()
+            if u.status == "map" and (side is None or u.side == side)]
+
+
+def values(data: KasserineData, state: KasserineState, uid: str) -> tuple[int, int, int]:
+    """Current (attack, defense, movement) of a unit: its reduced side when depleted."""
+    unit = data.units[uid]
+    if unit.steps == 2 and state.units[uid].steps == 1 and unit.reduced_values:
+        return unit.reduced_values
+    return unit.values
+
+
+def label(data: KasserineData, state: KasserineState, uid: str) -> str:
+    """'id a-d-m' with a 'depleted' mark when on its reduced side."""
+    a, d, m = values(data, state, uid)
+    dep = " depleted" if data.units[uid].steps == 2 and state.units[uid].steps == 1 else ""
+    return f"{uid} {a}-{d}-{m}{dep}"
+
+
+def zoc_hexes(state: KasserineState, data: KasserineData, side: str) -> set[str]:
+    """Every hex in the ZOC of side's units (6.0: the six adjacent hexes, all terrain)."""
+    out: set[str] = set()
+    for uid in on_map(state, side):
+        if not data.units[uid].no_zoc:
+            out.update(data.map.grid.neighbours(state.units[uid].hex))
+    return out
+
+
+def ezoc(state: KasserineState, data: KasserineData, side: str) -> set[str]:
+    """Hexes in an enemy ZOC for side (friendly units never negate it, 6.0-c)."""
+    return zoc_hexes(state, data, other(side))
+
+
+def engineer_fortified(state: KasserineState, data: KasserineData, hex_id: str) -> bool:
+    """True if hex_id lies within a US engineer's printed MA counted in hexes (16.0)."""
+    if state.options.engineer_fortify == "off":
+        return False
+    for uid in on_map(state, "us"):
+        if data.units[uid].engineer:
+            ma = values(data, state, uid)[2]
+            if data.map.grid.distance(state.units[uid].hex, hex_id) <= ma:
+                return True
+    return False
+
+
+def fortified_unit(state: KasserineState, data: KasserineData, uid: str) -> bool:
+    """True if a defending unit gets 8.2.3 (engineer 16.0, or a box when box_doubling is on)."""
+    u = state.units[uid]
+    if u.side != "us":
+        return False          # 14.3-c: German units never benefit
+    if state.options.box_doubling and u.hex in data.fortified_boxes:
+        return True
+    return engineer_fortified(state, data, u.hex)
+
+
+def fortification_hex(state: KasserineState, data: KasserineData, hex_id: str, side: str) -> bool:
+    """True if the hex counts as a fortification hex for the 6.1 EZOC-to-EZOC ban."""
+    if hex_id in data.fortified_boxes:
+        return True
+    return (side == "us" and state.options.engineer_fortify == "full"
+            and engineer_fortified(state, data, hex_id))
+
+
+def hexside_kinds(data: KasserineData, a: str, b: str) -> set[str]:
+    """The hexside features between two adjacent hexes, with 'bridge' for a river crossed by a road."""
+    kinds = set(data.map.hexside(a, b))
+    key = (a, b) if a <= b else (b, a)
+    if key in data.bridges:
+        kinds.add("bridge")
+    return kinds
+
+
+def edge_distance(data: KasserineData, side: str, hex_id: str) -> int:
+    """Hexes from hex_id to the side's nearest friendly map edge or supply symbol (8.3, KAS-G15)."""
+    grid = data.map.grid
+    return min(grid.distance(hex_id, h) for h in (data.edges[side] | data.supply[side]))
+
+
+def nearest(state: KasserineState, data: KasserineData, hex_id: str, side: str) -> int | None:
+    """Distance from hex_id to the nearest unit of side on the map (None if it has none)."""
+    grid = data.map.grid
+    ds = [grid.distance(hex_id, state.units[u].hex) for u in on_map(state, side)]
+    return min(ds) if ds else None
+
+
+def deplete(state: KasserineState, data: KasserineData, uid: str) -> bool:
+    """Deplete a unit (eliminate it if one-step or already depleted); True if it was eliminated."""
+    u = state.units[uid]
+    if u.steps >= 2 and data.units[uid].steps == 2:
+        u.steps = 1
+        return False
+    eliminate(state, uid)
+    return True
+
+
+def eliminate(state: KasserineState, uid: str) -> None:
+    """Remove a unit from the game."""
+    u = state.units[uid]
+    u.status, u.hex, u.steps = "dead", "", 0

@@ -1,0 +1,96 @@
+"""The Kasserine Game object: the pbem.core.game.Game interface over this package's modules."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from pbem.core.errors import ScenarioError
+from pbem.core.game import Context, Decision, OptionSpec, Outcome, ReportModel
+from pbem.games.kasserine import actions, bot as bots, orders, sequence
+from pbem.games.kasserine.board import data_of
+from pbem.games.kasserine.options import OPTIONS, resolve_options
+from pbem.games.kasserine.report import TITLE, build_report
+from pbem.games.kasserine.scenario import data_files, load_kasserine, scenario_ids
+from pbem.games.kasserine.state import KasserineState
+from pbem.games.kasserine.view import KasserineView, build_view, secrets
+
+
+class KasserineGame:
+    """Kasserine: Baptism of Fire (Fire & Movement system), February 1943."""
+
+    id = "kasserine"
+    title = TITLE
+    sides = ("axis", "us")
+    state_type = KasserineState
+    rules_version = "kasserine-engine-1"
+
+    def scenarios(self) -> dict[str, str]:
+        """Scenario id -> title."""
+        return {s: load_kasserine(s).scenario.title for s in scenario_ids()}
+
+    def data_files(self, scenario: str) -> list[Path]:
+        """The TOML files a scenario reads."""
+        return list(data_files(scenario).values())
+
+    def options(self) -> dict[str, OptionSpec]:
+        """The house options and their defaults."""
+        return dict(OPTIONS)
+
+    def setup(self, scenario: str, options: dict[str, Any]) -> KasserineState:
+        """The initial state, settled at the Axis turn 1 Movement Phase (no dice)."""
+        if scenario not in scenario_ids():
+            raise ScenarioError(f"unknown Kasserine scenario {scenario!r}")
+        opts = resolve_options(options)
+        data = load_kasserine(scenario, sbeitla_hex=opts.sbeitla_hex)
+        return sequence.new_state(scenario, data, opts)
+
+    def pending(self, state: KasserineState) -> list[Decision]:
+        """Decisions the game waits for."""
+        return sequence.pending(state)
+
+    def parse_order(self, text: str) -> orders.Order:
+        """Parse one order line."""
+        return orders.parse_order(text)
+
+    def format_order(self, order: orders.Order) -> str:
+        """The canonical text of an order."""
+        return orders.format_order(order)
+
+    def apply(self, state: KasserineState, side: str, order: orders.Order, ctx: Context) -> None:
+        """Check and apply one order, then run the automatic steps."""
+        actions.apply(state, data_of(state), side, order, ctx)
+
+    def view(self, state: KasserineState, side: str) -> KasserineView:
+        """What one side may know."""
+        return build_view(state, side)
+
+    def turn(self, state: KasserineState) -> int:
+        """The current game turn."""
+        return state.turn
+
+    def outcome(self, state: KasserineState) -> Outcome | None:
+        """The result once the game has ended."""
+        r = state.result
+        return None if r is None else Outcome(winner=r.winner, reason=r.reason)
+
+    def secrets(self, state: KasserineState, side: str) -> list[str]:
+        """Ids of side's unrevealed support fire markers."""
+        return secrets(state, side)
+
+    def bot(self, state: KasserineState, side: str, rng: random.Random,
+            style: str = "random") -> list[str]:
+        """Order lines for side's pending decision."""
+        return bots.play(state, side, rng, style)
+
+    def report(self, state: KasserineState, side: str) -> ReportModel:
+        """The report model of one side."""
+        return build_report(state, side)
+
+    def game_map(self, scenario: str) -> Any:
+        """The scenario's GameMap."""
+        return load_kasserine(scenario).map
+
+
+GAME = KasserineGame()

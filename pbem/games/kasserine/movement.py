@@ -1,0 +1,244 @@
+"""Movement (5.0), ZOC effects on movement (6.1, 13.1, 14.2), arrivals (11.0-11.4) and 17.x limits.
+
+Costs are kept in half movement points so the state stays integer (road = 1 half-MP).
+"""
+
+from __future__ import annotations
+
+from pbem.core.errors import IllegalOrder
+from pbem.core.game import Context
+from pbem.games.kasserine.board import (ezoc, fortification_hex, hexside_kinds, label, occupancy,
+                                        values)
+from pbem.games.kasserine.scenario import KasserineData
+from pbem.games.kasserine.state import KasserineState
+from pbem.games.kasserine.victory import check_sudden_death, entered
+
+
+def step_cost(data: KasserineData, side: str, mobile: bool, a: str | None, b: str) -> int | None:
+    """Half-MP to enter b from a (a None = from off the map); None if prohibited (5.4, 17.0)."""
+    m = data.map
+    if b in data.prohibited:
+        return None
+    along = False
+    if a is not None and m.road_between(a, b, "road"):
+        cost, along = int(data.tec.road.road * 2), True             # 5.4.1
+    elif a is not None and m.road_between(a, b, "trail"):
+        cost, along = int(data.tec.road.trail * 2), True            # 5.4.2
+    else:
+        base = data.move_cost(b, mobile)
+        if base is None:
+            return None
+        cost = int(base * 2)
+    if a is not None:
+        for kind in hexside_kinds(data, a, b):
+            t = data.tec.hexside.get(kind)
+            if t is None or kind == "bridge":
+                continue
+            if along and kind != "minefield":    # 14.1 (exclusive) still costs on a road
+                continue
+            if t.prohibited:
+                return None
+            if t.sides and side not in t.sides:
+                continue
+            cost += int((t.mobile if mobile else t.leg) * 2)
+    return cost
+
+
+def is_minefield(data: KasserineData, a: str, b: str) -> bool:
+    """True if a US minefield hexside lies between a and b (14.0)."""
+    return ((a, b) if a <= b else (b, a)) in data.minefields
+
+
+class Walker:
+    """Walks one unit along a path hex by hex, enforcing every movement rule as it goes."""
+
+    def __init__(self, state: KasserineState, data: KasserineData, uid: str, entering: bool) -> None:
+        self.state, self.data, self.uid = state, data, uid
+        u = state.units[uid]
+        self.side = u.side
+        unit = data.units[uid]
+        self.mobile = bool(unit.mobile)
+        self.commando = unit.commando
+        self.ma2 = values(data, state, uid)[2] * 2
+        self.spent = u.mp
+        self.pos: str | None = None if entering else u.hex
+        self.start = self.pos
+        self.ezoc = ezoc(state, data, u.side)
+        self.occ = occupancy(state)
+        self.in_ezoc = (self.pos in self.ezoc) if self.pos else False
+        self.start_in_ezoc = self.in_ezoc
+        self.steps = 0
+        self.stopped = False
+
+    def step(self, h: str) -> None:
+        """Enter the next hex; IllegalOrder naming the rule if the unit may not."""
+        d, grid = self.data, self.data.map.grid
+        if self.stopped:
+            raise IllegalOrder(f"{self.uid} must stop before {h}", rule=self._stop_rule)
+        if not grid.is_hex(h):
+            raise IllegalOrder(f"{h} is off the map", rule="KAS-5.2-g")
+        if self.pos is not None and not grid.adjacent(self.pos, h):
+            raise IllegalOrder(f"{h} is not adjacent to {self.pos}", rule="KAS-5.1-a")
+        if h in d.prohibited:
+            raise IllegalOrder(f"{h} is a prohibited hex", rule="KAS-17.0")
+        occupant = self.occ.get(h)
+        if occupant is not None and self.state.units[occupant].side != self.side:
+            raise IllegalOrder(f"{h} holds an enemy unit", rule="KAS-5.2-e")
+        cost = step_cost(d, self.side, self.mobile, self.pos, h)
+        if cost is None:
+            raise IllegalOrder(f"{h} cannot be entered from {self.pos}", rule="KAS-5.2-f")
+        stop, all_ma = False, False
+        self._stop_rule = "KAS-6.1-a"
+        mine = self.pos is not None and is_minefield(d, self.pos, h)
+        if mine and self.side == "axis":
+            if self.steps != 0 or self.pos != self.start:
+                raise IllegalOrder(f"{self.uid} may cross the minefield {self.pos}-{h} only from "
+                                   "the hex where it began its move", rule="KAS-14.2-a")
+            all_ma, stop, self._stop_rule = True, True, "KAS-14.2-a"
+        into_ezoc = h in self.ezoc
+        if into_ezoc and not self.commando:                          # 13.1: Rangers ignore EZOC
+            if self.in_ezoc and self.pos is not None:                # EZOC to EZOC
+                if mine:
+                    raise IllegalOrder(f"no EZOC-to-EZOC move across the minefield {self.pos}-{h}",
+                                       rule="KAS-6.1-e")
+                if fortification_hex(self.state, d, h, self.side):
+                    raise IllegalOrder(f"no EZOC-to-EZOC move into the fortification hex {h}",
+                                       rule="KAS-6.1-e")
+                if not self.mobile:
+                    if self.steps != 0:
+                        raise IllegalOrder(f"{self.uid} must stop on entering an EZOC",
+                                           rule="KAS-6.1-d")
+                    all_ma, stop, self._stop_rule = True, True, "KAS-6.1-b"
+            if self.mobile:
+                cost += (self.ma2 // 2) // 2 * 2                      # half printed MA, rounded down
+                if self.state.options.mobile_ezoc_stop:
+                    stop = True
+            elif not all_ma:
+                stop = True
+                self._stop_rule = "KAS-6.1-d" if self.start_in_ezoc else "KAS-6.1-a"
+        if all_ma:
+            if self.spent != 0:
+                raise IllegalOrder(f"{self.uid} must spend its whole MA to enter {h}",
+                                   rule=self._stop_rule)
+            if cost > self.ma2:
+                raise IllegalOrder(f"{self.uid} lacks the MA for the terrain of {h}", rule="KAS-6.1-b")
+            cost = self.ma2 - self.spent
+        if self.spent + cost > self.ma2:
+            raise IllegalOrder(f"{self.uid} has {(self.ma2 - self.spent) / 2:g} MP left, "
+                               f"{h} costs {cost / 2:g}", rule="KAS-5.2-d")
+        self.spent += cost
+        self.pos = h
+        self.in_ezoc = into_ezoc
+        self.steps += 1
+        self.stopped = stop
+
+    _stop_rule = "KAS-6.1-a"
+
+
+def check_move(state: KasserineState, data: KasserineData, side: str, uid: str,
+               path: list[str], entering: bool) -> Walker:
+    """Check a move or an arrival along a path; returns the finished walker; IllegalOrder if not legal."""
+    if state.phase not in ("movement", "mobile-movement") or side != state.active:
+        raise IllegalOrder("units move only in their own Movement or Mobile Movement Phase",
+                           rule="KAS-5.2-a")
+    u = state.units.get(uid)
+    if u is None or u.side != side:
+        raise IllegalOrder(f"{uid} is not one of your units", rule="KAS-5.2-a")
+    unit = data.units[uid]
+    mobile_phase = state.phase == "mobile-movement"
+    if mobile_phase and not unit.mobile:
+        raise IllegalOrder(f"{uid} is a leg unit: no move in the Mobile Movement Phase", rule="KAS-5.5-b")
+    if u.moved and mobile_phase:
+        raise IllegalOrder(f"{uid} moved in the Movement Phase", rule="KAS-5.5-a")
+    if u.moved or u.mobile_moved:
+        raise IllegalOrder(f"{uid} has already moved this turn", rule="KAS-5.2-h")
+    if entering:
+        _check_arrival(state, data, side, uid, path, mobile_phase)
+    else:
+        if u.status != "map":
+            raise IllegalOrder(f"{uid} is not on the map (use 'enter' for reinforcements)",
+                               rule="KAS-11.0-a")
+        if penny_packet(state, data, uid, u.hex):
+            raise IllegalOrder(f"{uid} is west of Kasserine on turn {state.turn}: it may not move",
+                               rule="KAS-17.1")
+        if u.hex in path[:1]:
+            raise IllegalOrder("the path starts with the next hex entered, not the unit's hex",
+                               rule="KAS-5.1-a")
+    w = Walker(state, data, uid, entering)
+    for h in path:
+        w.step(h)
+    if len(set(path)) != len(path):
+        raise IllegalOrder("a path may not enter the same hex twice", rule="KAS-5.1-a")
+    final = path[-1]
+    if w.occ.get(final) not in (None, uid):
+        raise IllegalOrder(f"{uid} may not end its move stacked in {final}", rule="KAS-5.3-b")
+    return w
+
+
+def penny_packet(state: KasserineState, data: KasserineData, uid: str, hex_id: str) -> bool:
+    """17.1: on turns 1-2 an Allied unit west of the Kasserine hex row may not move."""
+    return (state.units[uid].side == "us" and state.turn <= 2
+            and hex_id in data.map.hexsets["west_of_kasserine"])
+
+
+def arrival_hexes(state: KasserineState, data: KasserineData, uid: str) -> list[str]:
+    """Entry hexes a reinforcement may use now: not enemy-occupied (11.3, 11.4, KAS-G18)."""
+    group, arrival = data.arrival_of[uid]
+    occ = occupancy(state)
+    side = state.units[uid].side
+    return [h for h in data.entry_hexes(arrival.entry)
+            if h not in occ or state.units[occ[h]].side == side]
+
+
+def can_arrive(state: KasserineState, data: KasserineData, uid: str) -> bool:
+    """True if a reinforcement is due and may enter in the current phase (11.0-11.2, 15.0)."""
+    u = state.units[uid]
+    if u.status != "off" or uid not in data.arrival_of or u.moved or u.mobile_moved:
+        return False
+    group, _ = data.arrival_of[uid]
+    if group.id not in state.released or state.active != u.side:
+        return False
+    if state.phase == "mobile-movement":
+        return bool(data.units[uid].mobile) and not group.movement_phase_only
+    return state.phase == "movement"
+
+
+def _check_arrival(state: KasserineState, data: KasserineData, side: str, uid: str,
+                   path: list[str], mobile_phase: bool) -> None:
+    u = state.units[uid]
+    if u.status != "off" or uid not in data.arrival_of:
+        raise IllegalOrder(f"{uid} is not a reinforcement waiting off the map", rule="KAS-11.0-a")
+    group, arrival = data.arrival_of[uid]
+    if group.id not in state.released:
+        rule = "KAS-11.1-a" if group.trigger.kind != "turn" else "KAS-3.0-b"
+        raise IllegalOrder(f"{uid} ({group.title}) is not due yet", rule=rule)
+    if mobile_phase and group.movement_phase_only:
+        raise IllegalOrder(f"{uid} arrives in the Movement Phase only", rule="KAS-15.0-b")
+    if path[0] not in data.entry_hexes(arrival.entry):
+        raise IllegalOrder(f"{path[0]} is not an entry hex of {uid}", rule="KAS-11.0-a")
+    if path[0] not in arrival_hexes(state, data, uid):
+        raise IllegalOrder(f"entry hex {path[0]} is occupied by the enemy", rule="KAS-11.4-b")
+    if len(path) > 1 and penny_packet(state, data, uid, path[0]):
+        raise IllegalOrder(f"{uid} enters west of Kasserine on turn {state.turn}: it may enter "
+                           "its first hex only", rule="KAS-17.1")
+
+
+def do_move(state: KasserineState, data: KasserineData, side: str, uid: str, path: list[str],
+            entering: bool, ctx: Context) -> None:
+    """Check, then carry out a move or arrival; records triggers and checks sudden death."""
+    w = check_move(state, data, side, uid, path, entering)
+    u = state.units[uid]
+    start = u.hex or "off map"
+    u.mp = w.spent
+    if state.phase == "mobile-movement":
+        u.mobile_moved = True
+    else:
+        u.moved = True
+    u.status = "map"
+    for h in path:
+        u.hex = h
+        entered(state, data, uid, h, ctx)
+    verb = "enters at" if entering else f"moves {start} ->"
+    ctx.log(f"{side}: {label(data, state, uid)} {verb} {' '.join(path)} ({w.spent / 2:g} MP)",
+            kind="move", hexes=tuple(([] if entering else [start]) + path))
+    check_sudden_death(state, data, ctx)

@@ -1,0 +1,272 @@
+"""Kasserine order notation: typed orders (a tagged union), parse_order and format_order.
+
+One order per line; unit ids as in units.toml, hexes as four digits (see docs/kasserine.md).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Union
+
+import msgspec
+
+from pbem.core.errors import OrderSyntaxError
+
+HEX = re.compile(r"^\d{4}$")
+UNIT = re.compile(r"^[a-z][a-z0-9-]*$")
+RULE = "KAS-ORDERS"
+
+
+class Move(msgspec.Struct, tag="move"):
+    """Move a unit on the map along a path of hexes."""
+
+    unit: str
+    path: list[str]
+
+
+class Enter(msgspec.Struct, tag="enter"):
+    """Bring a reinforcement onto the map at its first hex, then move on."""
+
+    unit: str
+    path: list[str]
+
+
+class End(msgspec.Struct, tag="end"):
+    """End the current phase."""
+
+    pass
+
+
+class Bombard(msgspec.Struct, tag="bombard"):
+    """Bombard an enemy-occupied hex with one or two markers (8.1)."""
+
+    target: str
+    markers: int
+    loss: str = ""
+
+
+class Attack(msgspec.Struct, tag="attack"):
+    """A ground attack with pre-committed support steps, advance and loss."""
+
+    target: str
+    units: list[str]
+    sf: int = 0
+    advance: list[str] | None = None
+    loss: str = ""
+
+
+class Support(msgspec.Struct, tag="support"):
+    """The defender's answer to a support-fire step."""
+
+    commit: bool
+
+
+class Box(msgspec.Struct, tag="box"):
+    """A fortified-box holder: ignore the retreat or not (14.3)."""
+
+    hold: bool
+
+
+class Stiff(msgspec.Struct, tag="stiff"):
+    """Stiff resistance instead of a retreat (8.4)."""
+
+    yes: bool
+
+
+class Retreat(msgspec.Struct, tag="retreat"):
+    """The retreat path of a unit, or None for the engine to choose."""
+
+    unit: str
+    path: list[str] | None = None  # None = let the engine choose (auto)
+
+
+class Advance(msgspec.Struct, tag="advance"):
+    """Units advancing after combat ("unit" or "unit:n"); empty for none."""
+
+    units: list[str]               # "unit" or "unit:n"; empty = no advance
+
+
+class Loss(msgspec.Struct, tag="loss"):
+    """The attacking unit that takes an Ex or (A) loss."""
+
+    unit: str
+
+
+class StandingOrder(msgspec.Struct, tag="standing"):
+    """A standing order answering later decisions automatically."""
+
+    topic: str                     # support | stiff | retreat | box
+    mode: str
+    min: int | None = None
+
+
+Order = Union[Move, Enter, End, Bombard, Attack, Support, Box, Stiff, Retreat, Advance, Loss,
+              StandingOrder]
+
+STANDING_MODES = {"support": ("never", "one", "two", "match", "ask"),
+                  "stiff": ("never", "always", "full-strength", "ask"),
+                  "retreat": ("auto", "ask"),
+                  "box": ("hold", "yield", "ask")}
+USAGE = ("move UNIT HEX..., enter UNIT HEX..., end, bombard HEX N [loss UNIT], "
+         "attack HEX with U,U [sf N] [advance U[:N],...|none] [loss U], support yes|no, "
+         "box hold|yield, stiff yes|no, retreat UNIT HEX...|auto, advance U[:N],...|none, "
+         "loss UNIT, standing support|stiff|retreat|box MODE")
+
+
+def _hexes(words: list[str], what: str) -> list[str]:
+    if not words:
+        raise OrderSyntaxError(f"{what} needs at least one hex", rule=RULE)
+    for w in words:
+        if not HEX.match(w):
+            raise OrderSyntaxError(f"{w!r} is not a four-digit hex id", rule=RULE)
+    return words
+
+
+def _unit(w: str) -> str:
+    if not UNIT.match(w):
+        raise OrderSyntaxError(f"{w!r} is not a unit id", rule=RULE)
+    return w
+
+
+def _units(w: str) -> list[str]:
+    return [_unit(x) for x in w.split(",") if x] or [_unit("")]
+
+
+def _advance_list(w: str) -> list[str]:
+    if w == "none":
+        return []
+    out = []
+    for item in w.split(","):
+        name, _, n = item.partition(":")
+        _unit(name)
+        if n and (not n.isdigit() or not 1 <= int(n) <= 3):
+            raise OrderSyntaxError(f"advance distance {n!r} must be 1-3", rule=RULE)
+        out.append(item)
+    return out
+
+
+def _yes_no(words: list[str], yes: str, no: str) -> bool:
+    if len(words) != 2 or words[1] not in (yes, no):
+        raise OrderSyntaxError(f"expected '{words[0]} {yes}|{no}'", rule=RULE)
+    return words[1] == yes
+
+
+def _count(w: str, low: int, high: int, what: str) -> int:
+    if not w.isdigit() or not low <= int(w) <= high:
+        raise OrderSyntaxError(f"{what} must be {low}-{high}, not {w!r}", rule=RULE)
+    return int(w)
+
+
+def _attack(words: list[str]) -> Attack:
+    if len(words) < 4 or words[2] != "with":
+        raise OrderSyntaxError("expected 'attack HEX with U,U ...'", rule=RULE)
+    order = Attack(target=_hexes([words[1]], "attack")[0], units=_units(words[3]))
+    rest = words[4:]
+    seen: set[str] = set()
+    while rest:
+        if len(rest) < 2 or rest[0] not in ("sf", "advance", "loss") or rest[0] in seen:
+            raise OrderSyntaxError(f"unexpected {' '.join(rest)!r} (clauses: sf N, advance "
+                                   "U[:N],..|none, loss U, each once)", rule=RULE)
+        key, val, rest = rest[0], rest[1], rest[2:]
+        seen.add(key)
+        if key == "sf":
+            order.sf = _count(val, 0, 2, "sf")
+        elif key == "advance":
+            order.advance = _advance_list(val)
+        else:
+            order.loss = _unit(val)
+    return order
+
+
+def parse_order(text: str) -> Order:
+    """Parse one order line; OrderSyntaxError if it is not valid notation."""
+    words = text.strip().lower().split()
+    if not words:
+        raise OrderSyntaxError("empty order", rule=RULE)
+    verb = words[0]
+    if verb in ("move", "enter"):
+        if len(words) < 3:
+            raise OrderSyntaxError(f"expected '{verb} UNIT HEX ...'", rule=RULE)
+        cls = Move if verb == "move" else Enter
+        return cls(unit=_unit(words[1]), path=_hexes(words[2:], verb))
+    if verb == "end" and len(words) == 1:
+        return End()
+    if verb == "bombard":
+        if len(words) not in (3, 5) or (len(words) == 5 and words[3] != "loss"):
+            raise OrderSyntaxError("expected 'bombard HEX N [loss UNIT]'", rule=RULE)
+        return Bombard(target=_hexes([words[1]], "bombard")[0],
+                       markers=_count(words[2], 1, 2, "markers"),
+                       loss=_unit(words[4]) if len(words) == 5 else "")
+    if verb == "attack":
+        return _attack(words)
+    if verb == "support":
+        return Support(commit=_yes_no(words, "yes", "no"))
+    if verb == "box":
+        return Box(hold=_yes_no(words, "hold", "yield"))
+    if verb == "stiff":
+        return Stiff(yes=_yes_no(words, "yes", "no"))
+    if verb == "retreat":
+        if len(words) < 3:
+            raise OrderSyntaxError("expected 'retreat UNIT HEX ...' or 'retreat UNIT auto'", rule=RULE)
+        if words[2:] == ["auto"]:
+            return Retreat(unit=_unit(words[1]))
+        path = _hexes(words[2:], "retreat")
+        if len(path) > 3:
+            raise OrderSyntaxError("a retreat is at most three hexes", rule=RULE)
+        return Retreat(unit=_unit(words[1]), path=path)
+    if verb == "advance" and len(words) == 2:
+        return Advance(units=_advance_list(words[1]))
+    if verb == "loss" and len(words) == 2:
+        return Loss(unit=_unit(words[1]))
+    if verb == "standing" and len(words) >= 3:
+        topic, mode = words[1], words[2]
+        if topic not in STANDING_MODES or mode not in STANDING_MODES[topic]:
+            raise OrderSyntaxError(f"unknown standing order {topic} {mode} (known: " + "; ".join(
+                f"{t} {'|'.join(m)}" for t, m in STANDING_MODES.items()) + ")", rule=RULE)
+        order = StandingOrder(topic=topic, mode=mode)
+        if len(words) == 5 and topic == "support" and words[3] == "min":
+            m = words[4]
+            if not re.match(r"^[+-]?\d{1,2}$", m):
+                raise OrderSyntaxError(f"min must be a differential like -2 or +3, not {m!r}", rule=RULE)
+            order.min = int(m)
+        elif len(words) != 3:
+            raise OrderSyntaxError("expected 'standing TOPIC MODE' (support may add 'min D')", rule=RULE)
+        return order
+    raise OrderSyntaxError(f"unknown order (expected one of: {USAGE})", rule=RULE)
+
+
+def format_order(order: Order) -> str:
+    """The canonical text of an order."""
+    if isinstance(order, (Move, Enter)):
+        return f"{'move' if isinstance(order, Move) else 'enter'} {order.unit} {' '.join(order.path)}"
+    if isinstance(order, End):
+        return "end"
+    if isinstance(order, Bombard):
+        return f"bombard {order.target} {order.markers}" + (f" loss {order.loss}" if order.loss else "")
+    if isinstance(order, Attack):
+        s = f"attack {order.target} with {','.join(order.units)}"
+        if order.sf:
+            s += f" sf {order.sf}"
+        if order.advance is not None:
+            s += f" advance {','.join(order.advance) or 'none'}"
+        if order.loss:
+            s += f" loss {order.loss}"
+        return s
+    if isinstance(order, Support):
+        return f"support {'yes' if order.commit else 'no'}"
+    if isinstance(order, Box):
+        return f"box {'hold' if order.hold else 'yield'}"
+    if isinstance(order, Stiff):
+        return f"stiff {'yes' if order.yes else 'no'}"
+    if isinstance(order, Retreat):
+        return f"retreat {order.unit} {' '.join(order.path) if order.path else 'auto'}"
+    if isinstance(order, Advance):
+        return f"advance {','.join(order.units) or 'none'}"
+    if isinstance(order, Loss):
+        return f"loss {order.unit}"
+    if isinstance(order, StandingOrder):
+        s = f"standing {order.topic} {order.mode}"
+        if order.min is not None:
+            s += f" min {order.min:+d}"
+        return s
+    raise TypeError(f"not a Kasserine order: {order!r}")

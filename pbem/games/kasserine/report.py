@@ -1,0 +1,69 @@
+"""The report model of one side: units, markers, panels (built from that side's view)."""
+
+from __future__ import annotations
+
+from pbem.core.game import MapMarker, MapUnit, Panel, ReportModel
+from pbem.games.kasserine.board import data_of
+from pbem.games.kasserine.sequence import released_now
+from pbem.games.kasserine.state import KasserineState
+from pbem.games.kasserine.support import loc_losses
+from pbem.games.kasserine.view import build_view, standing_lines
+from pbem.games.kasserine.victory import status_lines
+
+TITLE = "Kasserine: Baptism of Fire"
+
+
+def build_report(state: KasserineState, side: str) -> ReportModel:
+    """Everything one side's report shows; enemy markers only as face-down counts."""
+    data = data_of(state)
+    v = build_view(state, side)
+    units = [MapUnit(hex=u.hex, side=u.side, label=u.id, values=u.values,
+                     kind=data.units[u.id].type, note="depleted" if u.depleted else "")
+             for u in v.units if u.status == "map"]
+    markers: list[MapMarker] = [MapMarker(hex=h, kind="objective", label=f"held by {v.holder[h]}"
+                                          if h in v.holder else "objective")
+                                for h in data.objectives]
+    for c in (v.combat, v.last_combat):
+        if c is None:
+            continue
+        markers.append(MapMarker(hex=c.target, kind="combat",
+                                 label=f"{c.kind} {c.result or 'in progress'}"))
+        if c is v.combat:
+            markers.extend(MapMarker(hex=c.target, kind="support-facedown")
+                           for _ in range(c.att_down - len(c.att_values) + c.def_down
+                                          - len(c.def_values)))
+    for uid in state.targets:                       # combats of this phase (8.0-c)
+        u = state.units[uid]
+        if u.status == "map" and (v.combat is None or u.hex != v.combat.target):
+            markers.append(MapMarker(hex=u.hex, kind="combat", label="attacked this phase"))
+    m = v.markers
+    own = [f"Allotment this turn: {m.allotment} marker(s); not yet revealed: "
+           f"{' '.join(f'+{x}' for x in m.not_revealed) or 'none'}",
+           f"Unused: {m.unused}; face down now: {m.facedown}"
+           + (f" ({' '.join(f'+{x}' for x in m.facedown_values)})" if m.facedown_values else ""),
+           f"Spent this turn: {' '.join(f'+{x}' for x in m.spent) or 'none'}"]
+    due = []
+    for s in ("axis", "us"):
+        groups = set(v.released) | (set(released_now(state, data, s)) if s != state.active else set())
+        waiting = [uid for uid, u in state.units.items() if u.side == s and u.status == "off"
+                   and uid in data.arrival_of and data.arrival_of[uid][0].id in groups]
+        due.append(f"{s}: {', '.join(waiting) or 'none'} waiting to enter")
+    for gid, turn in sorted(v.triggered.items()):
+        due.append(f"event on turn {turn}: {data.reinforcements[gid].title}")
+    loc = [f"{s}: supply symbols {' '.join(sorted(data.supply[s]))}; occupied by the enemy now: "
+           f"{loc_losses(state, data, s)}; markers lost this turn: {v.loc_lost.get(s, 0)}"
+           for s in ("axis", "us")]
+    panels = [Panel(title="Your support fire markers", lines=tuple(own)),
+              Panel(title="Reinforcements due", lines=tuple(due)),
+              Panel(title="Objectives and victory", lines=tuple(status_lines(state, data)
+                                                               + ([f"Result: {v.result.reason}"]
+                                                                  if v.result else []))),
+              Panel(title="Lines of communication (12.0)", lines=tuple(loc))]
+    if standing_lines(v.standing):
+        panels.append(Panel(title="Your standing orders", lines=tuple(standing_lines(v.standing))))
+    if v.wait is not None:
+        panels.append(Panel(title="Waiting for", lines=(f"{v.wait.side}: {v.wait.prompt}",)))
+    label = next((t.label for t in data.scenario.turn if t.turn == v.turn), "")
+    return ReportModel(game="kasserine", game_title=TITLE, scenario=state.scenario, side=side,
+                       turn=v.turn, turn_label=f"Turn {v.turn} ({label})",
+                       phase=f"{v.active} {v.phase}", units=units, markers=markers, panels=panels)

@@ -1,0 +1,134 @@
+"""The Kasserine game state: msgspec structs, integers only; public part and one private part per side."""
+
+from __future__ import annotations
+
+import msgspec
+
+from pbem.games.kasserine.options import Options
+
+SIDES = ("axis", "us")
+PHASES = ("movement", "bombardment", "combat", "mobile-movement", "mobile-combat")
+HIDDEN = "nobody"  # visibility of a draw that neither player may see (face-down markers)
+
+
+def other(side: str) -> str:
+    """The opposing side."""
+    return "us" if side == "axis" else "axis"
+
+
+class UnitState(msgspec.Struct, kw_only=True):
+    """One counter: where it is, how many steps it has, what it did this player turn."""
+
+    side: str
+    hex: str = ""
+    status: str = "off"          # off (not yet arrived) | map | dead
+    steps: int = 2               # 2 full, 1 depleted (or a one-step unit)
+    mp: int = 0                  # half-MP spent this player turn
+    moved: bool = False          # moved in the Movement Phase (or arrived) this player turn
+    mobile_moved: bool = False   # moved in the Mobile Movement Phase
+    attacked: bool = False       # attacked in this player turn (8.2-b, 8.2-c)
+    barred: str = ""             # "advanced" or "displaced": no more attacks this player turn
+
+
+class Marker(msgspec.Struct, kw_only=True):
+    """A support fire marker of the turn allotment (private: its id is a secret token)."""
+
+    id: str
+    value: int
+
+
+class Task(msgspec.Struct, kw_only=True):
+    """One step of resolving a combat result, waiting perhaps for a choice."""
+
+    kind: str                    # retreat | loss | advance
+    side: str                    # who decides / who owns the unit
+    unit: str = ""
+    hexes: int = 0               # retreat length
+    candidates: list[str] = []   # loss: units that may take it; advance: units that may advance
+    box: str = ""                # "", hold, yield
+    stiff: str = ""              # "", yes, no
+    path: list[str] | None = None
+    auto: bool = False
+    bombard: bool = False
+
+
+class Combat(msgspec.Struct, kw_only=True):
+    """The attack being resolved (public part; face-down values live in the private parts)."""
+
+    kind: str                    # ground | bombard
+    target: str                  # defending hex
+    defender: str                # defending unit
+    attackers: list[str] = []
+    sf: int = 0                  # markers the attacker pre-committed (steps 1 and 3)
+    advance: list[str] | None = None   # pre-committed advance ("unit" or "unit:n"); None = ask
+    loss: str = ""               # pre-committed Ex/(A) loss unit
+    step: int = 1                # next support-fire step (1-5), 6 = resolved
+    att_down: int = 0            # face-down markers committed by the attacker
+    def_down: int = 0
+    att_values: list[int] = []   # revealed values
+    def_values: list[int] = []
+    result: str = ""
+    die: int = 0
+    row: str = ""
+    diff: int = 0
+    tasks: list[Task] = []
+    retreat_path: list[str] = [] # path of retreat of the defender (8.5)
+
+
+class Wait(msgspec.Struct, kw_only=True):
+    """A decision the game waits for in the middle of a phase."""
+
+    side: str
+    kind: str                    # support | box | stiff | retreat | advance | loss
+    prompt: str
+
+
+class Standing(msgspec.Struct, kw_only=True):
+    """A side's standing orders (private)."""
+
+    support: str = ""            # "", never, one, two, match
+    support_min: int | None = None   # commit only if the declared differential >= this
+    stiff: str = ""              # "", never, always, full-strength
+    retreat: str = ""            # "", auto
+    box: str = ""                # "", hold, yield
+
+
+class SidePrivate(msgspec.Struct, kw_only=True):
+    """What only one side may know: its unused allotment, face-down markers, standing orders."""
+
+    unused: list[Marker] = []
+    facedown: list[Marker] = []
+    standing: Standing = msgspec.field(default_factory=Standing)
+
+
+class Result(msgspec.Struct, kw_only=True):
+    """The end of the game."""
+
+    winner: str | None
+    reason: str
+
+
+class KasserineState(msgspec.Struct, kw_only=True):
+    """The whole game: public part plus private parts keyed by side."""
+
+    scenario: str
+    options: Options
+    turn: int = 1
+    active: str = "axis"
+    phase: str = "movement"
+    units: dict[str, UnitState] = {}
+    released: list[str] = []          # reinforcement groups whose units may arrive
+    triggered: dict[str, int] = {}    # event group -> game turn of the event
+    holder: dict[str, str] = {}       # objective hex -> side of its last occupant
+    max_captured: int = 0
+    targets: list[str] = []           # units attacked in the current phase (8.0-c)
+    bombarded: dict[str, int] = {}    # hex -> markers that bombarded it this player turn
+    allotment: dict[str, int] = {}    # markers each side received this game turn (public count)
+    loc_lost: dict[str, int] = {}     # markers lost this turn by occupied supply hexes (12.0)
+    spent: dict[str, list[int]] = {}  # revealed values spent this game turn
+    combat: Combat | None = None
+    last_combat: Combat | None = None
+    wait: Wait | None = None
+    seq: int = 0                      # combats declared this game (ids for face-down markers)
+    private: dict[str, SidePrivate] = {}
+    result: Result | None = None

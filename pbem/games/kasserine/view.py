@@ -1,0 +1,110 @@
+"""What one side may know (view), and the strings that are a side's hidden information (secrets)."""
+
+from __future__ import annotations
+
+import msgspec
+
+from pbem.games.kasserine.board import data_of, values
+from pbem.games.kasserine.state import Combat, KasserineState, Result, Standing, Wait
+from pbem.games.kasserine.victory import captured
+
+
+class UnitView(msgspec.Struct, kw_only=True):
+    """A counter as every player sees it (all counters are face up)."""
+
+    id: str
+    side: str
+    hex: str
+    status: str
+    values: str
+    depleted: bool
+    moved: bool
+    attacked: bool
+
+
+class MarkersView(msgspec.Struct, kw_only=True):
+    """The viewer's own support fire markers (never the enemy's)."""
+
+    allotment: int
+    not_revealed: list[int]       # values still hidden in the allotment, face-down ones included
+    unused: int                   # markers not yet committed
+    facedown: int
+    facedown_values: list[int] | None   # only under option owner_sees_facedown
+    spent: list[int]
+
+
+class KasserineView(msgspec.Struct, kw_only=True):
+    """What one side may know."""
+
+    side: str
+    turn: int
+    active: str
+    phase: str
+    units: list[UnitView]
+    released: list[str]
+    triggered: dict[str, int]
+    holder: dict[str, str]
+    captured: list[str]
+    max_captured: int
+    loc_lost: dict[str, int]
+    spent: dict[str, list[int]]
+    combat: Combat | None
+    last_combat: Combat | None
+    wait: Wait | None
+    markers: MarkersView
+    standing: Standing
+    result: Result | None
+
+
+def build_view(state: KasserineState, side: str) -> KasserineView:
+    """Public state, the viewer's own markers and standing orders; no face-down value of anyone
+    (unless the owner-sees option), nothing of the enemy's allotment or standing orders."""
+    data = data_of(state)
+    units = []
+    for uid, u in state.units.items():
+        a, d, m = values(data, state, uid)
+        units.append(UnitView(id=uid, side=u.side, hex=u.hex, status=u.status,
+                              values=f"{a}-{d}-{m}",
+                              depleted=data.units[uid].steps == 2 and u.steps == 1,
+                              moved=u.moved or u.mobile_moved, attacked=u.attacked))
+    priv = state.private[side]
+    sees = state.options.owner_sees_facedown
+    markers = MarkersView(
+        allotment=state.allotment.get(side, 0),
+        not_revealed=sorted(m.value for m in priv.unused + priv.facedown),
+        unused=len(priv.unused), facedown=len(priv.facedown),
+        facedown_values=[m.value for m in priv.facedown] if sees else None,
+        spent=list(state.spent.get(side, [])))
+    return KasserineView(
+        side=side, turn=state.turn, active=state.active, phase=state.phase, units=units,
+        released=list(state.released), triggered=dict(state.triggered), holder=dict(state.holder),
+        captured=captured(state, data), max_captured=state.max_captured,
+        loc_lost=dict(state.loc_lost), spent={k: list(v) for k, v in state.spent.items()},
+        combat=state.combat, last_combat=state.last_combat, wait=state.wait, markers=markers,
+        standing=msgspec.structs.replace(priv.standing), result=state.result)
+
+
+def standing_lines(st: Standing) -> list[str]:
+    """A side's standing orders as order text."""
+    out = []
+    if st.support:
+        out.append(f"standing support {st.support}"
+                   + (f" min {st.support_min:+d}" if st.support_min is not None else ""))
+    for topic in ("stiff", "retreat", "box"):
+        if getattr(st, topic):
+            out.append(f"standing {topic} {getattr(st, topic)}")
+    return out
+
+
+def secrets(state: KasserineState, side: str) -> list[str]:
+    """side's hidden information now: the ids of its unrevealed markers (unused or face down).
+
+    Marker ids live only in the private part and are never shown in any view or report, not
+    even the owner's, so finding one in the other side's bytes means the private part leaked.
+    Standing orders are not listed: their text is the same for both sides and would match the
+    other side's own panel; view() only ever copies the viewer's own standing orders.
+    """
+    priv = state.private.get(side)
+    if priv is None:
+        return []
+    return [m.id for m in priv.unused + priv.facedown]
