@@ -7,6 +7,7 @@ equal RFC 8785 (JCS), so an independent verifier can be written in any language.
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Any, TypeVar
 
 import msgspec
@@ -41,22 +42,39 @@ def check_profile(obj: Any, where: str = "$") -> None:
     raise ValueError(f"unsupported value of type {type(obj).__name__} at {where}")
 
 
+def _no_float(text: str) -> Any:
+    raise ValueError(f"float {text} (floats are not allowed)")
+
+
+_PROFILE_DECODER = msgspec.json.Decoder(float_hook=_no_float)
+_LONG_DIGITS = re.compile(rb"[0-9]{16}")
+
+
+def check_bytes(data: bytes) -> None:
+    """Raise ValueError if canonical JSON bytes leave the profile (fast path in C)."""
+    try:
+        obj = _PROFILE_DECODER.decode(data)
+    except msgspec.ValidationError as e:
+        raise ValueError(str(e)) from None
+    if not data.isascii() or _LONG_DIGITS.search(data):
+        check_profile(obj)  # rare: non-ASCII text or long numbers need the precise check
+
+
 def canonical(obj: Any) -> bytes:
     """Encode a struct or builtin value as canonical bytes (sorted keys, profile checked)."""
-    builtins = msgspec.to_builtins(obj)
-    check_profile(builtins)
-    return _ENCODER.encode(builtins)
+    data = _ENCODER.encode(obj)
+    check_bytes(data)
+    return data
 
 
 def decode_canonical(data: bytes, type_: type[T], *, name: str = "payload") -> T:
     """Strictly decode canonical bytes into type_; reject anything that does not re-encode equal."""
     try:
-        raw = msgspec.json.decode(data)
-        check_profile(raw)
         obj = msgspec.json.decode(data, type=type_, strict=True)
+        again = canonical(obj)
     except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as e:
         raise FileRejected(f"{name}: malformed payload ({e})") from None
-    if canonical(obj) != data:
+    if again != data:
         raise FileRejected(f"{name}: payload is not in canonical form (duplicate key, "
                            "whitespace, key order or escaping differs)")
     return obj

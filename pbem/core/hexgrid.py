@@ -34,6 +34,9 @@ class HexGrid:
 
     def parse(self, hex_id: str) -> tuple[int, int]:
         """Return (col, row) of a printed hex id; ValueError if malformed or off the map."""
+        return _parse(self, hex_id)
+
+    def _parse_uncached(self, hex_id: str) -> tuple[int, int]:
         d = self.digits
         if len(hex_id) != 2 * d or not hex_id.isdigit():
             raise ValueError(f"malformed hex id {hex_id!r}")
@@ -101,8 +104,7 @@ class HexGrid:
     # -- distance --------------------------------------------------------------------------
     def axial(self, hex_id: str) -> tuple[int, int]:
         """Axial (q, r) coordinates of a hex."""
-        col, row = self.parse(hex_id)
-        return col, row - (col + (1 - self.shifted_parity) * (col & 1)) // 2
+        return _axial(self, hex_id)
 
     def distance(self, a: str, b: str) -> int:
         """Number of hex steps between a and b."""
@@ -123,6 +125,17 @@ class HexGrid:
         h = 3 ** 0.5 * size
         y = (row - self.first_row) * h + h / 2 + (h / 2 if self.is_shifted(col) else 0.0)
         return x, y
+
+
+@lru_cache(maxsize=65536)
+def _parse(grid: HexGrid, hex_id: str) -> tuple[int, int]:
+    return grid._parse_uncached(hex_id)
+
+
+@lru_cache(maxsize=65536)
+def _axial(grid: HexGrid, hex_id: str) -> tuple[int, int]:
+    col, row = grid.parse(hex_id)
+    return col, row - (col + (1 - grid.shifted_parity) * (col & 1)) // 2
 
 
 @lru_cache(maxsize=65536)

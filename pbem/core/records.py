@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
+from collections import OrderedDict
 from typing import Any, Literal
 
 import msgspec
@@ -132,7 +134,7 @@ class Envelope(_R, kw_only=True):
 class SignedFile:
     """An opened file: payload bytes, typed payload, signature, and canonical armored text."""
 
-    __slots__ = ("name", "payload_bytes", "payload", "sig", "text", "hash")
+    __slots__ = ("name", "payload_bytes", "payload", "sig", "text", "hash", "_verified")
 
     def __init__(self, name: str, payload_bytes: bytes, payload: Payload, sig: bytes) -> None:
         self.name = name
@@ -141,6 +143,7 @@ class SignedFile:
         self.sig = sig
         self.hash = sha256_hex(payload_bytes)
         self.text = summary(payload) + _render(payload_bytes, sig)
+        self._verified: dict[bytes, bool] = {}
 
     @property
     def namespace(self) -> str:
@@ -148,8 +151,12 @@ class SignedFile:
         return NAMESPACE[type(self.payload)]
 
     def signed_by(self, pub_raw: bytes) -> bool:
-        """True if the signature verifies under this public key."""
-        return signing.verify(pub_raw, self.namespace, self.payload_bytes, self.sig)
+        """True if the signature verifies under this public key (the answer is memoised)."""
+        known = self._verified.get(pub_raw)
+        if known is None:
+            known = signing.verify(pub_raw, self.namespace, self.payload_bytes, self.sig)
+            self._verified[pub_raw] = known
+        return known
 
 
 def _clean(text: str, limit: int = 200) -> str:
@@ -228,8 +235,12 @@ def open_text(text: str, *, name: str = "file", strict: bool = False) -> SignedF
     return f
 
 
+_OPENED: "OrderedDict[tuple[str, bytes, bool], SignedFile]" = OrderedDict()
+_OPENED_MAX = 8192
+
+
 def read_file(path: Any, *, strict: bool = False) -> SignedFile:
-    """Read and parse a file from disk (see open_text)."""
+    """Read and parse a file from disk (see open_text); parsed files are memoised by content."""
     from pathlib import Path
 
     p = Path(path)
@@ -240,8 +251,17 @@ def read_file(path: Any, *, strict: bool = False) -> SignedFile:
         raw = p.read_bytes()
     except OSError as e:
         raise FileRejected(f"{p}: cannot read ({e.strerror})") from None
+    key = (p.name, hashlib.sha256(raw).digest(), strict)
+    hit = _OPENED.get(key)
+    if hit is not None:
+        _OPENED.move_to_end(key)
+        return hit
     try:
         text = raw.decode("ascii")
     except UnicodeDecodeError:
         raise FileRejected(f"{p.name}: not an ASCII pbem file") from None
-    return open_text(text, name=p.name, strict=strict)
+    f = open_text(text, name=p.name, strict=strict)
+    _OPENED[key] = f
+    if len(_OPENED) > _OPENED_MAX:
+        _OPENED.popitem(last=False)
+    return f
