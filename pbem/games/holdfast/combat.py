@@ -13,7 +13,7 @@ from pbem.games.holdfast.board import map_units, overstacked, side_at
 from pbem.games.holdfast.data import World
 from pbem.games.holdfast.orders import Attack
 from pbem.games.holdfast.state import HoldfastState, PendingHits, enemy
-from pbem.games.holdfast.supply import Net, in_supply
+from pbem.games.holdfast.supply import in_supply, net_for
 
 MAX_PERMUTED = 6   # beyond this many attackers the allocation choice is always asked
 
@@ -74,7 +74,7 @@ def check_attack(state: HoldfastState, w: World, side: str, o: Attack) -> Plan:
         if overstacked(state, side, u.hex):
             raise IllegalOrder(f"{uid} is in an overstacked hex and cannot attack",
                                rule="HF-9.4-j")
-        if not w.grid.adjacent(u.hex, target) or w.zoc_blocked(u.hex, target):
+        if not w.adjacent(u.hex, target) or w.zoc_blocked(u.hex, target):
             raise IllegalOrder(f"{target} is not in the ZOC of {uid}", rule="HF-9.4-a")
     kinds: dict[str, str] = {}
     for sid in o.support:
@@ -106,7 +106,7 @@ def check_attack(state: HoldfastState, w: World, side: str, o: Attack) -> Plan:
     if pub.rp[side] < cost:
         raise IllegalOrder(f"the attack costs {cost} RP{' (joint nationality)' if joint else ''}; "
                            f"{pub.rp[side]} RP left", rule="HF-6-f" if joint else "HF-6-d")
-    net = Net(state, w, side)
+    net = net_for(state, w, side)
     supplied = {uid: in_supply(state, w, side, uid, net=net) for uid in o.units}
     dice = {uid: unit_dice(w, uid, units[uid].hex, target, supplied[uid]) for uid in o.units}
     extra = sum(1 for k in kinds if k in ("leader", "team"))

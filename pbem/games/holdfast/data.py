@@ -12,6 +12,7 @@ RP_KEYS = ("step_infantry", "step_armor", "unit_infantry", "unit_armor", "activa
 TABLES = ("weather", "supply", "gray", "movement", "entry")
 
 _REGISTERED: dict[str, Any] = {}
+_NONE: frozenset[str] = frozenset()
 
 
 def register_data(scenario_id: str, data: Any) -> None:
@@ -60,6 +61,7 @@ class World:
         # HF-10-i: the inland Allied bases whose loss of the road to the edge moves entry
         self.inland_fallback = [h for h in self.allied_entry if self.base_kind(h) == "inland"]
         self.edge_roads = list(self.map.hexsets["allied_edge_roads"])
+        self.edge_set = frozenset(self.edge_roads)
         self.west_edge = list(self.entry["allied_fallback"])
         self.gray = {h for h, ter in self.map.terrain.items() if ter == "gray"}
         self.gray |= set(self.map.hexsets.get("gray", [])) | set(self.entry["gray"])
@@ -72,6 +74,61 @@ class World:
                 self.road_adj.setdefault(a, set()).add(b)
                 self.road_adj.setdefault(b, set()).add(a)
         self.prohibited = {h for h, t in self.map.terrain.items() if self.hex_terrain(t).prohibited}
+        self.memo: dict[str, dict] = {}   # see cached(): memoised derived data, no game state
+        self._derive()
+
+    def _derive(self) -> None:
+        """Precompute the static graphs: neighbours, hexside kinds, passable, ZOC and road edges."""
+        hexes = list(self.map.terrain)
+        self.nbrs: dict[str, tuple[str, ...]] = {h: self.grid.neighbours(h) for h in hexes}
+        self.axial: dict[str, tuple[int, int]] = {h: self.grid.axial(h) for h in hexes}
+        self._kinds: dict[tuple[str, str], frozenset[str]] = {}
+        for (a, b), raw in self.map.hexsides.items():
+            kinds = set(raw)
+            for k in list(kinds):
+                kinds -= set(getattr(self.tables.hexside[k], "supplants", ()) or ())
+            self._kinds[(a, b)] = self._kinds[(b, a)] = frozenset(kinds)
+        hs = self.tables.hexside
+        self.prohibited_sides = frozenset(
+            p for p, ks in self._kinds.items() if any(hs[k].prohibited for k in ks))
+        self.zoc_stop = zoc_stop = frozenset(p for p, ks in self._kinds.items()
+                             if any(hs[k].prohibited or hs[k].blocks_zoc for k in ks))
+        ps = self.prohibited_sides
+        # passable: not into prohibited terrain, not across a prohibited hexside
+        self.pass_nbrs = {h: tuple(n for n in ns if n not in self.prohibited and (h, n) not in ps)
+                          for h, ns in self.nbrs.items()}
+        self.zoc_nbrs = {h: tuple(n for n in ns if n not in self.prohibited
+                                  and (h, n) not in zoc_stop) for h, ns in self.nbrs.items()}
+        # roads whose hexside may be crossed (a road across a red line carries nothing)
+        self.road_nbrs = {h: tuple(sorted(n for n in ns if (h, n) not in ps))
+                          for h, ns in self.road_adj.items()}
+        self.setup_zones: dict[str, frozenset[str]] = {}
+        for p in self.scenario.setup:
+            if p.zone and p.unit not in self.setup_zones:
+                centres = [self.hex_of(z) for z in p.zone]
+                self.setup_zones[p.unit] = frozenset(
+                    h for h in hexes if h not in self.prohibited and h not in self.gray
+                    and any(self.dist(c, h) <= p.radius for c in centres))
+
+    def cached(self, kind: str, key: object, make: Any, limit: int = 512) -> Any:
+        """Memoise a pure function of this scenario and key, per kind (oldest dropped first)."""
+        memo = self.memo.setdefault(kind, {})
+        try:
+            return memo[key]
+        except KeyError:
+            pass
+        value = memo[key] = make()
+        if len(memo) > limit:
+            for old in list(memo)[: limit // 4]:
+                del memo[old]
+        return value
+
+    def dist(self, a: str, b: str) -> int:
+        """Number of hex steps between a and b (precomputed axial coordinates)."""
+        q1, r1 = self.axial[a]
+        q2, r2 = self.axial[b]
+        dq, dr = q1 - q2, r1 - r2
+        return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
     def _validate(self) -> None:
         t = self.tables
@@ -124,10 +181,12 @@ class World:
 
     def resolve(self, token: str) -> str:
         """Hex id of an order token: a hex id or a place name (underscores for spaces)."""
-        try:
-            return self.map.hex_of(token.replace("_", " "))
-        except ScenarioError:
-            return ""
+        def make() -> str:
+            try:
+                return self.map.hex_of(token.replace("_", " "))
+            except ScenarioError:
+                return ""
+        return self.cached("resolve", token, make, 4096)
 
     def hex_terrain(self, terrain: str) -> Any:
         """The terrain row of a hex terrain name."""
@@ -137,27 +196,25 @@ class World:
         """Hex terrain of a hex."""
         return self.map.terrain[hex_id]
 
-    def side_kinds(self, a: str, b: str) -> set[str]:
+    def side_kinds(self, a: str, b: str) -> frozenset[str]:
         """Hexside kinds between a and b; a bridge supplants the river it crosses."""
-        kinds = set(self.map.hexside(a, b))
-        for k in list(kinds):
-            kinds -= set(getattr(self.tables.hexside[k], "supplants", ()) or ())
-        return kinds
+        return self._kinds.get((a, b), _NONE)
 
     def side_prohibited(self, a: str, b: str) -> bool:
         """True if the hexside between a and b may not be crossed (red line ...)."""
-        return any(self.tables.hexside[k].prohibited for k in self.side_kinds(a, b))
+        return (a, b) in self.prohibited_sides
 
     def zoc_blocked(self, a: str, b: str) -> bool:
         """True if no ZOC extends from a into b (prohibited hex or hexside, blocks_zoc)."""
-        if b in self.prohibited:
-            return True
-        return any(self.tables.hexside[k].prohibited or self.tables.hexside[k].blocks_zoc
-                   for k in self.side_kinds(a, b))
+        return b in self.prohibited or (a, b) in self.zoc_stop
 
     def neighbours(self, hex_id: str) -> tuple[str, ...]:
         """Adjacent on-map hexes."""
-        return self.grid.neighbours(hex_id)
+        return self.nbrs[hex_id]
+
+    def adjacent(self, a: str, b: str) -> bool:
+        """True if hexes a and b share a hexside."""
+        return b in self.nbrs.get(a, ())
 
     def is_road(self, a: str, b: str) -> bool:
         """True if a road of any kind runs from a to b."""

@@ -11,7 +11,7 @@ from pbem.games.holdfast import actions, bot as bots, orders, sequence
 from pbem.games.holdfast.data import world
 from pbem.games.holdfast.options import OPTIONS, resolve_options
 from pbem.games.holdfast.report import TITLE, build_report
-from pbem.games.holdfast.scenario import data_files, scenario_ids
+from pbem.games.holdfast.scenario import SCENARIO_DIR, data_files, scenario_ids
 from pbem.games.holdfast.state import HoldfastState
 from pbem.games.holdfast.view import HoldfastView, build_view, secrets
 
@@ -25,8 +25,13 @@ class HoldfastGame:
     rules_version = "holdfast-engine-1"
 
     def scenarios(self) -> dict[str, str]:
-        """Scenario id -> title, for every scenario file shipped."""
-        return scenario_ids()
+        """Scenario id -> title, for every scenario file shipped (re-read when a file changes)."""
+        stamp = tuple((p.name, p.stat().st_mtime_ns, p.stat().st_size)
+                      for p in sorted(SCENARIO_DIR.glob("*.toml")))
+        cached = self.__dict__.get("_titles")
+        if cached is None or cached[0] != stamp:
+            cached = self.__dict__["_titles"] = (stamp, scenario_ids())
+        return dict(cached[1])
 
     def data_files(self, scenario: str) -> list[Path]:
         """The TOML files a scenario reads (hashed into the genesis)."""

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.core.errors import IllegalOrder
-from pbem.games.holdfast.board import ezoc, side_at
+from pbem.games.holdfast.board import ezoc
 from pbem.games.holdfast.data import World
 from pbem.games.holdfast.state import HoldfastState, enemy
+from pbem.games.holdfast.supply import block_hexes
 
 
 
@@ -46,12 +47,21 @@ def side_cost(w: World, a: str, b: str, weather: str) -> int:
     return total
 
 
+def step_table(w: World, unit_type: str, weather: str) -> dict[str, tuple]:
+    """Per hex, the passable steps (next hex, hex cost without EZOC, hexside cost); memoised."""
+    def make() -> dict[str, tuple]:
+        return {h: tuple((n, hex_cost(w, unit_type, h, n, False), side_cost(w, h, n, weather))
+                         for n in ns) for h, ns in w.pass_nbrs.items()}
+    return w.cached("steps", (unit_type, weather), make, 64)
+
+
 def check_path(state: HoldfastState, w: World, side: str, unit_id: str, path: list[str],
                mp: int, strategic: bool) -> list[int]:
     """Validate a path hex by hex and return the cost of each step; IllegalOrder if not legal."""
     u = state.private[side].units[unit_id]
     spec = w.units[unit_id]
     ez = ezoc(state, w, side)
+    foe = block_hexes(state, enemy(side))
     pub = state.public
     if strategic and u.hex in ez:
         raise IllegalOrder(f"strategic movement may not begin in an enemy ZOC ({u.hex})",
@@ -60,7 +70,7 @@ def check_path(state: HoldfastState, w: World, side: str, unit_id: str, path: li
     spent = 0
     here = u.hex
     for nxt in path:
-        if not w.grid.adjacent(here, nxt):
+        if not w.adjacent(here, nxt):
             raise IllegalOrder(f"{nxt} is not adjacent to {here}", rule="HF-9.1-b")
         if nxt in w.prohibited:
             raise IllegalOrder(f"{nxt} is {w.terrain(nxt)}, prohibited terrain", rule="HF-TEC-a")
@@ -70,7 +80,7 @@ def check_path(state: HoldfastState, w: World, side: str, unit_id: str, path: li
         if nxt in w.gray and not w.gray_open(side, pub.turn):
             raise IllegalOrder(f"gray hex {nxt} is not playable by the {side} on turn {pub.turn}",
                                rule="HF-8.1-h")
-        if side_at(state, nxt) == enemy(side):
+        if nxt in foe:
             raise IllegalOrder(f"{nxt} holds an enemy block", rule="HF-9.1-b")
         if strategic and nxt in ez:
             raise IllegalOrder(f"strategic movement may not enter an enemy ZOC ({nxt})",
@@ -82,7 +92,7 @@ def check_path(state: HoldfastState, w: World, side: str, unit_id: str, path: li
                                rule="HF-9.1-b")
         costs.append(cost)
         here = nxt
-    if side_at(state, here) == side:
+    if here in block_hexes(state, side):
         raise IllegalOrder(f"{here} already holds a friendly block", rule="HF-9.1-c")
     return costs
 
@@ -97,9 +107,13 @@ def reachable(state: HoldfastState, w: World, side: str, unit_id: str, mp: int,
     ez = ezoc(state, w, side)
     if strategic and u.hex in ez:
         return {}
-    weather, turn = state.public.weather, state.public.turn
-    foe_hexes = {x.hex for x in state.private[enemy(side)].units.values() if x.where == "map"}
-    own_hexes = {x.hex for x in state.private[side].units.values() if x.where == "map"}
+    steps = step_table(w, spec.type, state.public.weather)
+    ezoc_mp = w.tables.ezoc_mp
+    foe_hexes = block_hexes(state, enemy(side))
+    own_hexes = block_hexes(state, side)
+    stop = foe_hexes | ez if strategic else foe_hexes
+    if not w.gray_open(side, state.public.turn):
+        stop = stop | w.gray
     best = {u.hex: 0}
     prev: dict[str, str] = {}
     heap = [(0, u.hex)]
@@ -107,12 +121,10 @@ def reachable(state: HoldfastState, w: World, side: str, unit_id: str, mp: int,
         c, h = heapq.heappop(heap)
         if c > best.get(h, 1 << 30):
             continue
-        for n in w.neighbours(h):
-            if (n in w.prohibited or n in foe_hexes or w.side_prohibited(h, n)
-                    or (n in w.gray and not w.gray_open(side, turn))
-                    or (strategic and n in ez)):
+        for n, hc, sc in steps[h]:
+            if n in stop:
                 continue
-            nc = c + hex_cost(w, spec.type, h, n, n in ez) + side_cost(w, h, n, weather)
+            nc = c + (max(hc, ezoc_mp) if n in ez else hc) + sc
             if nc <= mp and nc < best.get(n, 1 << 30):
                 best[n] = nc
                 prev[n] = h

@@ -11,12 +11,7 @@ from pbem.games.holdfast.supply import hex_in_supply, in_supply, inland_base_ope
 
 def setup_zone(w: World, unit_id: str) -> set[str]:
     """HF-12.1-a: the hexes a set-up unit may be placed in."""
-    for p in w.scenario.setup:
-        if p.unit == unit_id and p.zone:
-            centres = [w.hex_of(z) for z in p.zone]
-            return {h for c in centres for h in w.grid.within(c, p.radius)
-                    if h not in w.prohibited and h not in w.gray}
-    return set()
+    return set(w.setup_zones.get(unit_id, ()))
 
 
 def check_setup_place(state: HoldfastState, w: World, side: str, unit: str, target: str) -> str:

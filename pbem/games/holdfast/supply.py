@@ -1,85 +1,145 @@
-"""Supply tracing (HF-10): <= 3 hexes to a road, then by road to an active friendly base."""
+"""Supply tracing (HF-10): <= 3 hexes to a road, then by road to an active friendly base.
+
+A side's supply network depends only on the hexes of both sides' blocks (which of its own
+blocks stand in an enemy ZOC), the control of its bases and whether its gray window is open.
+`net_for` memoises networks per scenario on exactly that key, so a position is traced once
+however many units, orders or replays ask about it; a Net never changes once built.
+"""
 
 from __future__ import annotations
 
-from collections import deque
-
-from pbem.games.holdfast.board import ezoc, map_units
 from pbem.games.holdfast.data import World
 from pbem.games.holdfast.state import HoldfastState, enemy
 
-class Net:
-    """One side's supply network in the current position."""
 
-    def __init__(self, state: HoldfastState, w: World, side: str, extra: str = "") -> None:
-        self.w, self.side, self.turn = w, side, state.public.turn
-        own = {u.hex for u in map_units(state, side)} | ({extra} if extra else set())
-        foe = {u.hex for u in map_units(state, enemy(side))}
-        ez = ezoc(state, w, side)
-        gray_ok = w.gray_open(side, self.turn)
+def zoc_of(w: World, hexes: frozenset[str]) -> frozenset[str]:
+    """HF-9.2-a: hexes in the ZOC of blocks standing in hexes (memoised per scenario)."""
+    def make() -> frozenset[str]:
+        out: set[str] = set()
+        for h in hexes:
+            out.update(w.zoc_nbrs[h])
+        return frozenset(out)
+    return w.cached("zoc", hexes, make, 2048)
+
+
+def block_hexes(state: HoldfastState, side: str) -> frozenset[str]:
+    """Hexes holding a block of side."""
+    return frozenset(u.hex for u in state.private[side].units.values() if u.where == "map")
+
+
+class Net:
+    """One side's supply network in one position (immutable; queries are memoised)."""
+
+    def __init__(self, w: World, side: str, gray_ok: bool, foe: frozenset[str],
+                 own_in_ezoc: frozenset[str], control: tuple[str | None, ...]) -> None:
+        self.w, self.side = w, side
         # HF-10-c/d: prohibited terrain, enemy blocks and EZOC (unless a friendly block sits
         # there) stop a supply path; gray hexes outside the side's window are not playable.
-        self.blocked = set(w.prohibited) | foe | (ez - own)
+        blocked = set(w.prohibited)
+        blocked |= foe
+        blocked |= zoc_of(w, foe) - own_in_ezoc
         if not gray_ok:
-            self.blocked |= w.gray
-        control = state.public.control
+            blocked |= w.gray
+        self.blocked = frozenset(blocked)
+        self._comp: dict[str, frozenset[str]] = {}
+        self._major_memo: dict[str, bool] = {}
+        self._minor_memo: dict[str, list[str]] = {}
         self.major: set[str] = set()
         self.minor: list[str] = []
-        for b in w.home_bases[side]:
-            if control.get(b) != side or b in self.blocked:
+        for b, owner in zip(w.home_bases[side], control):
+            if owner != side or b in self.blocked:
                 continue
             kind = w.base_kind(b)
             if kind == "port":
                 self.major.add(b)                       # HF-10-g: ports trace to sea
             elif kind == "minor_port":
                 self.minor.append(b)                    # HF-10-k
-            elif self.road_reach({b}) & set(w.edge_roads):
+            elif self.reaches_edge(b):
                 self.major.add(b)                       # HF-10-g/i: inland base to the edge
         if gray_ok:
             self.major |= {g for g in w.gray if g not in self.blocked}   # HF-10-h/j
         self.major_roads = self.road_reach(self.major)
         self.minor_roads = {p: self.road_reach({p}) for p in self.minor}
 
-    def road_reach(self, starts: set[str]) -> set[str]:
+    def _component(self, start: str) -> frozenset[str]:
+        comp = self._comp.get(start)
+        if comp is None:
+            seen = {start}
+            todo = [start]
+            blocked, road = self.blocked, self.w.road_nbrs
+            while todo:
+                h = todo.pop()
+                for n in road.get(h, ()):
+                    if n not in seen and n not in blocked:
+                        seen.add(n)
+                        todo.append(n)
+            comp = frozenset(seen)
+            for h in comp:
+                self._comp[h] = comp
+        return comp
+
+    def road_reach(self, starts: set[str] | frozenset[str]) -> set[str]:
         """Hexes joined to starts by a continuous road path through unblocked hexes."""
-        seen = {s for s in starts if s not in self.blocked}
-        todo = deque(seen)
-        while todo:
-            h = todo.popleft()
-            for n in self.w.road_adj.get(h, ()):
-                if n not in seen and n not in self.blocked and not self.w.side_prohibited(h, n):
-                    seen.add(n)
-                    todo.append(n)
-        return seen
+        out: set[str] = set()
+        for s in starts:
+            if s not in self.blocked and s not in out:
+                out |= self._component(s)
+        return out
+
+    def reaches_edge(self, hex_id: str) -> bool:
+        """HF-10-i: True if hex_id traces by road to the allied edge road hexes."""
+        return hex_id not in self.blocked and not self._component(hex_id).isdisjoint(
+            self.w.edge_set)
 
     def leg(self, hex_id: str) -> set[str]:
         """Hexes reachable from hex_id in at most road_trace_hexes (3) steps, unblocked."""
         seen = {hex_id}
         frontier = [hex_id]
+        blocked, nbrs = self.blocked, self.w.pass_nbrs
         for _ in range(self.w.leg):
             nxt = []
             for h in frontier:
-                for n in self.w.neighbours(h):
-                    if n in seen or n in self.blocked or self.w.side_prohibited(h, n):
-                        continue
-                    seen.add(n)
-                    nxt.append(n)
+                for n in nbrs[h]:
+                    if n not in seen and n not in blocked:
+                        seen.add(n)
+                        nxt.append(n)
             frontier = nxt
         return seen
 
     def major_supplied(self, hex_id: str) -> bool:
         """True if a block in hex_id traces to a major base (port, inland base, gray hex)."""
+        ok = self._major_memo.get(hex_id)
+        if ok is None:
+            ok = self._major_memo[hex_id] = self._major(hex_id)
+        return ok
+
+    def _major(self, hex_id: str) -> bool:
         if hex_id in self.w.prohibited:
             return False
-        if hex_id in self.major or any(n in self.major_roads and not self.w.side_prohibited(hex_id, n)
-                                       for n in self.w.road_adj.get(hex_id, ())):
+        roads = self.major_roads
+        if hex_id in self.major or any(n in roads for n in self.w.road_nbrs.get(hex_id, ())):
             return True
-        return bool(self.leg(hex_id) & self.major_roads)
+        return not roads.isdisjoint(self.leg(hex_id))
 
     def minor_options(self, hex_id: str) -> list[str]:
         """Minor ports a block in hex_id could draw supply from."""
-        reach = self.leg(hex_id)
-        return [p for p in self.minor if reach & self.minor_roads[p]]
+        opts = self._minor_memo.get(hex_id)
+        if opts is None:
+            reach = self.leg(hex_id) if self.minor else set()
+            opts = self._minor_memo[hex_id] = [p for p in self.minor
+                                               if not reach.isdisjoint(self.minor_roads[p])]
+        return list(opts)
+
+
+def net_for(state: HoldfastState, w: World, side: str, extra: str = "") -> Net:
+    """side's supply network in this position (with one more own block in extra), memoised."""
+    own = block_hexes(state, side) | ({extra} if extra else frozenset())
+    foe = block_hexes(state, enemy(side))
+    gray_ok = w.gray_open(side, state.public.turn)
+    control = tuple(state.public.control.get(b) for b in w.home_bases[side])
+    own_ez = own & zoc_of(w, foe)
+    key = (side, gray_ok, foe, own_ez, control)
+    return w.cached("net", key, lambda: Net(w, side, gray_ok, foe, own_ez, control), 256)
 
 
 def in_supply(state: HoldfastState, w: World, side: str, unit_id: str, *, claim: bool = False,
@@ -89,7 +149,7 @@ def in_supply(state: HoldfastState, w: World, side: str, unit_id: str, *, claim:
     With claim=True a free minor port is assigned to the unit for the rest of the player turn.
     """
     u = state.private[side].units[unit_id]
-    net = net or Net(state, w, side)
+    net = net or net_for(state, w, side)
     if net.major_supplied(u.hex):
         return True
     ports = state.private[side].minor_ports
@@ -106,18 +166,20 @@ def in_supply(state: HoldfastState, w: World, side: str, unit_id: str, *, claim:
 
 def hex_in_supply(state: HoldfastState, w: World, side: str, hex_id: str) -> bool:
     """True if a side's block placed in hex_id would be in supply via a major base."""
-    net = Net(state, w, side, extra=hex_id)
+    net = net_for(state, w, side, extra=hex_id)
     return net.major_supplied(hex_id) or bool(
         [p for p in net.minor_options(hex_id) if p not in state.private[side].minor_ports])
 
 
 def supply_report(state: HoldfastState, w: World, side: str) -> dict[str, bool]:
     """unit id -> in supply, for every map unit of side, assigning free minor ports in hex order."""
-    net = Net(state, w, side)
+    net = net_for(state, w, side)
     out: dict[str, bool] = {}
     ports = dict(state.private[side].minor_ports)
     needing = []
-    for u in map_units(state, side):
+    for _, u in sorted(state.private[side].units.items()):
+        if u.where != "map":
+            continue
         if net.major_supplied(u.hex):
             out[u.id] = True
         else:
@@ -137,6 +199,5 @@ def supply_report(state: HoldfastState, w: World, side: str) -> dict[str, bool]:
 
 def inland_base_open(state: HoldfastState, w: World, base: str) -> bool:
     """HF-10-i: an Allied inland base can receive units only if it traces to the edge roads."""
-    net = Net(state, w, "allied")
-    return state.public.control.get(base) == "allied" and base not in net.blocked and bool(
-        net.road_reach({base}) & set(w.edge_roads))
+    net = net_for(state, w, "allied")
+    return state.public.control.get(base) == "allied" and net.reaches_edge(base)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import msgspec
 import pytest
@@ -27,8 +28,10 @@ def _check_no_leak(state: HoldfastState, events: list) -> None:
                  msgspec.json.encode(GAME.report(state, other))]
         blobs += [e.text.encode() for e in events if e.visible_to in ("all", other)]
         for s in secrets:
+            # a whole word only: '1st Guards BDE' is part of the public '201st Guards BDE'
+            pattern = re.compile(rb"(?<![\w-])" + re.escape(s.encode()) + rb"(?![\w-])")
             for blob in blobs:
-                assert s.encode() not in blob, f"{side} secret {s!r} seen by {other}"
+                assert not pattern.search(blob), f"{side} secret {s!r} seen by {other}"
 
 
 def _check_without_dice(state: HoldfastState, side: str, line: str) -> None:
