@@ -12,7 +12,6 @@ from typing import Any
 import msgspec
 
 from pbem.core.dice import file_key
-from pbem.core.encoding import canonical, sha256_hex
 from pbem.core.errors import ArchiveError, FileRejected
 from pbem.core.game import Event, Game
 from pbem.core.keys import private_raw
@@ -238,7 +237,7 @@ def _read_cache(root: Path, game: Game, genesis: Genesis,
     if c.game_id != genesis.game_id or not 0 <= c.resolved <= len(files):
         return None
     expect = files[c.resolved - 1].hash if c.resolved else genesis.hash
-    if c.resolved_hash != expect or sha256_hex(canonical(state)) != c.state_hash:
+    if c.resolved_hash != expect or state_hash(state) != c.state_hash:
         return None
     if c.resolved < len(files):
         nxt = files[c.resolved].payload

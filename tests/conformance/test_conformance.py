@@ -19,6 +19,7 @@ from pbem.core.dice import KeyedDice
 from pbem.core.game import Context
 from pbem.core.registry import all_games
 from fixtures.conformance_checks import leaks
+from pbem.core.encoding import check_profile
 from pbem.protocol.resolve import copy_state
 
 # Games per (game, scenario) for the two kinds of run; unknown games get the default.
@@ -61,8 +62,9 @@ def test_random_legal_play(game, scenario, i):
         pending = game.pending(state)
         assert pending, "dead end: no decision pending and no outcome"
         side = pending[0].side
-        # round trip of the state through its encoding
+        # round trip of the state through its encoding, inside the canonical profile
         assert copy_state(game, state) == state
+        check_profile(msgspec.to_builtins(state))
         for viewer in game.sides:
             other = next(s for s in game.sides if s != viewer)
             found = leaks(game.secrets(state, other), render_all(game, state, viewer))
