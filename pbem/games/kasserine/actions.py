@@ -6,15 +6,15 @@ from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.games.kasserine import combat, results, retreat
 from pbem.games.kasserine.movement import do_move
-from pbem.games.kasserine.orders import (Advance, Attack, Bombard, Box, End, Enter, Loss, Move,
-                                         Order, Retreat, StandingOrder, Stiff, Support,
-                                         format_order)
+from pbem.games.kasserine.orders import (Advance, Attack, Bombard, Box, Displace, End, Enter,
+                                         Loss, Move, Order, Retreat, StandingOrder, Stiff,
+                                         Support, format_order)
 from pbem.games.kasserine.scenario import KasserineData
 from pbem.games.kasserine.sequence import end_phase
 from pbem.games.kasserine.state import KasserineState
 
-ANSWERS = {Support: "support", Box: "box", Stiff: "stiff", Retreat: "retreat", Advance: "advance",
-           Loss: "loss"}
+ANSWERS = {Support: "support", Box: "box", Stiff: "stiff", Retreat: "retreat",
+           Displace: "displace", Advance: "advance", Loss: "loss"}
 
 
 def apply(state: KasserineState, data: KasserineData, side: str, order: Order, ctx: Context) -> None:
@@ -56,12 +56,12 @@ def apply(state: KasserineState, data: KasserineData, side: str, order: Order, c
 
 def _wait_rule(kind: str) -> str:
     return {"support": "KAS-8.2.1-b", "box": "KAS-14.3-a", "stiff": "KAS-8.4-a",
-            "retreat": "KAS-8.3-a", "advance": "KAS-8.5-d", "loss": "KAS-8.2.4-c"}.get(kind, "KAS-4.1-b")
+            "retreat": "KAS-8.3-a", "displace": "KAS-8.3.1-a", "advance": "KAS-8.5-d", "loss": "KAS-8.2.4-c"}.get(kind, "KAS-4.1-b")
 
 
 def _standing(state: KasserineState, side: str, order: StandingOrder, ctx: Context) -> None:
     st = state.private[side].standing
-    mode = "" if order.mode == "ask" else order.mode
+    mode = "" if order.mode == "ask" and order.topic != "displace" else order.mode
     if order.topic == "support":
         st.support, st.support_min = mode, order.min
     else:
@@ -75,7 +75,10 @@ def _answer(state: KasserineState, data: KasserineData, order: Order, ctx: Conte
     assert c is not None
     if isinstance(order, Support):
         state.wait = None
-        combat.defender_step(state, c, order.commit, ctx)
+        if c.step == 3:
+            combat.attacker_step(state, c, order.commit, ctx)
+        else:
+            combat.defender_step(state, c, order.commit, ctx)
         return
     task = c.tasks[0]
     if isinstance(order, Box):
@@ -90,6 +93,11 @@ def _answer(state: KasserineState, data: KasserineData, order: Order, ctx: Conte
         else:
             retreat.check_path(state, data, task.unit, task.hexes, task.bombard, order.path)
             task.path = list(order.path)
+    elif isinstance(order, Displace):
+        assert task.path is not None
+        retreat.check_displace(state, data, task.unit, task.path, task.chain, order.unit,
+                               order.hex)
+        task.chain.append(order.hex)
     elif isinstance(order, Loss):
         cands = [u for u in task.candidates if state.units[u].status == "map"]
         if order.unit not in cands:

@@ -4,11 +4,19 @@ from __future__ import annotations
 
 from pbem.games.kasserine.scenario import KasserineData, load_kasserine
 from pbem.games.kasserine.state import KasserineState, other
+from pbem.games.kasserine.static import static, zoc_of
+
+
+_DATA: dict[tuple[str, str], KasserineData] = {}
 
 
 def data_of(state: KasserineState) -> KasserineData:
-    """The scenario data a game state is played on (cached by the loader)."""
-    return load_kasserine(state.scenario, sbeitla_hex=state.options.sbeitla_hex)
+    """The scenario data a game state is played on (cached here and by the loader)."""
+    key = (state.scenario, state.options.sbeitla_hex)
+    data = _DATA.get(key)
+    if data is None:
+        data = _DATA[key] = load_kasserine(state.scenario, sbeitla_hex=state.options.sbeitla_hex)
+    return data
 
 
 def occupancy(state: KasserineState) -> dict[str, str]:
@@ -37,16 +45,18 @@ def label(data: KasserineData, state: KasserineState, uid: str) -> str:
     return f"{uid} {a}-{d}-{m}{dep}"
 
 
-def zoc_hexes(state: KasserineState, data: KasserineData, side: str) -> set[str]:
-    """Every hex in the ZOC of side's units (6.0: the six adjacent hexes, all terrain)."""
-    out: set[str] = set()
-    for uid in on_map(state, side):
-        if not data.units[uid].no_zoc:
-            out.update(data.map.grid.neighbours(state.units[uid].hex))
-    return out
+def zoc_hexes(state: KasserineState, data: KasserineData, side: str) -> frozenset[str]:
+    """Every hex in the ZOC of side's units (6.0: the six adjacent hexes, all terrain).
+
+    Computed once per position: the answer is memoised on the hexes of the units exerting it.
+    """
+    units = data.units
+    hexes = tuple(u.hex for uid, u in state.units.items()
+                  if u.status == "map" and u.side == side and not units[uid].no_zoc)
+    return zoc_of(data, hexes)
 
 
-def ezoc(state: KasserineState, data: KasserineData, side: str) -> set[str]:
+def ezoc(state: KasserineState, data: KasserineData, side: str) -> frozenset[str]:
     """Hexes in an enemy ZOC for side (friendly units never negate it, 6.0-c)."""
     return zoc_hexes(state, data, other(side))
 
@@ -92,8 +102,14 @@ def hexside_kinds(data: KasserineData, a: str, b: str) -> set[str]:
 
 def edge_distance(data: KasserineData, side: str, hex_id: str) -> int:
     """Hexes from hex_id to the side's nearest friendly map edge or supply symbol (8.3, KAS-G15)."""
-    grid = data.map.grid
-    return min(grid.distance(hex_id, h) for h in (data.edges[side] | data.supply[side]))
+    memo = static(data).edge
+    key = (side, hex_id)
+    out = memo.get(key)
+    if out is None:
+        grid = data.map.grid
+        out = memo[key] = min(grid.distance(hex_id, h)
+                              for h in (data.edges[side] | data.supply[side]))
+    return out
 
 
 def nearest(state: KasserineState, data: KasserineData, hex_id: str, side: str) -> int | None:

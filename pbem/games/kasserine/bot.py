@@ -15,12 +15,13 @@ from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.games.kasserine import actions
 from pbem.games.kasserine.board import (data_of, ezoc, occupancy, on_map, values)
-from pbem.games.kasserine.movement import arrival_hexes, can_arrive, is_minefield, step_cost
+from pbem.games.kasserine.movement import arrival_hexes, can_arrive, move_edges, step_cost
 from pbem.games.kasserine.orders import parse_order
-from pbem.games.kasserine.retreat import Choices
+from pbem.games.kasserine.retreat import Choices, chain_so_far, displace_options
 from pbem.games.kasserine.scenario import KasserineData
 from pbem.games.kasserine.sequence import pending
 from pbem.games.kasserine.state import KasserineState, other
+from pbem.games.kasserine.static import nearest_of, static
 from pbem.games.kasserine.victory import captured
 
 MAX_LINES = 120
@@ -95,6 +96,8 @@ def _standing(state: KasserineState, side: str, rng: random.Random, style: str) 
         out.append("standing retreat auto")
     if not st.box and side == "us" and rng.random() < 0.6:
         out.append(f"standing box {rng.choice(['hold', 'yield'])}")
+    if st.displace == "auto" and rng.random() < 0.3:
+        out.append("standing displace ask")
     return out
 
 
@@ -128,6 +131,12 @@ def _answer(state: KasserineState, data: KasserineData, side: str, rng: random.R
             return f"retreat {t.unit} auto"
         legal = Choices(state, data, t.unit, t.hexes, t.bombard).legal()
         return f"retreat {t.unit} {' '.join(rng.choice(legal))}" if legal else f"retreat {t.unit} auto"
+    if w.kind == "displace":
+        assert t.path is not None
+        _, who, forbidden = chain_so_far(state, data, t.unit, t.path, t.chain)
+        assert who is not None
+        opts = displace_options(state, data, who, forbidden)
+        return f"displace {who} {opts[0] if heur else rng.choice(opts)}"
     if w.kind == "advance":
         cands = [a for a in t.candidates if state.units[a].status == "map"]
         if heur:
@@ -141,56 +150,84 @@ def _answer(state: KasserineState, data: KasserineData, side: str, rng: random.R
 
 
 def reach(state: KasserineState, data: KasserineData, uid: str, starts: list[str] | None,
-          ) -> dict[str, list[str]]:
-    """Cheapest paths to the hexes a unit can probably reach (approximate; apply decides)."""
+          ) -> "Reach":
+    """Cheapest paths to the hexes a unit can probably reach (approximate; apply decides).
+
+    One Dijkstra search over hexes with parent pointers; terrain costs come memoised from
+    movement.step_cost and the enemy ZOC is computed once for the position.
+    """
     u = state.units[uid]
     unit = data.units[uid]
     mobile, side = bool(unit.mobile), u.side
     ma2 = values(data, state, uid)[2] * 2 - u.mp
-    zoc = set() if unit.commando else ezoc(state, data, side)
+    zoc = frozenset() if unit.commando else ezoc(state, data, side)
+    penalty = (ma2 // 2) // 2 * 2 if mobile else 0
     occ = occupancy(state)
-    heap: list[tuple[int, list[str], bool]] = []
+    enemy = {h for h, o in occ.items() if state.units[o].side != side}
+    mined = side == "axis"
+    heap: list[tuple[int, int, str, str | None]] = []
     if starts is None:
-        heap.append((0, [], u.hex in zoc))
+        heap.append((0, 0, u.hex, None))
+        root: str | None = u.hex
     else:
-        for h in starts:
+        root = None
+        for i, h in enumerate(starts):
             c = step_cost(data, side, mobile, None, h)
-            if c is not None:
-                if h in zoc:
-                    c += (ma2 // 2) // 2 * 2 if mobile else 0
-                if c <= ma2:
-                    heap.append((c, [h], False))
-    best: dict[str, int] = {}
-    out: dict[str, list[str]] = {}
-    heapq.heapify(heap)
-    while heap:
-        cost, path, _ = heapq.heappop(heap)
-        here = path[-1] if path else u.hex
-        if path:
-            if here in best and best[here] <= cost:
-                continue
-            best[here] = cost
-            if here not in occ:
-                out[here] = path
-        if path and here in zoc and not mobile:
-            continue
-        for h in data.map.grid.neighbours(here):
-            if h in path or (h in occ and state.units[occ[h]].side != side):
-                continue
-            c = step_cost(data, side, mobile, here, h)
             if c is None:
                 continue
-            if is_minefield(data, here, h):
-                if side == "axis":
-                    continue
             if h in zoc:
-                if not mobile and here in zoc:
-                    continue
-                if mobile:
-                    c += (ma2 // 2) // 2 * 2
-            if cost + c <= ma2:
-                heapq.heappush(heap, (cost + c, path + [h], h in zoc))
-    return out
+                c += penalty
+            if c <= ma2:
+                heap.append((c, i, h, None))
+    heapq.heapify(heap)
+    tick = len(starts or ()) + 1         # unique tie-breaks: start entries use 0..len-1
+    best: dict[str, int] = {}
+    parent: dict[str, str | None] = {}
+    edges = static(data).edges
+    while heap:
+        cost, _, here, came = heapq.heappop(heap)
+        if here in best:
+            continue
+        best[here] = cost
+        parent[here] = came
+        if here != root and here in zoc and not mobile:
+            continue
+        adj = edges.get((side, mobile, here))
+        if adj is None:
+            adj = move_edges(data, side, mobile, here)
+        for h, c, mine in adj:
+            if h in best or h in enemy or (mined and mine):
+                continue
+            if h in zoc:
+                if not mobile:
+                    if here in zoc:
+                        continue
+                else:
+                    c += penalty
+            total = cost + c
+            if total <= ma2:
+                tick += 1
+                heapq.heappush(heap, (total, tick, h, here))
+    return Reach([h for h in best if h not in occ], parent, root)
+
+
+class Reach:
+    """The hexes a unit can probably end its move in, and the cheapest path to each."""
+
+    def __init__(self, hexes: list[str], parent: dict[str, str | None], root: str | None) -> None:
+        self.hexes, self._parent, self._root = hexes, parent, root
+
+    def __bool__(self) -> bool:
+        return bool(self.hexes)
+
+    def path(self, h: str) -> list[str]:
+        """The hexes entered on the way to h, in order (the start hex excluded)."""
+        out = [h]
+        p = self._parent[h]
+        while p is not None and p != self._root:
+            out.append(p)
+            p = self._parent[p]
+        return out[::-1]
 
 
 def _move(state: KasserineState, data: KasserineData, side: str, rng: random.Random, style: str,
@@ -214,30 +251,31 @@ def _move(state: KasserineState, data: KasserineData, side: str, rng: random.Ran
             return _move(state, data, side, rng, style, plan)
         verb = "enter" if entering else "move"
         if style == "random":
-            h = rng.choice(sorted(dests))
+            h = rng.choice(sorted(dests.hexes))
         else:
-            h = min(sorted(dests), key=lambda x: _score(state, data, side, uid, x))
-            if not entering and _score(state, data, side, uid, h) >= _score(
-                    state, data, side, uid, state.units[uid].hex):
+            score = _scorer(state, data, side, uid)
+            h = min(sorted(dests.hexes), key=score)
+            if not entering and score(h) >= score(state.units[uid].hex):
                 return _move(state, data, side, rng, style, plan)
-        text = f"{verb} {uid} {' '.join(dests[h])}"
+        text = f"{verb} {uid} {' '.join(dests.path(h))}"
         if text in plan.failed:
             return _move(state, data, side, rng, style, plan)
         return text
     return "end"
 
 
-def _score(state: KasserineState, data: KasserineData, side: str, uid: str, h: str) -> int:
-    """Lower is better: the Axis heads for objectives it has not captured, the US covers them."""
-    grid = data.map.grid
-    caps = set(captured(state, data))
-    goals = [o for o in data.objectives if o not in caps] or list(data.objectives)
+def _scorer(state: KasserineState, data: KasserineData, side: str, uid: str):
+    """Score of a hex for one unit, lower is better (the Axis heads for objectives it has not
+    captured, the US covers free ones); the position is read once, not per hex."""
     if side == "axis":
-        return min(grid.distance(h, o) for o in goals) * 10 + grid.distance(h, "2014") // 4
+        caps = set(captured(state, data))
+        goals = tuple(o for o in data.objectives if o not in caps) or data.objectives
+        return lambda h: (nearest_of(data, goals, h) * 10
+                          + nearest_of(data, ("2014",), h) // 4)
     occ = occupancy(state)
-    free = [o for o in data.objectives if occ.get(o) in (None, uid)]
-    targets = free or list(data.objectives)
-    return min(grid.distance(h, o) for o in targets)
+    free = tuple(o for o in data.objectives if occ.get(o) in (None, uid))
+    targets = free or data.objectives
+    return lambda h: nearest_of(data, targets, h)
 
 
 def _bombard(state: KasserineState, data: KasserineData, side: str, rng: random.Random,
@@ -284,7 +322,9 @@ def _attack(state: KasserineState, data: KasserineData, side: str, rng: random.R
         units = rng.sample(atts, rng.randint(1, len(atts)))
         text = f"attack {eh} with {','.join(units)}"
         sf = rng.randint(0, min(2, left))
-        if sf:
+        if sf and rng.random() < 0.3:
+            text += " sf ask" if sf == 1 or rng.random() < 0.5 else " sf 0+ask"
+        elif sf:
             text += f" sf {sf}"
         r = rng.random()
         text += " advance none" if r < 0.3 else (f" advance {units[0]}" if r < 0.7 else "")

@@ -142,7 +142,7 @@ def declare_attack(state: KasserineState, data: KasserineData, side: str, order:
         state.units[uid].attacked = True
     state.seq += 1
     c = Combat(kind="ground", target=order.target, defender=defender, attackers=list(order.units),
-               sf=order.sf, advance=order.advance, loss=order.loss, step=1)
+               sf=order.sf, sf_ask=order.sf_ask, advance=order.advance, loss=order.loss, step=1)
     state.combat = c
     strength = sum(values(data, state, a)[0] for a in order.units)
     ctx.log(f"{side} attacks {label(data, state, defender)} in {order.target} with "
@@ -177,7 +177,8 @@ def standing_support(state: KasserineState, data: KasserineData, c: Combat) -> b
     if st.support == "two":
         return True
     if st.support == "match":
-        return (c.step == 2 and c.sf >= 1) or (c.step == 4 and c.sf == 2)
+        step1 = min(c.sf, 1)                 # the step-1 marker is always the pre-committed one
+        return (c.step == 2 and c.att_down >= 1) or (c.step == 4 and c.att_down > step1)
     return False
 
 
@@ -191,6 +192,17 @@ def defender_step(state: KasserineState, c: Combat, commit: bool, ctx: Context) 
     else:
         ctx.log(f"step {c.step}: {dside} places no marker", kind="support")
     c.step += 1
+
+
+def attacker_step(state: KasserineState, c: Combat, commit: bool, ctx: Context) -> None:
+    """Carry out the attacker's step 3 choice (pre-committed, or answered under 'sf ask')."""
+    if commit and unused_count(state, state.active) > 0:
+        commit_facedown(state, state.active, f"step 3 at {c.target}", ctx)
+        c.att_down += 1
+        ctx.log(f"step 3: {state.active} places a face-down support fire marker", kind="support")
+    else:
+        ctx.log(f"step 3: {state.active} places no marker", kind="support")
+    c.step = 4
 
 
 def run(state: KasserineState, data: KasserineData, ctx: Context) -> None:
@@ -211,14 +223,13 @@ def run(state: KasserineState, data: KasserineData, ctx: Context) -> None:
                 return
             defender_step(state, c, answer, ctx)
         elif c.step == 3:
-            if c.sf == 2 and unused_count(state, state.active) > 0:
-                commit_facedown(state, state.active, f"step 3 at {c.target}", ctx)
-                c.att_down += 1
-                ctx.log(f"step 3: {state.active} places a face-down support fire marker",
-                        kind="support")
-            else:
-                ctx.log(f"step 3: {state.active} places no marker", kind="support")
-            c.step = 4
+            if c.sf_ask and unused_count(state, state.active) > 0:
+                state.wait = Wait(side=state.active, kind="support", prompt=(
+                    f"Support fire step 3 of your attack on {c.target}: the defender placed "
+                    f"{c.def_down} face-down marker(s) at step 2, you {c.att_down}; answer "
+                    "'support yes' to place a face-down marker or 'support no'"))
+                return
+            attacker_step(state, c, c.sf == 2, ctx)
         elif c.step == 5:
             _resolve_ground(state, data, c, ctx)
             c.step = 6
@@ -257,4 +268,4 @@ def _resolve_ground(state: KasserineState, data: KasserineData, c: Combat, ctx: 
     results.queue(state, data, c)
 
 
-__all__ = ["declare_attack", "declare_bombard", "run", "defender_step", "crt_row"]
+__all__ = ["declare_attack", "declare_bombard", "run", "attacker_step", "defender_step", "crt_row"]

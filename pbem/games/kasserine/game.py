@@ -16,6 +16,8 @@ from pbem.games.kasserine.scenario import data_files, load_kasserine, scenario_i
 from pbem.games.kasserine.state import KasserineState
 from pbem.games.kasserine.view import KasserineView, build_view, secrets
 
+_TITLES: dict[str, str] = {}
+
 
 class KasserineGame:
     """Kasserine: Baptism of Fire (Fire & Movement system), February 1943."""
@@ -24,11 +26,13 @@ class KasserineGame:
     title = TITLE
     sides = ("axis", "us")
     state_type = KasserineState
-    rules_version = "kasserine-engine-1"
+    rules_version = "kasserine-engine-2"
 
     def scenarios(self) -> dict[str, str]:
-        """Scenario id -> title."""
-        return {s: load_kasserine(s).scenario.title for s in scenario_ids()}
+        """Scenario id -> title (read once per process)."""
+        if not _TITLES:
+            _TITLES.update({s: load_kasserine(s).scenario.title for s in scenario_ids()})
+        return dict(_TITLES)
 
     def data_files(self, scenario: str) -> list[Path]:
         """The TOML files a scenario reads."""

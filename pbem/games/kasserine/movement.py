@@ -11,11 +11,23 @@ from pbem.games.kasserine.board import (ezoc, fortification_hex, hexside_kinds, 
                                         values)
 from pbem.games.kasserine.scenario import KasserineData
 from pbem.games.kasserine.state import KasserineState
+from pbem.games.kasserine.static import static
 from pbem.games.kasserine.victory import check_sudden_death, entered
 
 
 def step_cost(data: KasserineData, side: str, mobile: bool, a: str | None, b: str) -> int | None:
     """Half-MP to enter b from a (a None = from off the map); None if prohibited (5.4, 17.0)."""
+    memo = static(data).cost
+    key = (side, mobile, a, b)
+    try:
+        return memo[key]
+    except KeyError:
+        out = memo[key] = _step_cost(data, side, mobile, a, b)
+        return out
+
+
+def _step_cost(data: KasserineData, side: str, mobile: bool, a: str | None, b: str) -> int | None:
+    """step_cost computed from the terrain effects chart (memoised by step_cost)."""
     m = data.map
     if b in data.prohibited:
         return None
@@ -42,6 +54,23 @@ def step_cost(data: KasserineData, side: str, mobile: bool, a: str | None, b: st
                 continue
             cost += int((t.mobile if mobile else t.leg) * 2)
     return cost
+
+
+def move_edges(data: KasserineData, side: str, mobile: bool,
+               here: str) -> tuple[tuple[str, int, bool], ...]:
+    """(neighbour, half-MP to enter it from here, US minefield between) for every enterable
+    neighbour, by terrain alone (no units, no ZOC); computed once per scenario."""
+    memo = static(data).edges
+    key = (side, mobile, here)
+    out = memo.get(key)
+    if out is None:
+        edges = []
+        for h in data.map.grid.neighbours(here):
+            c = step_cost(data, side, mobile, here, h)
+            if c is not None:
+                edges.append((h, c, is_minefield(data, here, h)))
+        out = memo[key] = tuple(edges)
+    return out
 
 
 def is_minefield(data: KasserineData, a: str, b: str) -> bool:

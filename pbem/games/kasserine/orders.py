@@ -15,6 +15,8 @@ from pbem.core.errors import OrderSyntaxError
 HEX = re.compile(r"^\d{4}$")
 UNIT = re.compile(r"^[a-z][a-z0-9-]*$")
 RULE = "KAS-ORDERS"
+#: `sf` values that ask for step 3 after step 2: the step-1 marker placed (ask, 1+ask) or not (0+ask).
+SF_ASK = {"ask": 1, "1+ask": 1, "0+ask": 0}
 
 
 class Move(msgspec.Struct, tag="move"):
@@ -50,13 +52,14 @@ class Attack(msgspec.Struct, tag="attack"):
 
     target: str
     units: list[str]
-    sf: int = 0
+    sf: int = 0                    # markers pre-committed: 1 = step 1, 2 = steps 1 and 3
+    sf_ask: bool = False           # step 3 asked after the defender's step 2 (sf is then 0 or 1)
     advance: list[str] | None = None
     loss: str = ""
 
 
 class Support(msgspec.Struct, tag="support"):
-    """The defender's answer to a support-fire step."""
+    """The answer to a support-fire step: the defender's 2 or 4, the attacker's 3 under 'sf ask'."""
 
     commit: bool
 
@@ -80,6 +83,13 @@ class Retreat(msgspec.Struct, tag="retreat"):
     path: list[str] | None = None  # None = let the engine choose (auto)
 
 
+class Displace(msgspec.Struct, tag="displace"):
+    """Where the owner moves a unit displaced by a friendly retreat (8.3.1)."""
+
+    unit: str
+    hex: str
+
+
 class Advance(msgspec.Struct, tag="advance"):
     """Units advancing after combat ("unit" or "unit:n"); empty for none."""
 
@@ -100,17 +110,19 @@ class StandingOrder(msgspec.Struct, tag="standing"):
     min: int | None = None
 
 
-Order = Union[Move, Enter, End, Bombard, Attack, Support, Box, Stiff, Retreat, Advance, Loss,
-              StandingOrder]
+Order = Union[Move, Enter, End, Bombard, Attack, Support, Box, Stiff, Retreat, Displace, Advance,
+              Loss, StandingOrder]
 
 STANDING_MODES = {"support": ("never", "one", "two", "match", "ask"),
                   "stiff": ("never", "always", "full-strength", "ask"),
                   "retreat": ("auto", "ask"),
-                  "box": ("hold", "yield", "ask")}
+                  "box": ("hold", "yield", "ask"),
+                  "displace": ("auto", "ask")}
 USAGE = ("move UNIT HEX..., enter UNIT HEX..., end, bombard HEX N [loss UNIT], "
-         "attack HEX with U,U [sf N] [advance U[:N],...|none] [loss U], support yes|no, "
-         "box hold|yield, stiff yes|no, retreat UNIT HEX...|auto, advance U[:N],...|none, "
-         "loss UNIT, standing support|stiff|retreat|box MODE")
+         "attack HEX with U,U [sf 0|1|2|ask|0+ask] [advance U[:N],...|none] [loss U], "
+         "support yes|no, box hold|yield, stiff yes|no, retreat UNIT HEX...|auto, "
+         "displace UNIT HEX, advance U[:N],...|none, loss UNIT, "
+         "standing support|stiff|retreat|box|displace MODE")
 
 
 def _hexes(words: list[str], what: str) -> list[str]:
@@ -165,11 +177,13 @@ def _attack(words: list[str]) -> Attack:
     seen: set[str] = set()
     while rest:
         if len(rest) < 2 or rest[0] not in ("sf", "advance", "loss") or rest[0] in seen:
-            raise OrderSyntaxError(f"unexpected {' '.join(rest)!r} (clauses: sf N, advance "
+            raise OrderSyntaxError(f"unexpected {' '.join(rest)!r} (clauses: sf N|ask|0+ask, advance "
                                    "U[:N],..|none, loss U, each once)", rule=RULE)
         key, val, rest = rest[0], rest[1], rest[2:]
         seen.add(key)
-        if key == "sf":
+        if key == "sf" and val in SF_ASK:
+            order.sf, order.sf_ask = SF_ASK[val], True
+        elif key == "sf":
             order.sf = _count(val, 0, 2, "sf")
         elif key == "advance":
             order.advance = _advance_list(val)
@@ -214,6 +228,10 @@ def parse_order(text: str) -> Order:
         if len(path) > 3:
             raise OrderSyntaxError("a retreat is at most three hexes", rule=RULE)
         return Retreat(unit=_unit(words[1]), path=path)
+    if verb == "displace":
+        if len(words) != 3:
+            raise OrderSyntaxError("expected 'displace UNIT HEX'", rule=RULE)
+        return Displace(unit=_unit(words[1]), hex=_hexes([words[2]], "displace")[0])
     if verb == "advance" and len(words) == 2:
         return Advance(units=_advance_list(words[1]))
     if verb == "loss" and len(words) == 2:
@@ -245,7 +263,9 @@ def format_order(order: Order) -> str:
         return f"bombard {order.target} {order.markers}" + (f" loss {order.loss}" if order.loss else "")
     if isinstance(order, Attack):
         s = f"attack {order.target} with {','.join(order.units)}"
-        if order.sf:
+        if order.sf_ask:
+            s += " sf ask" if order.sf else " sf 0+ask"
+        elif order.sf:
             s += f" sf {order.sf}"
         if order.advance is not None:
             s += f" advance {','.join(order.advance) or 'none'}"
@@ -260,6 +280,8 @@ def format_order(order: Order) -> str:
         return f"stiff {'yes' if order.yes else 'no'}"
     if isinstance(order, Retreat):
         return f"retreat {order.unit} {' '.join(order.path) if order.path else 'auto'}"
+    if isinstance(order, Displace):
+        return f"displace {order.unit} {order.hex}"
     if isinstance(order, Advance):
         return f"advance {','.join(order.units) or 'none'}"
     if isinstance(order, Loss):

@@ -132,13 +132,43 @@ def _retreat(state: KasserineState, data: KasserineData, c: Combat, t: Task, ctx
         path = ch.auto(state, data, t.unit)
     else:
         path = t.path
-    vacated = retreat.execute(state, data, t.unit, t.hexes, path, ch, ctx)
+    moves: list[tuple[str, str]] = []
+    occ = occupancy(state)
+    if path is not None and occ.get(path[-1]) not in (None, t.unit):
+        planned = _displace(state, data, t, path, st.displace)
+        if planned is None:
+            return False
+        moves = planned
+    vacated = retreat.execute(state, data, t.unit, t.hexes, path, moves, ctx)
     if defender and c.kind == "ground":
         c.retreat_path = vacated
         movers = [a for a in c.attackers if _alive(state, a)]
         if vacated and movers:
             c.tasks.insert(1, Task(kind="advance", side=state.active, candidates=movers))
     return True
+
+
+def _displace(state: KasserineState, data: KasserineData, t: Task, path: list[str],
+              mode: str) -> list[tuple[str, str]] | None:
+    """The displacement moves in the order units move (8.3.1); None (state.wait set) to ask."""
+    while True:
+        moves, who, forbidden = retreat.chain_so_far(state, data, t.unit, path, t.chain)
+        if who is None:
+            return moves[::-1]
+        if mode != "ask":
+            return (retreat.displacement(state, data, who, forbidden) or []) + moves[::-1]
+        opts = retreat.displace_options(state, data, who, forbidden)
+        if len(opts) == 1:
+            t.chain.append(opts[0])
+            continue
+        occ = occupancy(state)
+        t.path = list(path)
+        state.wait = Wait(side=t.side, kind="displace", prompt=(
+            f"{t.unit} retreats {' '.join(path)} and displaces {who} from "
+            f"{state.units[who].hex} (8.3.1): answer 'displace {who} HEX' with one of "
+            + ", ".join(h + (f" (displacing {occ[h]} in turn)" if h in occ else "")
+                        for h in opts)))
+        return None
 
 
 def plan_advance(state: KasserineState, c: Combat, items: list[str], cands: list[str],

@@ -25,8 +25,7 @@ def routes(state: KasserineState, data: KasserineData, uid: str, n: int) -> list
         for h in grid.neighbours(here):
             if grid.distance(origin, h) != len(path) + 1 or h in data.prohibited or h in bad:
                 continue
-            if any(data.tec.hexside.get(k) is not None and data.tec.hexside[k].prohibited
-                   for k in hexside_kinds(data, here, h)):
+            if _prohibited_side(data, here, h):
                 continue
             o = occ.get(h)
             if o is not None and state.units[o].side != u.side:
@@ -39,27 +38,89 @@ def routes(state: KasserineState, data: KasserineData, uid: str, n: int) -> list
     return out
 
 
-def displacement(state: KasserineState, data: KasserineData, uid: str, forbidden: set[str],
-                 depth: int = 0) -> list[tuple[str, str]] | None:
-    """A displacement chain [(unit, to hex), ...] moving uid one hex away (8.3.1-c/d), or None."""
-    if depth > 3:
-        return None
+def _displace_hexes(state: KasserineState, data: KasserineData, uid: str,
+                    forbidden: set[str]) -> list[str]:
+    """Adjacent hexes a displaced unit might enter, in the engine's order of preference."""
     u = state.units[uid]
-    grid = data.map.grid
     bad = ezoc(state, data, u.side)
     occ = occupancy(state)
-    options = sorted((h for h in grid.neighbours(u.hex) if h not in data.prohibited
-                      and h not in bad and h not in forbidden),
-                     key=lambda h: (h in occ, edge_distance(data, u.side, h), h))
-    for h in options:
+    return sorted((h for h in data.map.grid.neighbours(u.hex) if h not in data.prohibited
+                   and h not in bad and h not in forbidden
+                   and not _prohibited_side(data, u.hex, h)),
+                  key=lambda h: (h in occ, edge_distance(data, u.side, h), h))
+
+
+def _prohibited_side(data: KasserineData, a: str, b: str) -> bool:
+    """True if a prohibited hexside lies between a and b (none on the printed map)."""
+    return any(data.tec.hexside.get(k) is not None and data.tec.hexside[k].prohibited
+               for k in hexside_kinds(data, a, b))
+
+
+def displacement(state: KasserineState, data: KasserineData, uid: str,
+                 forbidden: set[str]) -> list[tuple[str, str]] | None:
+    """The engine's displacement chain [(unit, to hex), ...] moving uid one hex away (8.3.1-c/d).
+
+    The chain is listed deepest first (the order in which the units move); None if impossible.
+    Every hex left or entered joins `forbidden`, so a chain never returns on itself.
+    """
+    u = state.units[uid]
+    occ = occupancy(state)
+    for h in _displace_hexes(state, data, uid, forbidden):
         o = occ.get(h)
         if o is None:
             return [(uid, h)]
         if state.units[o].side == u.side:
-            chain = displacement(state, data, o, forbidden | {u.hex, h}, depth + 1)
+            chain = displacement(state, data, o, forbidden | {u.hex, h})
             if chain is not None:
                 return chain + [(uid, h)]
     return None
+
+
+def displace_options(state: KasserineState, data: KasserineData, uid: str,
+                     forbidden: set[str]) -> list[str]:
+    """The hexes the owner may displace uid to: vacant, or a friend's that can move on (8.3.1)."""
+    u = state.units[uid]
+    occ = occupancy(state)
+    out = []
+    for h in _displace_hexes(state, data, uid, forbidden):
+        o = occ.get(h)
+        if o is None or (state.units[o].side == u.side
+                         and displacement(state, data, o, forbidden | {u.hex, h}) is not None):
+            out.append(h)
+    return out
+
+
+def chain_so_far(state: KasserineState, data: KasserineData, uid: str, path: list[str],
+                 chain: list[str]) -> tuple[list[tuple[str, str]], str | None, set[str]]:
+    """The displacements chosen so far (top first), the unit still to place (None: done), its forbidden hexes."""
+    occ = occupancy(state)
+    forbidden = set(path) | {state.units[uid].hex}
+    moves: list[tuple[str, str]] = []
+    who = occ.get(path[-1])
+    for h in chain:
+        if who is None:
+            break
+        moves.append((who, h))
+        forbidden |= {state.units[who].hex, h}
+        who = occ.get(h)
+    return moves, who, forbidden
+
+
+def check_displace(state: KasserineState, data: KasserineData, uid: str, path: list[str],
+                   chain: list[str], who: str, to: str) -> None:
+    """IllegalOrder naming the rule unless `who` is the unit to place next and `to` a legal hex."""
+    _, expected, forbidden = chain_so_far(state, data, uid, path, chain)
+    if expected is None or who != expected:
+        raise IllegalOrder(f"the unit to displace now is {expected}", rule="KAS-8.3.1-a")
+    here = state.units[who].hex
+    if not data.map.grid.adjacent(here, to):
+        raise IllegalOrder(f"a displaced unit moves to an adjacent hex of {here}",
+                           rule="KAS-8.3.1-a")
+    opts = displace_options(state, data, who, forbidden)
+    if to not in opts:
+        raise IllegalOrder(f"{who} cannot be displaced to {to} (prohibited, EZOC, the retreat's "
+                           f"own hexes or a unit that cannot move on); choose from "
+                           f"{', '.join(opts)}", rule="KAS-8.3.1-c")
 
 
 def _prefer(state: KasserineState, data: KasserineData, uid: str, paths: list[list[str]],
@@ -168,8 +229,9 @@ def check_path(state: KasserineState, data: KasserineData, uid: str, n: int, bom
 
 
 def execute(state: KasserineState, data: KasserineData, uid: str, n: int, path: list[str] | None,
-            ch: Choices, ctx: Context) -> list[str]:
-    """Carry out a retreat (path None = no legal hex: eliminated); returns the vacated hexes."""
+            moves: list[tuple[str, str]], ctx: Context) -> list[str]:
+    """Carry out a retreat (path None = no legal hex: eliminated) after the displacements
+    `moves` (in the order the units move); returns the vacated hexes."""
     u = state.units[uid]
     origin, side = u.hex, u.side
     name = label(data, state, uid)
@@ -177,15 +239,13 @@ def execute(state: KasserineState, data: KasserineData, uid: str, n: int, path: 
         eliminate(state, uid)
         ctx.log(f"{name} cannot retreat from {origin}: eliminated", kind="loss", hexes=(origin,))
         return [origin]
-    occ = occupancy(state)
-    if path[-1] in occ and occ[path[-1]] != uid:
-        for who, to in ch.chains[path[-1]]:
-            ctx.log(f"{label(data, state, who)} is displaced {state.units[who].hex} -> {to}",
-                    kind="retreat", hexes=(state.units[who].hex, to))
-            state.units[who].hex = to
-            entered(state, data, who, to, ctx)
-            if state.units[who].side == state.active:
-                state.units[who].barred = "displaced"                # 8.3.1-e
+    for who, to in moves:
+        ctx.log(f"{label(data, state, who)} is displaced {state.units[who].hex} -> {to}",
+                kind="retreat", hexes=(state.units[who].hex, to))
+        state.units[who].hex = to
+        entered(state, data, who, to, ctx)
+        if state.units[who].side == state.active:
+            state.units[who].barred = "displaced"                    # 8.3.1-e
     mined = False
     prev = origin
     for h in path:

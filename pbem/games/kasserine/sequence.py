@@ -13,7 +13,7 @@ from pbem.games.kasserine.victory import final_result
 PHASE_HELP = {
     "movement": "move UNIT HEX..., enter UNIT HEX... (reinforcements), then end",
     "bombardment": "bombard HEX N, then end",
-    "combat": "attack HEX with U,U [sf N] [advance ...] [loss U], then end",
+    "combat": "attack HEX with U,U [sf N|ask] [advance ...] [loss U], then end",
     "mobile-movement": "move / enter mobile units, then end",
     "mobile-combat": "attack with mobile units, then end",
 }

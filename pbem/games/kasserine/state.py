@@ -48,6 +48,8 @@ class Task(msgspec.Struct, kw_only=True):
     box: str = ""                # "", hold, yield
     stiff: str = ""              # "", yes, no
     path: list[str] | None = None
+    chain: list[str] = []        # displacement hexes chosen so far (8.3.1): the unit in the
+                                 # path's last hex goes to chain[0], the one there to chain[1], ...
     auto: bool = False
     bombard: bool = False
 
@@ -60,6 +62,7 @@ class Combat(msgspec.Struct, kw_only=True):
     defender: str                # defending unit
     attackers: list[str] = []
     sf: int = 0                  # markers the attacker pre-committed (steps 1 and 3)
+    sf_ask: bool = False         # step 3 is asked after step 2 (then sf is 0 or 1: step 1 only)
     advance: list[str] | None = None   # pre-committed advance ("unit" or "unit:n"); None = ask
     loss: str = ""               # pre-committed Ex/(A) loss unit
     step: int = 1                # next support-fire step (1-5), 6 = resolved
@@ -79,7 +82,7 @@ class Wait(msgspec.Struct, kw_only=True):
     """A decision the game waits for in the middle of a phase."""
 
     side: str
-    kind: str                    # support | box | stiff | retreat | advance | loss
+    kind: str                    # support | box | stiff | retreat | displace | advance | loss
     prompt: str
 
 
@@ -91,6 +94,7 @@ class Standing(msgspec.Struct, kw_only=True):
     stiff: str = ""              # "", never, always, full-strength
     retreat: str = ""            # "", auto
     box: str = ""                # "", hold, yield
+    displace: str = "auto"       # auto (the engine places displaced units), ask
 
 
 class SidePrivate(msgspec.Struct, kw_only=True):

@@ -80,7 +80,7 @@ def build_view(state: KasserineState, side: str) -> KasserineView:
         released=list(state.released), triggered=dict(state.triggered), holder=dict(state.holder),
         captured=captured(state, data), max_captured=state.max_captured,
         loc_lost=dict(state.loc_lost), spent={k: list(v) for k, v in state.spent.items()},
-        combat=state.combat, last_combat=state.last_combat, wait=state.wait, markers=markers,
+        combat=_combat_for(state.combat, side, state.active), last_combat=state.last_combat, wait=state.wait, markers=markers,
         standing=msgspec.structs.replace(priv.standing), result=state.result)
 
 
@@ -93,7 +93,17 @@ def standing_lines(st: Standing) -> list[str]:
     for topic in ("stiff", "retreat", "box"):
         if getattr(st, topic):
             out.append(f"standing {topic} {getattr(st, topic)}")
+    if st.displace != "auto":
+        out.append(f"standing displace {st.displace}")
     return out
+
+
+def _combat_for(c: Combat | None, side: str, active: str) -> Combat | None:
+    """The current combat as side may see it: the attacker's pre-committed step 3, advance and
+    loss are his intentions, hidden from the defender until they happen."""
+    if c is None or side == active:
+        return c
+    return msgspec.structs.replace(c, sf=min(c.sf, 1), sf_ask=False, advance=None, loss="")
 
 
 def secrets(state: KasserineState, side: str) -> list[str]:

@@ -17,6 +17,11 @@ CANONICAL = [
     "attack 3313 with s501,pz7-2",
     "attack 3313 with s501 sf 2 advance s501:1,pz7-2 loss pz7-2",
     "attack 3313 with s501 advance none",
+    "attack 3313 with s501 sf ask",
+    "attack 3313 with s501,pz7-2 sf 0+ask advance none loss s501",
+    "displace td701 3511",
+    "standing displace ask",
+    "standing displace auto",
     "support yes",
     "support no",
     "box hold",
@@ -46,6 +51,8 @@ def test_canonicalises() -> None:
         "attack 3313 with s501 sf 1"
     assert GAME.format_order(GAME.parse_order("standing support one min 3")) == \
         "standing support one min +3"
+    assert GAME.format_order(GAME.parse_order("attack 3313 with s501 sf 1+ASK")) == \
+        "attack 3313 with s501 sf ask"
 
 
 @pytest.mark.parametrize("line", [
@@ -53,6 +60,8 @@ def test_canonicalises() -> None:
     "attack 3313 s501", "attack 3313 with s501 sf 3", "attack 3313 with s501 sf 1 sf 1",
     "support maybe", "retreat inf3-26 1 2", "retreat inf3-26 3412 3512 3612 3712",
     "advance s501:4", "standing support sometimes", "standing retreat auto now", "end now",
+    "attack 3313 with s501 sf 2+ask", "attack 3313 with s501 sf asks", "displace td701",
+    "displace td701 3511 3512", "displace td701 auto", "standing displace never",
 ])
 def test_syntax_errors(line: str) -> None:
     with pytest.raises(OrderSyntaxError) as e:

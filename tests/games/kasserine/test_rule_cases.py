@@ -12,6 +12,9 @@ Keys of a case:
   markers = {axis = [values], us = [values]}   unused allotments (default none)
   standing = {us = ["standing ..."]}
   setup = true              start from the real scenario set-up instead (turn 1, axis movement)
+  variant = {prohibited_hexsides = [[hex, hex]]}   a test-only data variant of the historical
+                            map: these hexsides get a prohibited hexside kind ("impassable"),
+                            which the printed map lacks (for 8.2-e, 5.2-f)
   orders = ["order" | "us: order"]   (side defaults to `active`)
   dice = [fixed die values, consumed in order]
   [expect] error (rule id raised by the last order; the state is left unchanged), at (hex per
@@ -25,6 +28,7 @@ Keys of a case:
 
 from __future__ import annotations
 
+import copy
 import tomllib
 from pathlib import Path
 
@@ -34,7 +38,9 @@ import pytest
 from pbem.core.dice import FixedDice
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
-from pbem.games.kasserine import GAME
+from pbem.core.hexgrid import hexside_key
+from pbem.games.kasserine import GAME, actions
+from pbem.games.kasserine.scenario import HexsideTerrain, KasserineData
 from pbem.games.kasserine.state import Marker
 from pbem.games.kasserine.victory import captured
 from pbem.games.kasserine.board import data_of
@@ -53,6 +59,34 @@ def load_cases() -> list[dict]:
 
 
 CASES = load_cases()
+
+
+def variant_data(base: KasserineData, spec: dict) -> KasserineData:
+    """A copy of the scenario data with extra prohibited hexsides (the loader's cache is untouched)."""
+    data = copy.copy(base)
+    gmap = copy.copy(base.map)
+    gmap.hexsides = {k: set(v) for k, v in base.map.hexsides.items()}
+    for a, b in spec.get("prohibited_hexsides", []):
+        gmap.hexsides.setdefault(hexside_key(a, b), set()).add("impassable")
+    data.map = gmap
+    data.tec = msgspec.structs.replace(base.tec, hexside={
+        **base.tec.hexside,
+        "impassable": HexsideTerrain(prohibited=True, source="test-only variant (8.2-e)")})
+    return data
+
+
+def case_data(case: dict, state) -> KasserineData | None:
+    """The data variant a case asks for, or None for the real scenario data."""
+    spec = case.get("variant")
+    return variant_data(data_of(state), spec) if spec else None
+
+
+def apply_line(state, side: str, text: str, ctx: Context, data: KasserineData | None) -> None:
+    """Apply one order line, on the case's data variant if it has one."""
+    if data is None:
+        GAME.apply(state, side, GAME.parse_order(text), ctx)
+    else:
+        actions.apply(state, data, side, GAME.parse_order(text), ctx)
 
 
 def build_state(case: dict):
@@ -95,7 +129,7 @@ def build_state(case: dict):
     return state
 
 
-def run_orders(case: dict, state, dice: FixedDice) -> list:
+def run_orders(case: dict, state, dice: FixedDice, data: KasserineData | None = None) -> list:
     """Apply the case's orders; returns the contexts."""
     ctxs = []
     for i, line in enumerate(case.get("orders", [])):
@@ -103,7 +137,7 @@ def run_orders(case: dict, state, dice: FixedDice) -> list:
         side = side or state.active
         ctx = Context(dice, action=i)
         ctxs.append(ctx)
-        GAME.apply(state, side, GAME.parse_order(text), ctx)
+        apply_line(state, side, text, ctx, data)
     return ctxs
 
 
@@ -113,17 +147,17 @@ def test_rule_case(case: dict) -> None:
     dice = FixedDice(case.get("dice", []))
     expect = case.get("expect", {})
     orders = case.get("orders", [])
+    data = case_data(case, state)
     if "error" in expect:
-        ctxs = run_orders({"orders": orders[:-1]}, state, dice)
+        ctxs = run_orders({"orders": orders[:-1]}, state, dice, data)
         before = msgspec.json.encode(state)
         side, _, text = orders[-1].rpartition(": ")
         with pytest.raises(IllegalOrder) as err:
-            GAME.apply(state, side or state.active, GAME.parse_order(text),
-                       Context(dice, action=len(orders)))
+            apply_line(state, side or state.active, text, Context(dice, action=len(orders)), data)
         assert err.value.rule == expect["error"], err.value.describe()
         assert msgspec.json.encode(state) == before, "an illegal order changed the state"
     else:
-        ctxs = run_orders(case, state, dice)
+        ctxs = run_orders(case, state, dice, data)
     check(case, state, dice, [e for c in ctxs for e in c.events], [r for c in ctxs for r in c.rolls])
 
 
