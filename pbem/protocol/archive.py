@@ -31,8 +31,12 @@ class ArchiveInfo(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     game_id: str
 
 
-def atomic_write(path: Path, data: bytes | str) -> None:
-    """Write a file atomically: a temporary file in the same folder, fsync, rename."""
+def atomic_write(path: Path, data: bytes | str, *, durable: bool = True) -> None:
+    """Write a file atomically: a temporary file in the same folder, fsync, rename.
+
+    durable=False skips the fsync, for derived files (reports, caches) that can always be
+    rebuilt from the signed files.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     raw = data.encode("utf-8") if isinstance(data, str) else data
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
@@ -40,7 +44,8 @@ def atomic_write(path: Path, data: bytes | str) -> None:
         with os.fdopen(fd, "wb") as fh:
             fh.write(raw)
             fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         try:

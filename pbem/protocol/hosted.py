@@ -116,6 +116,18 @@ def check_view(ps: PlayerState, f: SignedFile) -> ViewFile:
                            f"already received ({last.seq})")
     if v.view_seq != v.seq:
         raise FileRejected(f"{name}: malformed view sequence")
+    if (f.hash, g.hash) not in _DICE_CHECKED:
+        _check_view_dice(ps, v, name)
+        _DICE_CHECKED.add((f.hash, g.hash))
+    return v
+
+
+_DICE_CHECKED: set[tuple[str, str]] = set()  # (view, genesis) pairs whose dice were checked
+
+
+def _check_view_dice(ps: PlayerState, v: ViewFile, name: str) -> None:
+    """Recompute every die the view reports from the commitments; FileRejected if one differs."""
+    g = ps.genesis
     proofs = {p.seq: p for p in v.proofs}
     try:
         rolls = msgspec.convert(v.rolls, type=list[ViewRoll])
@@ -138,7 +150,6 @@ def check_view(ps: PlayerState, f: SignedFile) -> ViewFile:
         if derive_roll(key, r.action, r.index, r.sides) != r.value:
             raise FileRejected(f"{name}: die {r.seq}.{r.action}.{r.index} ({r.purpose}) is "
                                "not what the dice commitments give")
-    return v
 
 
 def receive_view(archive: Archive, info: ArchiveInfo, f: SignedFile, key: Any) -> Any:

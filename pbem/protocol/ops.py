@@ -284,7 +284,7 @@ def make_turn(s: Session, orders: list[str], message: str) -> SignedFile:
 
 def write_cache(s: Session) -> None:
     """Write the derived state cache (never trusted on its own)."""
-    atomic_write(s.archive.cache_dir / "state.json", cache_blob(s))
+    atomic_write(s.archive.cache_dir / "state.json", cache_blob(s), durable=False)
 
 
 def check_file(root: str | Path, orders_path: str, *, key_path: str | None = None,

@@ -64,15 +64,15 @@ def write_report_files(folder: Any, ctx: Any, game_map: Any, seq: int, title: st
     from pbem.reports.render import IndexEntry, render_html, render_index, render_text
 
     html_path, text_path = folder / f"{seq:04d}.html", folder / f"{seq:04d}.txt"
-    atomic_write(html_path, render_html(ctx, game_map))
-    atomic_write(text_path, render_text(ctx))
+    atomic_write(html_path, render_html(ctx, game_map), durable=False)
+    atomic_write(text_path, render_text(ctx), durable=False)
     rows = [r for r in read_index(folder) if r.seq != seq]
     rows.append(IndexEntry(seq=seq, turn=ctx.model.turn,
                            label=f"{ctx.model.turn_label} - {ctx.model.phase}",
                            href=html_path.name))
     rows.sort(key=lambda r: r.seq)
-    atomic_write(folder / "index.json", msgspec.json.encode(rows))
-    atomic_write(folder / "index.html", render_index(rows, title))
+    atomic_write(folder / "index.json", msgspec.json.encode(rows), durable=False)
+    atomic_write(folder / "index.html", render_index(rows, title), durable=False)
     result.written.extend([str(html_path), str(text_path)])
 
 
