@@ -210,3 +210,52 @@ def test_any_byte_change_fails_verify(finished, tmp_path_factory, data):
     (dst / "files" / target.name).write_bytes(raw[:pos] + bytes([new]) + raw[pos + 1:])
     r = finished.run("verify", str(dst))
     assert r.exit_code == 1, (target.name, pos, new)
+
+
+# -- hosted mode: a player checks every view file from the referee ---------------------------
+@pytest.fixture
+def hosted(tmp_path):
+    t = Table(tmp_path, mode="hosted")
+    t.deliver()
+    t.play_one(["pick alphawolf"])
+    t.deliver()
+    t.play_one(["pick echofox"])
+    t.deliver()
+    t.play_one(["advance", "end"])  # the referee resolves red's die
+    t.deliver()
+    return t
+
+
+def _views_with_rolls(t):
+    out = []
+    for p in sorted((t.tmp / "mail").glob("views-*/view-*.pbem")):
+        if msgspec.json.decode(payload_of(str(p)))["rolls"]:
+            out.append(p)
+    return out
+
+
+def test_hosted_view_with_a_forged_die_is_rejected(hosted):
+    t = hosted
+    src = _views_with_rolls(t)[-1]
+    side = src.name.split("-")[1]
+    v = msgspec.json.decode(payload_of(str(src)))
+    v["rolls"][0]["value"] = v["rolls"][0]["value"] % 6 + 1
+    v["seq"] = v["view_seq"] = v["seq"] + 100
+    forged = write(t, "forged-view.pbem", sign_raw(canonical(v), t.key("host"), "pbem-view-v1"))
+    rejected(t, forged, "not what the dice commitments give", party=side)
+
+
+def test_hosted_view_signed_by_another_key_is_rejected(hosted):
+    t = hosted
+    src = _views_with_rolls(t)[-1]
+    side = src.name.split("-")[1]
+    v = msgspec.json.decode(payload_of(str(src)))
+    v["seq"] = v["view_seq"] = v["seq"] + 100
+    forged = write(t, "mallory-view.pbem", sign_raw(canonical(v), t.key("mallory"), "pbem-view-v1"))
+    rejected(t, forged, "bad signature", party=side)
+
+
+def test_hosted_stale_view_is_rejected(hosted):
+    t = hosted
+    old = sorted((t.tmp / "mail").glob("views-*/view-red-*.pbem"))[0]
+    rejected(t, old, "stale", party="red")
