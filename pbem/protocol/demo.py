@@ -10,10 +10,8 @@ from pbem.core.errors import PbemError
 from pbem.core.keys import generate
 from pbem.core.registry import find_game
 from pbem.protocol import ops
-from pbem.protocol.archive import Archive
 from pbem.protocol.audit import verify_archive
 from pbem.protocol.genesis import HOST
-from pbem.protocol.hosted import load_player
 
 MAX_FILES = 20000
 
@@ -71,8 +69,8 @@ def play_demo(root: str | Path, *, game_name: str = "holdfast", scenario: str | 
     return result
 
 
-def _bot_orders(ex: Exchange, side: str, rng: random.Random, style: str) -> Path:
-    s = ops.open_session(ex.dirs[side], key_path=str(ex.keys[side]))
+def _bot_orders(ex: Exchange, s: Any, side: str, rng: random.Random, style: str) -> Path:
+    """Write the bot's orders for side from a session holding the full state."""
     lines = s.game.bot(s.state, side, rng, style)
     path = ex.root / "orders" / f"{ex.count + 1:05d}-{side}.txt"
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -105,7 +103,8 @@ def _play_peer(ex: Exchange, game: Any, scenario: str, rng: random.Random, style
         if not movers:
             raise PbemError("demo: dead end: nobody owes a decision and no file is in transit")
         side = movers[0]
-        orders = _bot_orders(ex, side, rng, style)
+        own = ops.open_session(ex.dirs[side], key_path=str(ex.keys[side]))
+        orders = _bot_orders(ex, own, side, rng, style)
         out = ex.mail_path(side, "turn")
         ops.submit_orders(ex.dirs[side], str(orders), key_path=str(ex.keys[side]), out=str(out))
         s = ops.open_session(ex.dirs[side])
@@ -147,9 +146,9 @@ def _play_hosted(ex: Exchange, game: Any, scenario: str, rng: random.Random, sty
         if not movers:
             raise PbemError("demo: dead end: nobody owes a decision")
         side = movers[0]
-        ps = load_player(Archive(ex.dirs[side]))
-        del ps
-        orders = _bot_orders_hosted(ex, s, side, rng, style)
+        # A hosted player holds only its view and the shipped bots need the full state, so
+        # the referee's session computes that side's orders (never shown to the other side).
+        orders = _bot_orders(ex, s, side, rng, style)
         out = ex.mail_path(side, "turn")
         ops.submit_orders(ex.dirs[side], str(orders), key_path=str(ex.keys[side]), out=str(out))
         r = ops.receive_file(ex.dirs[HOST], str(out), key_path=str(ex.keys[HOST]),
@@ -157,14 +156,3 @@ def _play_hosted(ex: Exchange, game: Any, scenario: str, rng: random.Random, sty
         views = dict(r.views)
         log(f"file {s.ledger.tip_seq + 1}: {side}, turn {s.game.turn(s.state)}")
     raise PbemError(f"demo: no result after {MAX_FILES} files")
-
-
-def _bot_orders_hosted(ex: Exchange, s: Any, side: str, rng: random.Random, style: str) -> Path:
-    # The referee's session stands in for the player's own bot: a hosted player holds only
-    # its view, and the shipped bots need the full state, so the demo lets the referee's
-    # processor compute that side's orders (it never shows them to the other side).
-    lines = s.game.bot(s.state, side, rng, style)
-    path = ex.root / "orders" / f"{ex.count + 1:05d}-{side}.txt"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return path
