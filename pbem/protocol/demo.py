@@ -65,7 +65,8 @@ def play_demo(root: str | Path, *, game_name: str = "holdfast", scenario: str | 
     result.messages.extend(audit.summary)
     for side in game.sides:
         result.messages.append(f"Reports of {side}: {ex.dirs[side] / 'reports' / side / 'index.html'}")
-    result.messages.append(f"{ex.count} files exchanged through {ex.mail}.")
+    sent = len(list(ex.mail.glob("*.pbem")))
+    result.messages.append(f"{sent} files exchanged through {ex.mail}.")
     return result
 
 
