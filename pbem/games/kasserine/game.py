@@ -26,7 +26,7 @@ class KasserineGame:
     title = TITLE
     sides = ("axis", "us")
     state_type = KasserineState
-    rules_version = "kasserine-engine-2"
+    rules_version = "kasserine-engine-3"
 
     def scenarios(self) -> dict[str, str]:
         """Scenario id -> title (read once per process)."""

@@ -10,6 +10,7 @@ from pbem.core.game import Context
 from pbem.games.kasserine.board import (ezoc, fortification_hex, hexside_kinds, label, occupancy,
                                         values)
 from pbem.games.kasserine.scenario import KasserineData
+from pbem.games.kasserine.seen import record
 from pbem.games.kasserine.state import KasserineState
 from pbem.games.kasserine.static import static
 from pbem.games.kasserine.victory import check_sudden_death, entered
@@ -267,6 +268,7 @@ def do_move(state: KasserineState, data: KasserineData, side: str, uid: str, pat
     for h in path:
         u.hex = h
         entered(state, data, uid, h, ctx)
+    record(state, "enter" if entering else "move", uid, ([] if entering else [start]) + path)
     verb = "enters at" if entering else f"moves {start} ->"
     ctx.log(f"{side}: {label(data, state, uid)} {verb} {' '.join(path)} ({w.spent / 2:g} MP)",
             kind="move", hexes=tuple(([] if entering else [start]) + path))

@@ -1,9 +1,10 @@
-"""The report model of one side: units, markers, panels (built from that side's view)."""
+"""The report model of one side: units, markers, arrows, panels (built from that side's view)."""
 
 from __future__ import annotations
 
-from pbem.core.game import MapMarker, MapUnit, Panel, ReportModel
+from pbem.core.game import MapArrow, MapMarker, MapUnit, Panel, ReportModel
 from pbem.games.kasserine.board import data_of
+from pbem.games.kasserine.seen import seen_lines
 from pbem.games.kasserine.sequence import released_now
 from pbem.games.kasserine.state import KasserineState
 from pbem.games.kasserine.support import loc_losses
@@ -36,6 +37,7 @@ def build_report(state: KasserineState, side: str) -> ReportModel:
         u = state.units[uid]
         if u.status == "map" and (v.combat is None or u.hex != v.combat.target):
             markers.append(MapMarker(hex=u.hex, kind="combat", label="attacked this phase"))
+    arrows = [MapArrow(path=tuple(s.path), side=s.side, label=s.kind) for s in v.moves]
     m = v.markers
     own = [f"Allotment this turn: {m.allotment} marker(s); not yet revealed: "
            f"{' '.join(f'+{x}' for x in m.not_revealed) or 'none'}",
@@ -58,7 +60,8 @@ def build_report(state: KasserineState, side: str) -> ReportModel:
               Panel(title="Objectives and victory", lines=tuple(status_lines(state, data)
                                                                + ([f"Result: {v.result.reason}"]
                                                                   if v.result else []))),
-              Panel(title="Lines of communication (12.0)", lines=tuple(loc))]
+              Panel(title="Lines of communication (12.0)", lines=tuple(loc)),
+              Panel(title="Movement log", lines=tuple(seen_lines(v.moves)) or ("none",))]
     if standing_lines(v.standing):
         panels.append(Panel(title="Your standing orders", lines=tuple(standing_lines(v.standing))))
     if v.wait is not None:
@@ -66,4 +69,5 @@ def build_report(state: KasserineState, side: str) -> ReportModel:
     label = next((t.label for t in data.scenario.turn if t.turn == v.turn), "")
     return ReportModel(game="kasserine", game_title=TITLE, scenario=state.scenario, side=side,
                        turn=v.turn, turn_label=f"Turn {v.turn} ({label})",
-                       phase=f"{v.active} {v.phase}", units=units, markers=markers, panels=panels)
+                       phase=f"{v.active} {v.phase}", units=units, markers=markers, arrows=arrows,
+                       panels=panels)

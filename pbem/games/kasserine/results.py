@@ -7,6 +7,7 @@ from pbem.core.game import Context
 from pbem.games.kasserine import retreat
 from pbem.games.kasserine.board import deplete, eliminate, label, occupancy
 from pbem.games.kasserine.scenario import KasserineData
+from pbem.games.kasserine.seen import record
 from pbem.games.kasserine.state import Combat, KasserineState, Task, Wait, other
 from pbem.games.kasserine.victory import check_sudden_death, entered
 
@@ -211,6 +212,8 @@ def do_advance(state: KasserineState, data: KasserineData, c: Combat,
             u.hex = h
             entered(state, data, uid, h, ctx)
         u.barred = "advanced"
+        if n:
+            record(state, "advance", uid, [start, *c.retreat_path[:n]])
         ctx.log(f"{label(data, state, uid)} advances {start} -> {' '.join(c.retreat_path[:n])}",
                 kind="advance", hexes=(start, *c.retreat_path[:n]))
     check_sudden_death(state, data, ctx)

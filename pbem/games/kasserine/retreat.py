@@ -8,6 +8,7 @@ from pbem.games.kasserine.board import (deplete, edge_distance, eliminate, ezoc,
                                         label, nearest, occupancy)
 from pbem.games.kasserine.movement import is_minefield
 from pbem.games.kasserine.scenario import KasserineData
+from pbem.games.kasserine.seen import record
 from pbem.games.kasserine.state import KasserineState, other
 from pbem.games.kasserine.victory import check_sudden_death, entered
 
@@ -242,6 +243,7 @@ def execute(state: KasserineState, data: KasserineData, uid: str, n: int, path: 
     for who, to in moves:
         ctx.log(f"{label(data, state, who)} is displaced {state.units[who].hex} -> {to}",
                 kind="retreat", hexes=(state.units[who].hex, to))
+        record(state, "displace", who, [state.units[who].hex, to])
         state.units[who].hex = to
         entered(state, data, who, to, ctx)
         if state.units[who].side == state.active:
@@ -257,6 +259,7 @@ def execute(state: KasserineState, data: KasserineData, uid: str, n: int, path: 
         u.hex = h
         entered(state, data, uid, h, ctx)
         prev = h
+    record(state, "retreat", uid, [origin, *path])
     ctx.log(f"{name} retreats {origin} -> {' '.join(path)}", kind="retreat", hexes=(origin, *path))
     if mined:                                                        # 14.2-b
         gone = deplete(state, data, uid)

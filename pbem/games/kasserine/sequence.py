@@ -6,6 +6,7 @@ from pbem.core.game import Context, Decision
 from pbem.games.kasserine.board import on_map
 from pbem.games.kasserine.options import Options
 from pbem.games.kasserine.scenario import KasserineData
+from pbem.games.kasserine.seen import new_player_turn
 from pbem.games.kasserine.state import (PHASES, KasserineState, SidePrivate, UnitState, other)
 from pbem.games.kasserine.support import allot
 from pbem.games.kasserine.victory import final_result
@@ -69,6 +70,7 @@ def released_now(state: KasserineState, data: KasserineData, side: str) -> list[
 
 def start_player_turn(state: KasserineState, data: KasserineData, side: str) -> None:
     """Reset per-turn marks and release due reinforcements; the Movement Phase begins."""
+    new_player_turn(state, side)
     state.active = side
     state.phase = "movement"
     state.targets = []

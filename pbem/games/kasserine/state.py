@@ -105,6 +105,17 @@ class SidePrivate(msgspec.Struct, kw_only=True):
     standing: Standing = msgspec.field(default_factory=Standing)
 
 
+class MoveSeen(msgspec.Struct, kw_only=True):
+    """A move both sides saw (every counter is face up): its player turn, mover, kind and path."""
+
+    turn: int                    # game turn of the player turn it happened in
+    player: str                  # the side whose player turn it was
+    side: str                    # the mover's side
+    kind: str                    # move | enter | retreat | displace | advance
+    unit: str
+    path: list[str]              # hexes from the start hex (none for "enter") to the last one
+
+
 class Result(msgspec.Struct, kw_only=True):
     """The end of the game."""
 
@@ -132,6 +143,7 @@ class KasserineState(msgspec.Struct, kw_only=True):
     spent: dict[str, list[int]] = {}  # revealed values spent this game turn
     combat: Combat | None = None
     last_combat: Combat | None = None
+    moves: list[MoveSeen] = []        # this player turn's and the previous one's (seen.py)
     wait: Wait | None = None
     seq: int = 0                      # combats declared this game (ids for face-down markers)
     private: dict[str, SidePrivate] = {}

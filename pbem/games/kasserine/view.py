@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 
 from pbem.games.kasserine.board import data_of, values
-from pbem.games.kasserine.state import Combat, KasserineState, Result, Standing, Wait
+from pbem.games.kasserine.state import Combat, KasserineState, MoveSeen, Result, Standing, Wait
 from pbem.games.kasserine.victory import captured
 
 
@@ -51,6 +51,7 @@ class KasserineView(msgspec.Struct, kw_only=True):
     combat: Combat | None
     last_combat: Combat | None
     wait: Wait | None
+    moves: list[MoveSeen]         # this player turn's and the previous one's (all face up)
     markers: MarkersView
     standing: Standing
     result: Result | None
@@ -80,7 +81,9 @@ def build_view(state: KasserineState, side: str) -> KasserineView:
         released=list(state.released), triggered=dict(state.triggered), holder=dict(state.holder),
         captured=captured(state, data), max_captured=state.max_captured,
         loc_lost=dict(state.loc_lost), spent={k: list(v) for k, v in state.spent.items()},
-        combat=_combat_for(state.combat, side, state.active), last_combat=state.last_combat, wait=state.wait, markers=markers,
+        combat=_combat_for(state.combat, side, state.active), last_combat=state.last_combat,
+        wait=state.wait, markers=markers,
+        moves=[msgspec.structs.replace(m, path=list(m.path)) for m in state.moves],
         standing=msgspec.structs.replace(priv.standing), result=state.result)
 
 
