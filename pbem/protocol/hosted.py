@@ -141,10 +141,13 @@ def _check_view_dice(ps: PlayerState, v: ViewFile, name: str) -> None:
         if not proves(g.game_id, HOST, r.seq, host_share, 0, g.tips[HOST]):
             raise FileRejected(f"{name}: the referee's dice share for file {r.seq} does not "
                                "match its commitment")
-        mine = proof.shares.get(ps.info.party)
-        if mine is not None and not proves(g.game_id, ps.info.party, r.seq, bytes.fromhex(mine),
-                                           0, g.tips[ps.info.party]):
-            raise FileRejected(f"{name}: your dice share for file {r.seq} was altered")
+        for party, share in proof.shares.items():
+            if party == HOST:
+                continue
+            if party not in g.tips or not proves(g.game_id, party, r.seq, bytes.fromhex(share),
+                                                 0, g.tips[party]):
+                raise FileRejected(f"{name}: {party}'s dice share for file {r.seq} does not "
+                                   "match its commitment")
         key = file_key(g.game_id, [bytes.fromhex(proof.shares[p]) for p in sorted(proof.shares)],
                        bytes.fromhex(proof.file_hash), r.seq)
         if derive_roll(key, r.action, r.index, r.sides) != r.value:
