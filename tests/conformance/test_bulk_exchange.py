@@ -1,7 +1,7 @@
 """Many complete games bot against bot through the real signed-file exchange, both modes.
 
-Holdfast: 200 Race to Tunis games (100 peer, 100 hosted) and complete 16-turn campaigns in
-each mode; every archive of every game is verified with `pbem verify` and searched for the
+Holdfast: 200 Race to Tunis games (100 peer, 100 hosted, random and heuristic bots) and
+three heuristic 16-turn campaigns in each mode; every archive of every game is verified with `pbem verify` and searched for the
 other side's secrets. Games run in a process pool (one worker per core).
 PBEM_BULK_SCALE scales the counts (e.g. 0.1 for a quick run).
 """
@@ -17,18 +17,19 @@ from fixtures.conformance_checks import play_and_check
 from pbem.core.registry import all_games
 
 SCALE = float(os.environ.get("PBEM_BULK_SCALE", "1"))
-PLAN = {  # game -> [(scenario, mode, games)]
-    "holdfast": [("race-to-tunis", "peer", 100), ("race-to-tunis", "hosted", 100),
-                 ("campaign", "peer", 2), ("campaign", "hosted", 2)],
+PLAN = {  # game -> [(scenario, mode, games, styles)]
+    "holdfast": [("race-to-tunis", "peer", 100, ("random", "heuristic")),
+                 ("race-to-tunis", "hosted", 100, ("random", "heuristic")),
+                 ("campaign", "peer", 3, ("heuristic",)),
+                 ("campaign", "hosted", 3, ("heuristic",))],
 }
 
 
 def jobs(game_id: str, tmp: str) -> list[tuple]:
     out = []
-    for scenario, mode, n in PLAN[game_id]:
+    for scenario, mode, n, styles in PLAN[game_id]:
         for i in range(max(1, int(n * SCALE))):
-            style = "random" if i % 2 == 0 else "heuristic"
-            out.append((game_id, scenario, mode, 7919 * i + 11, style, tmp))
+            out.append((game_id, scenario, mode, 7919 * i + 11, styles[i % len(styles)], tmp))
     return out
 
 
@@ -39,5 +40,6 @@ def test_bulk_exchange_games(tmp_path, game_id):
     with ProcessPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         results = list(pool.map(play_and_check, work))
     assert len(results) == len(work)
-    winners = {r.split(" ")[0] for r in results}
-    assert winners, results
+    # Every game ended with a result (sudden death or the end of the last turn); dice come
+    # from fresh keys each run, so which turn a game ends on is not fixed.
+    assert all(" at turn " in r for r in results), results
