@@ -200,13 +200,6 @@ class GameMap:
 
 def load_map(path: str | Path, **kinds: frozenset[str]) -> GameMap:
     """Read, decode strictly and validate a map file; ScenarioError names the file and problem."""
-    p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except OSError as e:
-        raise ScenarioError(f"{p}: cannot read map file ({e.strerror})") from None
-    try:
-        data = msgspec.toml.decode(raw, type=MapFile)
-    except (msgspec.ValidationError, msgspec.DecodeError) as e:
-        raise ScenarioError(f"{p}: {e}") from None
-    return GameMap(data, path=str(p), **kinds)
+    from pbem.core.datafile import read_toml
+
+    return GameMap(read_toml(path, MapFile), path=str(Path(path)), **kinds)

@@ -246,7 +246,7 @@ def _toward(m: _Mover, target: str, count: int) -> None:
 
 def _advance(m: _Mover, goals: list[str], foe: frozenset[str]) -> None:
     """Units not in contact move toward the objective, rear units first, keeping a reserve."""
-    w, side = m.w, m.side
+    w = m.w
     units = [u for u in m.free() if not any(n in foe for n in w.neighbours(u.hex))]
     units.sort(key=lambda u: (-nearest(w, u.hex, goals), u.id))
     for u in units:

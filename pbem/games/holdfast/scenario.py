@@ -23,6 +23,7 @@ from pathlib import Path
 
 import msgspec
 
+from pbem.core.datafile import read_toml
 from pbem.core.errors import ScenarioError
 from pbem.core.mapdata import GameMap, check_source, load_map
 
@@ -360,19 +361,8 @@ class HoldfastData:
 
 
 # ------------------------------------------------------------------------------ loading
-def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
-
-
 def _decode(path: Path, typ: type):
-    try:
-        raw = path.read_bytes()
-    except OSError as e:
-        raise ScenarioError(f"{path}: cannot read ({e.strerror})") from None
-    try:
-        return msgspec.toml.decode(raw, type=typ)
-    except (msgspec.ValidationError, msgspec.DecodeError) as e:
-        raise ScenarioError(_one_line(f"{path}: {e}")) from None
+    return read_toml(path, typ)
 
 
 def _resolve_entries(m: GameMap, names: list[str], where: str) -> list[str]:

@@ -92,7 +92,7 @@ def declare_bombard(state: KasserineState, data: KasserineData, side: str, order
             + (" (halved: fortified)" if fort else "")
             + f": {strength} vs {defense}, differential {c.diff:+d}, row {c.row}, column "
             f"{data.crt.column(c.row, c.diff)}, die {c.die}: {cell.result}"
-            + (f" (no effect in a bombardment)" if c.result != cell.result else ""),
+            + (" (no effect in a bombardment)" if c.result != cell.result else ""),
             kind="combat", hexes=(order.target,))
     state.combat = c
     results.queue(state, data, c)

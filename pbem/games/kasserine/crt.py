@@ -14,6 +14,7 @@ from pathlib import Path
 
 import msgspec
 
+from pbem.core.datafile import read_toml
 from pbem.core.errors import ScenarioError
 from pbem.core.mapdata import check_source
 
@@ -153,13 +154,4 @@ class Crt:
 
 def load_crt(path: str | Path, *, required_rows: tuple[str, ...] = REQUIRED_ROWS) -> Crt:
     """Read, decode strictly and validate a CRT file; ScenarioError names the file and problem."""
-    p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except OSError as e:
-        raise ScenarioError(f"{p}: cannot read CRT file ({e.strerror})") from None
-    try:
-        data = msgspec.toml.decode(raw, type=CrtFile)
-    except (msgspec.ValidationError, msgspec.DecodeError) as e:
-        raise ScenarioError(f"{p}: {e}") from None
-    return Crt(data, path=str(p), required_rows=required_rows)
+    return Crt(read_toml(path, CrtFile), path=str(Path(path)), required_rows=required_rows)

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import msgspec
 
+from pbem.core.datafile import read_toml
 from pbem.core.errors import ScenarioError
 from pbem.core.mapdata import GameMap, check_source, load_map
 from pbem.games.kasserine.crt import Crt, load_crt
@@ -339,14 +340,7 @@ def data_files(scenario_id: str = "historical", root: Path = SCENARIO_DIR) -> di
 
 
 def _decode(path: Path, typ: type) -> object:
-    try:
-        raw = path.read_bytes()
-    except OSError as e:
-        raise ScenarioError(f"{path}: cannot read file ({e.strerror})") from None
-    try:
-        return msgspec.toml.decode(raw, type=typ)
-    except (msgspec.ValidationError, msgspec.DecodeError) as e:
-        raise ScenarioError(f"{path}: {e}") from None
+    return read_toml(path, typ)
 
 
 def load_kasserine(scenario_id: str = "historical", root: Path = SCENARIO_DIR,
