@@ -259,3 +259,18 @@ def test_hosted_stale_view_is_rejected(hosted):
     t = hosted
     old = sorted((t.tmp / "mail").glob("views-*/view-red-*.pbem"))[0]
     rejected(t, old, "stale", party="red")
+
+
+def test_signed_file_with_an_illegal_order_is_rejected(table):
+    """A sender whose processor skipped the checks: the receiver refuses the order by rule."""
+    t = msgspec.json.decode(payload_of(table.file1))
+    t["orders"] = ["advance"]  # no codeword picked yet
+    bad = write(table, "illegal.pbem", sign_raw(canonical(t), table.key("red")))
+    rejected(table, bad, "illegal order 1 'advance'", "[DASH-3]")
+
+
+def test_signed_file_with_non_canonical_order_text_is_rejected(table):
+    t = msgspec.json.decode(payload_of(table.file1))
+    t["orders"] = ["pick   alphawolf"]
+    bad = write(table, "spaces.pbem", sign_raw(canonical(t), table.key("red")))
+    rejected(table, bad, "not in canonical notation")
