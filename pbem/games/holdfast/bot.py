@@ -170,13 +170,7 @@ def _attack(sim: _Sim, rng: random.Random) -> str | None:
                      and not w.zoc_blocked(u.hex, target)]
         if not attackers:
             continue
-        sup: list[str] = []
-        kinds: set[str] = set()
-        for s in support:
-            k = combat.support_kind(w, s)
-            if k not in kinds and (k != "air" or st.public.weather == "clear"):
-                kinds.add(k)
-                sup.append(s)
+        sup = combat.one_support_per_kind(w, support, st.public.weather)
         line = f"attack {target} with {' '.join(attackers)}"
         if sup:
             line += f" support {' '.join(sup)}"

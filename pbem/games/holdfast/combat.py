@@ -40,6 +40,18 @@ def support_kind(w: World, uid: str) -> str:
     return "team" if s in ("kampfgruppe", "combat_team") else s
 
 
+def one_support_per_kind(w: World, support: list[str], weather: str) -> list[str]:
+    """At most one support unit of each kind, in the given order; air only in clear weather."""
+    out: list[str] = []
+    kinds: set[str] = set()
+    for s in support:
+        k = support_kind(w, s)
+        if k not in kinds and (k != "air" or weather == "clear"):
+            kinds.add(k)
+            out.append(s)
+    return out
+
+
 def unit_dice(w: World, uid: str, att_hex: str, def_hex: str, supplied: bool) -> int:
     """One attacker's dice: DRC, -1 out of supply, hex and hexside modifiers, floored at 0."""
     n = w.units[uid].drc

@@ -146,13 +146,7 @@ def attack(sim: Any) -> str | None:
             main = max(sorted(nats), key=lambda n: sum(w.units[a].drc for a in attackers
                                                        if w.units[a].nationality == n))
             attackers = [a for a in attackers if w.units[a].nationality == main]
-        sup: list[str] = []
-        kinds: set[str] = set()
-        for s in support:
-            k = combat.support_kind(w, s)
-            if k not in kinds and (k != "air" or st.public.weather == "clear"):
-                kinds.add(k)
-                sup.append(s)
+        sup = combat.one_support_per_kind(w, support, st.public.weather)
         line = f"attack {target} with {' '.join(attackers)}" + (
             f" support {' '.join(sup)}" if sup else "")
         if not sim.attack_ok(line):

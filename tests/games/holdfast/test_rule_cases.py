@@ -18,12 +18,12 @@ lines with fixed dice and checks the result. Keys of a case:
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 import msgspec
 import pytest
 
+from fixtures.rule_cases import load_cases
 from pbem.core.dice import FixedDice
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
@@ -37,17 +37,7 @@ SCENARIO = synthetic.register()
 RACE = synthetic.register("test-race", last_turn=3, victory="race-to-tunis")
 
 
-def load_cases() -> list[dict]:
-    """Every case of every case file."""
-    out = []
-    for path in sorted(CASES_DIR.glob("*.toml")):
-        for case in tomllib.loads(path.read_text())["case"]:
-            case["_file"] = path.name
-            out.append(case)
-    return out
-
-
-CASES = load_cases()
+CASES = load_cases(CASES_DIR)
 
 
 def build_state(case: dict) -> HoldfastState:

@@ -29,12 +29,12 @@ Keys of a case:
 from __future__ import annotations
 
 import copy
-import tomllib
 from pathlib import Path
 
 import msgspec
 import pytest
 
+from fixtures.rule_cases import load_cases
 from pbem.core.dice import FixedDice
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
@@ -48,17 +48,7 @@ from pbem.games.kasserine.board import data_of
 CASES_DIR = Path(__file__).parent / "cases"
 
 
-def load_cases() -> list[dict]:
-    """Every case of every case file."""
-    out = []
-    for path in sorted(CASES_DIR.glob("*.toml")):
-        for case in tomllib.loads(path.read_text())["case"]:
-            case["_file"] = path.name
-            out.append(case)
-    return out
-
-
-CASES = load_cases()
+CASES = load_cases(CASES_DIR)
 
 
 def variant_data(base: KasserineData, spec: dict) -> KasserineData:
