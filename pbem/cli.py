@@ -13,27 +13,37 @@ from typing import Any, Callable
 import click
 
 from pbem.core.errors import PbemError
+from pbem.core.textsafe import one_line, printable
 
 
 def clean_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn PbemError into 'Error: <one line>' and exit status 1, never a traceback."""
+    """Turn PbemError into 'Error: <one line>' and exit status 1, never a traceback.
+
+    Everything the CLI prints goes through printable() (pbem.core.textsafe): text from a file
+    (a name, a message, an order, a field a decoder quotes) never reaches the terminal raw.
+    """
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
         except PbemError as e:
-            raise click.ClickException(str(e).replace("\n", " ")) from None
+            raise click.ClickException(one_line(str(e))) from None
         except OSError as e:
-            raise click.ClickException(f"{e.filename or ''}: {e.strerror}") from None
+            raise click.ClickException(one_line(f"{e.filename or ''}: {e.strerror}")) from None
 
     return wrapper
+
+
+def echo(message: Any = "", **kwargs: Any) -> None:
+    """click.echo, with every escape sequence and control character from files removed."""
+    click.echo(printable(str(message)), **kwargs)
 
 
 def say(result: Any) -> None:
     """Print an operation's messages."""
     for m in result.messages:
-        click.echo(m)
+        echo(m)
 
 
 def parse_options(values: tuple[str, ...]) -> dict[str, Any]:
@@ -53,6 +63,21 @@ def parse_options(values: tuple[str, ...]) -> dict[str, Any]:
 @click.version_option(package_name="pbem")
 def cli() -> None:
     """Play-by-email processor for wargames: signed turn files, fair dice, masked reports."""
+    from pbem.core import keys
+
+    keys.notice = lambda m: echo(m, err=True)
+
+
+def _interactive() -> bool:
+    """True if a passphrase can be asked for on the terminal."""
+    return sys.stdin.isatty()
+
+
+def _empty_passphrase() -> PbemError:
+    from pbem.core.keys import PASSPHRASE_ENV
+
+    return PbemError(f"the passphrase is empty: give one (in ${PASSPHRASE_ENV} or at the prompt), "
+                     "or pass --no-passphrase to store the key unencrypted on purpose")
 
 
 @cli.command()
@@ -71,13 +96,46 @@ def keygen(name: str, directory: str, no_passphrase: bool) -> None:
     if not no_passphrase:
         passphrase = os.environ.get(PASSPHRASE_ENV)
         if passphrase is None:
-            if not sys.stdin.isatty():
+            if not _interactive():
                 raise PbemError(f"give a passphrase in ${PASSPHRASE_ENV} or use --no-passphrase")
-            passphrase = click.prompt("Passphrase", hide_input=True, confirmation_prompt=True)
+            passphrase = click.prompt("Passphrase", hide_input=True, confirmation_prompt=True,
+                                      default="", show_default=False)
+        if not passphrase:
+            raise _empty_passphrase()
     key_path, pub_path, fp = generate(name, directory, passphrase)
-    click.echo(f"Private key: {key_path}{' (encrypted)' if passphrase else ''}")
-    click.echo(f"Public key:  {pub_path}  (send this to your opponent)")
-    click.echo(f"Fingerprint: {fp}  (compare it with your opponent by phone or chat)")
+    echo(f"Private key: {key_path}{' (encrypted)' if passphrase else ' (NOT encrypted)'}")
+    echo(f"Public key:  {pub_path}  (send this to your opponent)")
+    echo(f"Fingerprint: {fp}  (compare it with your opponent by phone or chat)")
+
+
+@cli.command()
+@click.argument("key")
+@click.option("--no-passphrase", is_flag=True, help="Store the private key unencrypted.")
+@clean_errors
+def rekey(key: str, no_passphrase: bool) -> None:
+    """Re-encrypt a private key file in the current format (scrypt); the key stays the same.
+
+    The current passphrase comes from $PBEM_PASSPHRASE; the new one from $PBEM_NEW_PASSPHRASE,
+    a prompt, or else stays the same. Example: pbem rekey keys/alice.key
+    """
+    from pbem.core import keys
+
+    keys.notice = lambda m: None
+    k = keys.load_private(key)
+    new = None
+    if not no_passphrase:
+        new = os.environ.get("PBEM_NEW_PASSPHRASE")
+        if new is None and _interactive():
+            new = click.prompt("New passphrase (empty: keep it)", hide_input=True,
+                               confirmation_prompt=True, default="", show_default=False) or None
+        if new is None:
+            new = os.environ.get(keys.PASSPHRASE_ENV)
+        if not new:
+            raise _empty_passphrase()
+    keys.rewrite_private(key, k, new)
+    echo(f"{key}: " + (f"encrypted with scrypt (N=2^{keys.SCRYPT_N.bit_length() - 1}, "
+                       f"r={keys.SCRYPT_R}, p={keys.SCRYPT_P}) and ChaCha20-Poly1305"
+                       if new else "stored unencrypted"))
 
 
 @cli.command()
@@ -90,9 +148,9 @@ def games() -> None:
     from pbem.core.registry import all_games
 
     for g in all_games():
-        click.echo(f"{g.id}: {g.title} (sides: {', '.join(g.sides)})")
+        echo(f"{g.id}: {g.title} (sides: {', '.join(g.sides)})")
         for sid, title in g.scenarios().items():
-            click.echo(f"  {sid}: {title}")
+            echo(f"  {sid}: {title}")
 
 
 @cli.command()
@@ -185,7 +243,7 @@ def status(directory: str, as_json: bool, key: str | None) -> None:
     info = archive.info()
     _, genesis, _ = read_genesis(archive)
     if not genesis.complete and info.party == genesis.collector:
-        data = {"game_id": genesis.game_id, "game": genesis.game.id, "party": info.party,
+        data = {"game_id": None, "game": genesis.game.id, "party": info.party,
                 "mode": genesis.mode, "seq": 0, "turn": 0, "over": False,
                 "pending": [p for p in genesis.acceptors() if p not in genesis.acceptances],
                 "decisions": []}
@@ -197,10 +255,10 @@ def status(directory: str, as_json: bool, key: str | None) -> None:
         s = ops.open_session(directory, key_path=key)
         data, lines = ops.status_json(s), ops.status_lines(s)
     if as_json:
-        click.echo(json.dumps(data, sort_keys=True))
+        echo(json.dumps(data, sort_keys=True))
     else:
         for ln in lines:
-            click.echo(ln)
+            echo(ln)
 
 
 @cli.command()
@@ -219,12 +277,14 @@ def check(directory: str, orders: str, side: str | None, key: str | None) -> Non
     checked, _ = check_file(directory, orders, key_path=key, side=side)
     if not checked.ok:
         for p in checked.problems:
-            click.echo(p, err=True)
+            echo(p, err=True)
         sys.exit(1)
-    click.echo(f"{orders}: {len(checked.lines)} orders are legal.")
+    echo(f"{orders}: {len(checked.lines)} orders are legal.")
     if checked.after_dice:
-        click.echo("Lines " + ", ".join(map(str, checked.after_dice)) + " come after dice and are "
+        echo("Lines " + ", ".join(map(str, checked.after_dice)) + " come after dice and are "
                    "checked again when resolved.")
+    for note in checked.notes:
+        echo(note)
 
 
 @cli.command()
@@ -267,19 +327,25 @@ def receive(directory: str, file: str, key: str, out: str | None) -> None:
 def verify(directory: str, extra: tuple[str, ...]) -> None:
     """Audit a whole archive offline: signatures, chain, every die, replay and result.
 
-    Extra files (e.g. a second file with a sequence number already used) are checked
-    for equivocation. Example: pbem verify game-a
+    DIRECTORY may also be a one-file game record (pbem export). Extra files (e.g. a second
+    file with a sequence number already used) are checked for equivocation.
+    Example: pbem verify game-a
     """
     from pbem.protocol.audit import verify_archive
 
-    audit = verify_archive(directory, list(extra))
+    if Path(directory).is_file():
+        from pbem.records.source import verify_record
+
+        audit = verify_record(directory, list(extra))
+    else:
+        audit = verify_archive(directory, list(extra))
     for p in audit.problems:
-        click.echo(p, err=True)
+        echo(f"Error: {one_line(p)}", err=True)
     if not audit.ok:
         sys.exit(1)
     for line in audit.summary:
-        click.echo(line)
-    click.echo("OK: the archive verifies.")
+        echo(line)
+    echo(f"OK: the {'record' if Path(directory).is_file() else 'archive'} verifies.")
 
 
 @cli.command()
@@ -300,9 +366,9 @@ def report(directory: str, side: str, fmt: str, turn: int | None, out: str | Non
     text = render_report(directory, side, fmt=fmt, turn=turn)
     if out:
         Path(out).write_text(text, encoding="utf-8")
-        click.echo(f"Wrote {out}")
+        echo(f"Wrote {out}")
     else:
-        click.echo(text, nl=False)
+        echo(text, nl=False)
 
 
 @cli.command()
@@ -335,7 +401,7 @@ def bot(directory: str, side: str, out: str, style: str, seed: int | None, key: 
     rng = random.Random(seed if seed is not None else int.from_bytes(os.urandom(8), "big"))
     lines = s.game.bot(s.state, side, rng, style)
     Path(out).write_text("\n".join(lines) + "\n", encoding="utf-8")
-    click.echo(f"Wrote {len(lines)} orders to {out}")
+    echo(f"Wrote {len(lines)} orders to {out}")
 
 
 @cli.command()
@@ -356,9 +422,15 @@ def demo(directory: str, game: str, scenario: str | None, mode: str, seed: int |
     from pbem.protocol.demo import play_demo
 
     say(play_demo(directory, game_name=game, scenario=scenario, mode=mode, seed=seed,
-                  echo=None if quiet else click.echo))
+                  echo=None if quiet else echo))
 
 
 def main() -> None:
     """Console entry point."""
     cli(prog_name="pbem")
+
+
+import pbem.cli_records  # noqa: E402,F401  (attaches export, import, replay, stats, log, library)
+
+
+from pbem.cli_ladder import ladder as _ladder; cli.add_command(_ladder)  # noqa: E402,E702

@@ -6,7 +6,7 @@ import hashlib
 import hmac
 import struct
 
-from pbem.core.game import NeedsDice
+from pbem.core.game import ALL, NeedsDice
 
 DICE_SALT_TAG = b"pbem/v1/dice-salt"
 DICE_KEY_TAG = b"pbem/v1/dice-key"
@@ -23,9 +23,15 @@ def dice_salt(game_id: str) -> bytes:
     return hashlib.sha256(lp(DICE_SALT_TAG) + lp(game_id.encode("ascii"))).digest()
 
 
-def file_key(game_id: str, shares: list[bytes], file_hash: bytes, seq: int) -> bytes:
-    """The dice key of one file: HMAC(salt, lp(tag) | lp(share)... | lp(file hash) | u64 seq)."""
-    msg = lp(DICE_KEY_TAG) + b"".join(lp(s) for s in shares) + lp(file_hash) + struct.pack(">Q", seq)
+def file_key(game_id: str, shares: list[bytes], file_hash: bytes, seq: int,
+             cls: str = ALL) -> bytes:
+    """The dice key of one file and visibility class.
+
+    HMAC(salt, lp(tag) | lp(class) | lp(share)... | lp(file hash) | u64 seq): the rolls each
+    class of viewers may see have their own key, so a proof for one class opens no other.
+    """
+    msg = (lp(DICE_KEY_TAG) + lp(cls.encode("ascii")) + b"".join(lp(s) for s in shares)
+           + lp(file_hash) + struct.pack(">Q", seq))
     return hmac.new(dice_salt(game_id), msg, hashlib.sha256).digest()
 
 
@@ -45,12 +51,13 @@ def derive_roll(key: bytes, action: int, index: int, sides: int) -> int:
 
 
 class KeyedDice:
-    """Rolls derived from a file's dice key."""
+    """Rolls derived from one key, whatever their visibility class (bots, tests, tools);
+    turn files key each class separately (pbem.protocol.resolve.LazyDice)."""
 
     def __init__(self, key: bytes) -> None:
         self.key = key
 
-    def roll(self, action: int, index: int, sides: int) -> int:
+    def roll(self, action: int, index: int, sides: int, cls: str = ALL) -> int:
         """The derived die at this address."""
         return derive_roll(self.key, action, index, sides)
 
@@ -62,7 +69,7 @@ class FixedDice:
         self.values = list(values)
         self.used = 0
 
-    def roll(self, action: int, index: int, sides: int) -> int:
+    def roll(self, action: int, index: int, sides: int, cls: str = ALL) -> int:
         """The next fixed value (must be within 1..sides)."""
         if self.used >= len(self.values):
             raise AssertionError(f"fixed dice exhausted after {self.used} rolls")
@@ -76,6 +83,6 @@ class FixedDice:
 class NoDice:
     """A dice source for checking orders before the dice exist: any roll raises NeedsDice."""
 
-    def roll(self, action: int, index: int, sides: int) -> int:
+    def roll(self, action: int, index: int, sides: int, cls: str = ALL) -> int:
         """Always raises NeedsDice."""
         raise NeedsDice(f"order {action + 1} needs dice")

@@ -67,12 +67,45 @@ def canonical(obj: Any) -> bytes:
     return data
 
 
+MAX_DEPTH = 64                # nesting of arrays and objects any record may have
+_ESCAPE = re.compile(rb"\\.", re.S)
+_NOT_STRUCTURE = bytes(b for b in range(256) if b not in b'"[]{}')
+_AS_PARENS = bytes.maketrans(b"[]{}", b"()()")
+
+
+def check_depth(data: bytes, limit: int = MAX_DEPTH) -> None:
+    """Raise ValueError if JSON bytes nest arrays/objects deeper than limit (before decoding).
+
+    Brackets inside strings do not count. The bound is exact for well-formed JSON and never
+    lower than the depth a decoder would reach on malformed input, and the scan is linear in
+    C (about limit passes over the brackets alone), so hostile input costs nothing much.
+    """
+    if data.count(b"[") + data.count(b"{") <= limit:
+        return
+    if b"\\" in data:
+        data = _ESCAPE.sub(b"", data)          # escapes inside strings (\" among them)
+    # quotes and brackets only; two adjacent quotes can go (no quote changes parity)
+    s = data.translate(None, _NOT_STRUCTURE).replace(b'""', b"")
+    if b'"' in s:
+        s = b"".join(s.split(b'"')[0::2])       # brackets outside strings
+    s = s.translate(_AS_PARENS)
+    depth = 0
+    while b"()" in s:                           # each pass removes the innermost level
+        if depth == limit:
+            raise ValueError(f"nested deeper than {limit} levels")
+        s = s.replace(b"()", b"")
+        depth += 1
+    if depth + s.count(b"(") > limit:          # brackets left open also nest
+        raise ValueError(f"nested deeper than {limit} levels")
+
+
 def decode_canonical(data: bytes, type_: type[T], *, name: str = "payload") -> T:
     """Strictly decode canonical bytes into type_; reject anything that does not re-encode equal."""
     try:
+        check_depth(data)
         obj = msgspec.json.decode(data, type=type_, strict=True)
         again = canonical(obj)
-    except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as e:
+    except (msgspec.DecodeError, msgspec.ValidationError, ValueError, RecursionError) as e:
         raise FileRejected(f"{name}: malformed payload ({e})") from None
     if again != data:
         raise FileRejected(f"{name}: payload is not in canonical form (duplicate key, "

@@ -15,6 +15,17 @@ class FileRejected(PbemError):
     """A received or stored file failed verification (signature, chain, format, ...)."""
 
 
+class IllegalFile(FileRejected):
+    """A well-signed, well-chained file whose orders break the rules before any die is rolled.
+
+    order is the 1-based index of the refused order; reason and rule say why.
+    """
+
+    def __init__(self, message: str, *, order: int, reason: str, rule: str = "") -> None:
+        self.order, self.reason, self.rule = order, reason, rule
+        super().__init__(message)
+
+
 class Equivocation(FileRejected):
     """Two validly signed files claim the same (game id, sequence number)."""
 

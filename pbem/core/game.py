@@ -22,6 +22,10 @@ dice and views on disk; the game owns the rules. The contract, in order of use:
    (unit names never revealed, face-down values ...); the conformance suite checks that none
    of them appears in any byte of the other side's views and reports.
 7. ``bot(state, side, rng, style)`` returns order lines for the side's pending decision.
+8. ``standin(view, side)`` rebuilds a full state from one side's view alone: what the side
+   sees is exactly as in the view (``view(standin(v, side), side) == v``), what it cannot see
+   is replaced by neutral stand-ins (a generic enemy block, standing orders that ask
+   nothing). A hosted player checks its orders against it with the real rules before signing.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from typing import Any, Protocol
 import msgspec
 
 ALL = "all"  # visibility of a public event or roll
+NOBODY = "nobody"  # visibility of a roll or event that neither player may see
 
 
 class Decision(msgspec.Struct, frozen=True, kw_only=True):
@@ -85,8 +90,8 @@ class NeedsDice(Exception):
 class DiceSource(Protocol):
     """Where rolls come from: the commit-reveal derivation, fixed test dice, or nothing."""
 
-    def roll(self, action: int, index: int, sides: int) -> int:
-        """Return one die in 1..sides for this address."""
+    def roll(self, action: int, index: int, sides: int, cls: str = ALL) -> int:
+        """Return one die in 1..sides for this address, keyed for its visibility class."""
         ...
 
 
@@ -103,7 +108,7 @@ class Context:
     def roll(self, sides: int, purpose: str, *, visible_to: str = ALL) -> int:
         """Roll one die with `sides` faces for a stated purpose; the roll is recorded."""
         index = self._next_index.get(self.action, 0)
-        value = self.dice.roll(self.action, index, sides)
+        value = self.dice.roll(self.action, index, sides, visible_to)
         self._next_index[self.action] = index + 1
         self.rolls.append(Roll(action=self.action, index=index, sides=sides, value=value,
                                purpose=purpose, visible_to=visible_to))
@@ -238,6 +243,17 @@ class Game(Protocol):
 
     def bot(self, state: Any, side: str, rng: random.Random, style: str = "random") -> list[str]:
         """Order lines answering side's pending decision."""
+        ...
+
+    def standin(self, view: Any, side: str) -> Any:
+        """A full state consistent with side's view: what side cannot see is replaced by stand-ins.
+
+        ``view`` is the game's view struct or its builtins form as decoded from JSON (a dict,
+        converted with ``msgspec.convert``). The stand-in is built from the view (and the
+        scenario data) only, so it holds no hidden value of the other side; checking orders
+        on it gives the referee's verdict except for the cases the game's documentation lists
+        under "What a hosted player's check cannot see".
+        """
         ...
 
     def report(self, state: Any, side: str) -> ReportModel:

@@ -1,18 +1,21 @@
-"""Ed25519 keys: generate, store (PKCS#8, encrypted with a passphrase), load, fingerprint."""
+"""Ed25519 keys: generate, store (encrypted with scrypt + ChaCha20-Poly1305), load, fingerprint."""
 
 from __future__ import annotations
 
 import base64
 import os
 import re
+import unicodedata
 from pathlib import Path
 
+import msgspec
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from pbem.core.dice import lp
-from pbem.core.encoding import sha256
+from pbem.core.encoding import canonical, sha256
 from pbem.core.errors import KeyFileError
+from pbem.core.inputs import read_limited
 
 PUB_PREFIX = "pbem-ed25519"
 PASSPHRASE_ENV = "PBEM_PASSPHRASE"
@@ -52,17 +55,145 @@ def parse_public(text: str, *, source: str = "public key") -> tuple[bytes, str]:
 def load_public(path: str | Path) -> tuple[bytes, str]:
     """Read a NAME.pub file; returns (raw bytes, name)."""
     p = Path(path)
+    raw = read_limited(p, MAX_PUBLIC_FILE, what="public key", error=KeyFileError)
     try:
-        text = p.read_text(encoding="ascii")
-    except (OSError, UnicodeDecodeError) as e:
-        raise KeyFileError(f"{p}: cannot read public key ({e})") from None
+        text = raw.decode("ascii")
+    except UnicodeDecodeError:
+        raise KeyFileError(f"{p}: not a pbem public key (not ASCII text)") from None
     return parse_public(text, source=str(p))
 
 
+# -- private keys at rest ----------------------------------------------------------------------
+# A passphrase-protected key is stored as (docs/protocol.md, "Keys at rest"):
+#
+#   -----BEGIN PBEM ENCRYPTED KEY-----
+#   base64 of the canonical JSON {"aead", "ct", "format", "kdf", "n", "nonce", "p", "pub",
+#   "r", "salt"}, 64 characters per line
+#   -----END PBEM ENCRYPTED KEY-----
+#
+# k = scrypt(NFC(passphrase) as UTF-8, salt (16 random bytes), N = 2^17, r = 8, p = 1, 32 bytes)
+# ct = ChaCha20-Poly1305(k).encrypt(nonce (12 random bytes), raw 32-byte private key,
+#      aad = lp("pbem/v1/key-file") || lp(canonical JSON of every field except "ct"))
+# The parameters are those OWASP asks of scrypt (N >= 2^17, r = 8, p = 1): about 0.3 s and
+# 128 MiB per guess. Unencrypted keys (--no-passphrase) stay PKCS#8 PEM; encrypted PKCS#8 keys
+# written by earlier versions (PBKDF2-HMAC-SHA256, 2048 rounds) still load, with a note.
+
+KEY_BEGIN = "-----BEGIN PBEM ENCRYPTED KEY-----"
+KEY_END = "-----END PBEM ENCRYPTED KEY-----"
+KEY_FORMAT = "pbem-key/1"
+SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**17, 8, 1
+_SCRYPT_MAX_MEMORY = 1 << 30           # a key file may not ask for more (128 * n * r bytes)
+_KEY_AAD_TAG = b"pbem/v1/key-file"
+MAX_PUBLIC_FILE = 4096
+MAX_KEY_FILE = 64 * 1024
+
+
+class KeyHeader(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """The fields of an encrypted key file (binary values in base64, pub in hex)."""
+
+    format: str
+    kdf: str
+    n: int
+    r: int
+    p: int
+    salt: str
+    aead: str
+    nonce: str
+    pub: str
+    ct: str
+
+
+def _key_aad(h: KeyHeader) -> bytes:
+    fields = {f: getattr(h, f) for f in h.__struct_fields__ if f != "ct"}
+    return lp(_KEY_AAD_TAG) + lp(canonical(fields))
+
+
+def _kdf(passphrase: str, salt: bytes, n: int, r: int, p: int) -> bytes:
+    from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
+
+    secret = unicodedata.normalize("NFC", passphrase).encode("utf-8")
+    return Scrypt(salt=salt, length=32, n=n, r=r, p=p).derive(secret)
+
+
+def encrypt_private(key: Ed25519PrivateKey, passphrase: str) -> bytes:
+    """The encrypted key file bytes for a key and a (non-empty) passphrase."""
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+    if not passphrase:
+        raise KeyFileError("an empty passphrase protects nothing; give one, or store the key "
+                           "unencrypted on purpose with --no-passphrase")
+    salt, nonce = os.urandom(16), os.urandom(12)
+    h = KeyHeader(format=KEY_FORMAT, kdf="scrypt", n=SCRYPT_N, r=SCRYPT_R, p=SCRYPT_P,
+                  salt=base64.b64encode(salt).decode(), aead="chacha20-poly1305",
+                  nonce=base64.b64encode(nonce).decode(),
+                  pub=public_raw(key.public_key()).hex(), ct="")
+    k = _kdf(passphrase, salt, h.n, h.r, h.p)
+    ct = ChaCha20Poly1305(k).encrypt(nonce, private_raw(key), _key_aad(h))
+    h.ct = base64.b64encode(ct).decode()
+    b64 = base64.b64encode(canonical(h)).decode("ascii")
+    lines = [b64[i:i + 64] for i in range(0, len(b64), 64)]
+    return ("\n".join([KEY_BEGIN, *lines, KEY_END]) + "\n").encode("ascii")
+
+
+def parse_key_header(data: bytes, *, source: str = "key") -> KeyHeader:
+    """The header of an encrypted key file (no passphrase needed); KeyFileError if malformed."""
+    try:
+        text = data.decode("ascii").strip()
+        if not (text.startswith(KEY_BEGIN) and text.endswith(KEY_END)):
+            raise ValueError
+        body = "".join(text[len(KEY_BEGIN):-len(KEY_END)].split())
+        h = msgspec.json.decode(base64.b64decode(body, validate=True), type=KeyHeader)
+    except (ValueError, msgspec.DecodeError, msgspec.ValidationError):
+        raise KeyFileError(f"{source}: damaged encrypted key file") from None
+    if h.format != KEY_FORMAT or h.kdf != "scrypt" or h.aead != "chacha20-poly1305":
+        raise KeyFileError(f"{source}: unsupported key file ({h.format}, {h.kdf}, {h.aead})")
+    if (h.n < 2 or h.n & (h.n - 1) or not 1 <= h.r <= 64 or not 1 <= h.p <= 16
+            or 128 * h.n * h.r > _SCRYPT_MAX_MEMORY):
+        raise KeyFileError(f"{source}: scrypt parameters out of range (n={h.n}, r={h.r}, "
+                           f"p={h.p})")
+    return h
+
+
+def decrypt_private(data: bytes, passphrase: str, *, source: str = "key") -> Ed25519PrivateKey:
+    """Open an encrypted key file; KeyFileError (one line) if the passphrase is wrong."""
+    from cryptography.exceptions import InvalidTag
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+    h = parse_key_header(data, source=source)
+    try:
+        salt, nonce = base64.b64decode(h.salt, validate=True), base64.b64decode(h.nonce,
+                                                                              validate=True)
+        ct = base64.b64decode(h.ct, validate=True)
+        raw = ChaCha20Poly1305(_kdf(passphrase, salt, h.n, h.r, h.p)).decrypt(
+            nonce, ct, _key_aad(h))
+        key = Ed25519PrivateKey.from_private_bytes(raw)
+    except InvalidTag:
+        raise KeyFileError(f"{source}: wrong passphrase (or a damaged key file)") from None
+    except (ValueError, MemoryError):
+        raise KeyFileError(f"{source}: damaged encrypted key file") from None
+    if public_raw(key.public_key()).hex() != h.pub:
+        raise KeyFileError(f"{source}: damaged encrypted key file (public key differs)")
+    return key
+
+
+def _private_bytes(key: Ed25519PrivateKey, passphrase: str | None) -> bytes:
+    if passphrase is None:
+        return key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                 serialization.NoEncryption())
+    return encrypt_private(key, passphrase)
+
+
 def generate(name: str, directory: str | Path, passphrase: str | None) -> tuple[Path, Path, str]:
-    """Create NAME.key and NAME.pub in directory; returns (key path, pub path, fingerprint)."""
+    """Create NAME.key and NAME.pub in directory; returns (key path, pub path, fingerprint).
+
+    passphrase None stores the key unencrypted (the caller asked for it explicitly); an empty
+    passphrase is refused.
+    """
     if not _NAME.match(name):
         raise KeyFileError(f"{name!r}: a key name is letters, digits, '.', '_' or '-' (max 64)")
+    if passphrase is not None and not passphrase:
+        raise KeyFileError("an empty passphrase protects nothing; give one, or store the key "
+                           "unencrypted on purpose with --no-passphrase")
     d = Path(directory)
     d.mkdir(parents=True, exist_ok=True)
     key_path, pub_path = d / f"{name}.key", d / f"{name}.pub"
@@ -70,44 +201,73 @@ def generate(name: str, directory: str | Path, passphrase: str | None) -> tuple[
         if p.exists():
             raise KeyFileError(f"{p}: already exists; refusing to overwrite a key")
     key = Ed25519PrivateKey.generate()
-    enc = (serialization.BestAvailableEncryption(passphrase.encode("utf-8")) if passphrase
-           else serialization.NoEncryption())
-    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, enc)
+    data = _private_bytes(key, passphrase)
     fd = os.open(key_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "wb") as fh:
-        fh.write(pem)
+        fh.write(data)
     raw = public_raw(key.public_key())
     pub_path.write_text(format_public(raw, name), encoding="ascii")
     return key_path, pub_path, fingerprint(raw)
 
 
+def rewrite_private(path: str | Path, key: Ed25519PrivateKey, passphrase: str | None) -> None:
+    """Replace a key file atomically with the current format (re-encrypting it)."""
+    p = Path(path)
+    data = _private_bytes(key, passphrase)
+    tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, p)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def key_kind(data: bytes) -> str:
+    """'pbem' (scrypt), 'pkcs8-encrypted' (older pbem versions) or 'plain'."""
+    head = data.lstrip()[:64]
+    if head.startswith(KEY_BEGIN.encode("ascii")):
+        return "pbem"
+    return "pkcs8-encrypted" if b"ENCRYPTED" in head else "plain"
+
+
 def is_encrypted(path: str | Path) -> bool:
     """True if the private key file is passphrase-protected."""
-    try:
-        return b"ENCRYPTED" in Path(path).read_bytes()[:64]
-    except OSError as e:
-        raise KeyFileError(f"{path}: cannot read key ({e.strerror})") from None
+    return key_kind(read_limited(path, MAX_KEY_FILE, what="key", error=KeyFileError)) != "plain"
+
+
+def _notice(message: str) -> None:
+    """Where notes about key files go (the CLI prints them on standard error)."""
+
+
+notice = _notice
 
 
 def load_private(path: str | Path, passphrase: str | None = None) -> Ed25519PrivateKey:
     """Load a private key; the passphrase defaults to $PBEM_PASSPHRASE when the key is encrypted."""
     p = Path(path)
-    try:
-        data = p.read_bytes()
-    except OSError as e:
-        raise KeyFileError(f"{p}: cannot read key ({e.strerror})") from None
-    if passphrase is None and b"ENCRYPTED" in data[:64]:
+    data = read_limited(p, MAX_KEY_FILE, what="key", error=KeyFileError)
+    kind = key_kind(data)
+    if kind != "plain" and passphrase is None:
         passphrase = os.environ.get(PASSPHRASE_ENV)
         if passphrase is None:
             raise KeyFileError(f"{p}: key is encrypted; give the passphrase in ${PASSPHRASE_ENV}")
+    if kind == "pbem":
+        return decrypt_private(data, passphrase or "", source=str(p))
     try:
         key = serialization.load_pem_private_key(
-            data, password=passphrase.encode("utf-8") if passphrase and b"ENCRYPTED" in data[:64]
-            else None)
+            data, password=(passphrase or "").encode("utf-8") if kind != "plain" else None)
     except (ValueError, TypeError):
         raise KeyFileError(f"{p}: wrong passphrase or not a private key") from None
     if not isinstance(key, Ed25519PrivateKey):
         raise KeyFileError(f"{p}: not an Ed25519 private key")
+    if kind == "pkcs8-encrypted":
+        notice(f"Note: {p} is encrypted the old way (PBKDF2, 2048 rounds, cheap to guess); "
+               f"'pbem rekey {p}' re-encrypts it with scrypt.")
     return key
 
 
@@ -115,3 +275,36 @@ def private_raw(key: Ed25519PrivateKey) -> bytes:
     """The 32 raw secret bytes (used only to derive this game's dice secret)."""
     return key.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
                              serialization.NoEncryption())
+
+
+SECRET_WRAP_INFO = b"pbem/v1/secret-wrap"
+
+
+def _wrap_key(key: Ed25519PrivateKey) -> bytes:
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+    return HKDF(algorithm=hashes.SHA256(), length=32, salt=None,
+                info=SECRET_WRAP_INFO).derive(private_raw(key))
+
+
+def seal_secret(key: Ed25519PrivateKey, data: bytes, aad: bytes) -> bytes:
+    """Encrypt a small secret under a key derived from the private key (ChaCha20-Poly1305).
+
+    Returns nonce (12 bytes) | ciphertext; the secret is exactly as protected as the key.
+    """
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+    nonce = os.urandom(12)
+    return nonce + ChaCha20Poly1305(_wrap_key(key)).encrypt(nonce, data, aad)
+
+
+def open_secret(key: Ed25519PrivateKey, blob: bytes, aad: bytes) -> bytes:
+    """Decrypt a secret sealed by seal_secret; KeyFileError if the key or the bytes are wrong."""
+    from cryptography.exceptions import InvalidTag
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+    try:
+        return ChaCha20Poly1305(_wrap_key(key)).decrypt(blob[:12], blob[12:], aad)
+    except (InvalidTag, ValueError):
+        raise KeyFileError("sealed secret does not open with this key") from None

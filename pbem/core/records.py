@@ -9,17 +9,19 @@ from __future__ import annotations
 
 import base64
 import binascii
+import codecs
 import hashlib
 from collections import OrderedDict
-from typing import Any, Literal
+from typing import Any, Callable, Literal
 
 import msgspec
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from pbem.core import signing
-from pbem.core.armor import armor, dearmor
+from pbem.core.armor import armor, rejection, scan
 from pbem.core.encoding import canonical, decode_canonical, sha256_hex
 from pbem.core.errors import FileRejected
+from pbem.core.inputs import read_limited
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
 FORMAT_VERSION = 1
@@ -47,7 +49,7 @@ class Policy(_R, kw_only=True):
 
 
 class Proposal(_R, tag="pbem/proposal/v1", tag_field="type", kw_only=True):
-    game_id: str
+    nonce: str                 # 32 hex: the proposer's random part of the game id
     game: str
     scenario: str
     rules_version: str
@@ -57,15 +59,17 @@ class Proposal(_R, tag="pbem/proposal/v1", tag_field="type", kw_only=True):
     proposer: str
     parties: list[PartyKey]
     onion: OnionCommit
+    class_onions: dict[str, OnionCommit] = {}   # the host's: one per visibility class (side)
     policy: Policy
     created: str = ""
 
 
 class Acceptance(_R, tag="pbem/accept/v1", tag_field="type", kw_only=True):
-    game_id: str
+    nonce: str                 # 32 hex: this party's random part of the game id
     proposal: str              # SHA-256 hex of the proposal payload
     party: str
     onion: OnionCommit
+    class_onions: dict[str, OnionCommit] = {}
 
 
 class RollRecord(_R, kw_only=True):
@@ -90,6 +94,7 @@ class Turn(_R, tag="pbem/turn/v1", tag_field="type", kw_only=True):
     prev: str
     sender: str
     reveal: str                # hex of the sender's onion element e[seq]
+    class_reveals: dict[str, str] = {}   # the host's class onions' e[seq], by class
     results: Results | None = None
     orders: list[str] = []
     message: str = ""
@@ -97,8 +102,9 @@ class Turn(_R, tag="pbem/turn/v1", tag_field="type", kw_only=True):
 
 class DiceProof(_R, kw_only=True):
     seq: int
+    sender: str                # who sent file seq
     file_hash: str
-    shares: dict[str, str]     # party -> onion element used for this file
+    shares: dict[str, str]     # onion label -> element e[seq], only for classes the side sees
 
 
 class ViewFile(_R, tag="pbem/view/v1", tag_field="type", kw_only=True):
@@ -119,10 +125,22 @@ class ViewFile(_R, tag="pbem/view/v1", tag_field="type", kw_only=True):
     genesis: list[str] = []    # every acceptance file (armored), so players know every commitment
 
 
-Payload = Proposal | Acceptance | Turn | ViewFile
+class Rejection(_R, tag="pbem/reject/v1", tag_field="type", kw_only=True):
+    """Hosted mode: the host's signed refusal of a player's file that breaks a rule."""
+
+    game_id: str
+    seq: int                   # the sequence number the refused file claimed
+    sender: str
+    file: str                  # SHA-256 hex of the refused file's payload
+    order: int                 # 1-based index of the refused order (0: the file as a whole)
+    reason: str
+    rule: str = ""
+
+
+Payload = Proposal | Acceptance | Turn | ViewFile | Rejection
 
 NAMESPACE = {Proposal: "pbem-genesis-v1", Acceptance: "pbem-genesis-v1",
-             Turn: "pbem-turn-v1", ViewFile: "pbem-view-v1"}
+             Turn: "pbem-turn-v1", ViewFile: "pbem-view-v1", Rejection: "pbem-reject-v1"}
 
 
 class Envelope(_R, kw_only=True):
@@ -162,7 +180,10 @@ class SignedFile:
 def _clean(text: str, limit: int = 200) -> str:
     """Printable ASCII only, so the unsigned summary cannot fake lines or break the armor."""
     out = "".join(c if " " <= c <= "~" else f"\\u{ord(c):04x}" for c in text)
-    return out[:limit] + ("..." if len(out) > limit else "")
+    out = out[:limit] + ("..." if len(out) > limit else "")
+    while "-----" in out:              # never an armor marker line in the summary
+        out = out.replace("-----", "----")
+    return out
 
 
 def summary(p: Payload) -> str:
@@ -170,21 +191,26 @@ def summary(p: Payload) -> str:
     head = "pbem: this summary is for reading only; only the signed block below counts."
     if isinstance(p, Proposal):
         lines = [f"pbem game proposal: {_clean(p.game)} / {_clean(p.scenario)}, {p.mode} mode, "
-                 f"from {_clean(p.proposer)}", f"game id {p.game_id}"]
+                 f"from {_clean(p.proposer)}", f"proposal nonce {_clean(p.nonce)}"]
     elif isinstance(p, Acceptance):
-        lines = [f"pbem acceptance by {_clean(p.party)}", f"game id {p.game_id}"]
+        lines = [f"pbem acceptance by {_clean(p.party)}", f"of proposal {_clean(p.proposal)}"]
     elif isinstance(p, Turn):
         lines = [f"pbem turn file {p.seq} from {_clean(p.sender)}", f"game id {p.game_id}"]
         if p.results is not None:
-            lines.append(f"results of file {p.results.seq}: {len(p.results.rolls)} dice")
-        lines.append("orders:" if p.orders else "orders: none")
-        lines.extend(f"  {_clean(o)}" for o in p.orders[:200])
-        if len(p.orders) > 200:
-            lines.append(f"  ... {len(p.orders) - 200} more")
+            seen = sum(1 for r in p.results.rolls if r.visible_to == "all")
+            lines.append(f"results of file {p.results.seq}: {seen} dice seen by both sides")
+        # never the orders' text: it may place or move hidden units (only the signed block,
+        # which the receiving processor masks, carries them)
+        n = len(p.orders)
+        lines.append(f"orders: {n} line{'s' if n != 1 else ''} in the signed block" if n
+                     else "orders: none")
         if p.message:
             lines.append(f"message: {_clean(p.message)}")
+    elif isinstance(p, Rejection):
+        lines = [f"pbem rejection of file {p.seq} from {_clean(p.sender)}",
+                 f"game id {p.game_id}"]
     else:
-        lines = [f"pbem view for {_clean(p.side)} after file {p.seq}", f"game id {p.game_id}"]
+        lines = [f"pbem view for {_clean(p.side)} after file {p.seq}"]
     return "\n".join([*lines, head, ""]) + "\n"
 
 
@@ -214,14 +240,12 @@ def _unb64(s: str, name: str, what: str) -> bytes:
     return b
 
 
-def open_text(text: str, *, name: str = "file", strict: bool = False) -> SignedFile:
-    """Parse a file's text into a SignedFile (signature not yet checked against a key).
+Choose = Callable[[list["SignedFile"]], "SignedFile"]
 
-    strict=True (archive audit) also requires the text to be exactly the canonical armor.
-    """
-    if len(text) > MAX_FILE_BYTES:
-        raise FileRejected(f"{name}: file is too large ({len(text)} bytes, limit {MAX_FILE_BYTES})")
-    env = decode_canonical(dearmor(text, name=name), Envelope, name=name)
+
+def _open_block(data: bytes, name: str) -> SignedFile:
+    """Parse the envelope bytes of one armored block into a SignedFile."""
+    env = decode_canonical(data, Envelope, name=name)
     if env.v != FORMAT_VERSION:
         raise FileRejected(f"{name}: unsupported file format version {env.v}")
     payload_bytes = _unb64(env.payload, name, "payload")
@@ -229,39 +253,110 @@ def open_text(text: str, *, name: str = "file", strict: bool = False) -> SignedF
     if len(sig) != 64:
         raise FileRejected(f"{name}: signature has {len(sig)} bytes, expected 64")
     payload = decode_canonical(payload_bytes, Payload, name=name)  # type: ignore[arg-type]
-    f = SignedFile(name, payload_bytes, payload, sig)
-    if strict and f.text != text:
-        raise FileRejected(f"{name}: file bytes differ from the canonical form of its contents")
-    return f
+    return SignedFile(name, payload_bytes, payload, sig)
+
+
+def _progress(f: SignedFile) -> tuple[int, int]:
+    """How far into a game a file is: (kind, seq); a reply is always further than what it quotes."""
+    p = f.payload
+    if isinstance(p, Proposal):
+        return (0, 0)
+    if isinstance(p, Acceptance):
+        return (1, 0)
+    seq = getattr(p, "seq", 0)
+    return (2, seq if isinstance(seq, int) else 0)
+
+
+def open_text(text: str, *, name: str = "file", strict: bool = False,
+              choose: Choose | None = None) -> SignedFile:
+    """Parse a file's text into a SignedFile (signature not yet checked against a key).
+
+    strict=True (archive audit) also requires the text to be exactly the canonical armor.
+    Otherwise the text may be a whole email holding several blocks (a reply that quotes the
+    file it answers): every well-formed block is opened, blocks that do not open are skipped
+    when another one does, and choose(candidates in text order) picks the file. The default
+    picks the file furthest into the game (proposal, then acceptance, then the highest seq),
+    then the least quoted, then the last in the text: the new file of a reply, whether the
+    reply is written above the quoted text or below it. A quoted older file picked by
+    mistake would be refused as stale anyway; a caller that knows the archive can pass a
+    choose that picks the file not yet in it.
+    """
+    if len(text) > MAX_FILE_BYTES:
+        raise FileRejected(f"{name}: file is too large ({len(text)} bytes, limit {MAX_FILE_BYTES})")
+    blocks = scan(text)
+    good = [b for b in blocks if b.data is not None]
+    if not good:
+        raise rejection(blocks, name)
+    if strict:
+        f = _open_block(good[0].data, name)  # type: ignore[arg-type]
+        if len(blocks) != 1 or f.text != text:
+            raise FileRejected(f"{name}: file bytes differ from the canonical form of its contents")
+        return f
+    opened: list[tuple[SignedFile, int]] = []
+    first_error: FileRejected | None = None
+    for b in good:
+        try:
+            opened.append((_open_block(b.data, name), b.quote))  # type: ignore[arg-type]
+        except FileRejected as e:
+            first_error = first_error or e
+    if not opened:
+        raise first_error  # type: ignore[misc]
+    if len(opened) == 1:
+        return opened[0][0]
+    if choose is not None:
+        return choose([f for f, _ in opened])
+    best = max(range(len(opened)),
+               key=lambda i: (_progress(opened[i][0]), -opened[i][1], i))
+    return opened[best][0]
+
+
+def decode_text(raw: bytes, name: str = "file") -> str:
+    """The text of a file as mail delivers it: a byte-order mark (UTF-8, UTF-16 or UTF-32)
+    gives the encoding; otherwise ASCII, UTF-8, or else Latin-1 (the block itself is ASCII)."""
+    for bom, enc in ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+                     (codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"),
+                     (codecs.BOM_UTF16_BE, "utf-16")):
+        if raw.startswith(bom):
+            return raw.decode(enc, errors="replace")
+    try:
+        return raw.decode("ascii")
+    except UnicodeDecodeError:
+        pass
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("latin-1")
 
 
 _OPENED: "OrderedDict[tuple[str, bytes, bool], SignedFile]" = OrderedDict()
 _OPENED_MAX = 8192
 
 
-def read_file(path: Any, *, strict: bool = False) -> SignedFile:
-    """Read and parse a file from disk (see open_text); parsed files are memoised by content."""
+def read_file(path: Any, *, strict: bool = False, choose: Choose | None = None) -> SignedFile:
+    """Read and parse a file from disk (see open_text); parsed files are memoised by content.
+
+    At most MAX_FILE_BYTES are read, and only from a regular file (pbem.core.inputs).
+    strict=True (the archive's own files) requires the exact canonical ASCII form.
+    """
     from pathlib import Path
 
     p = Path(path)
-    try:
-        size = p.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise FileRejected(f"{p.name}: file is too large ({size} bytes, limit {MAX_FILE_BYTES})")
-        raw = p.read_bytes()
-    except OSError as e:
-        raise FileRejected(f"{p}: cannot read ({e.strerror})") from None
+    raw = read_limited(p, MAX_FILE_BYTES, what="file", error=FileRejected)
     key = (p.name, hashlib.sha256(raw).digest(), strict)
-    hit = _OPENED.get(key)
+    hit = _OPENED.get(key) if choose is None else None
     if hit is not None:
         _OPENED.move_to_end(key)
         return hit
-    try:
-        text = raw.decode("ascii")
-    except UnicodeDecodeError:
-        raise FileRejected(f"{p.name}: not an ASCII pbem file") from None
-    f = open_text(text, name=p.name, strict=strict)
-    _OPENED[key] = f
-    if len(_OPENED) > _OPENED_MAX:
-        _OPENED.popitem(last=False)
+    if strict:
+        try:
+            text = raw.decode("ascii")
+        except UnicodeDecodeError:
+            raise FileRejected(f"{p.name}: not an ASCII pbem file") from None
+    else:
+        text = decode_text(raw, p.name)
+    f = open_text(text, name=p.name, strict=strict, choose=choose)
+    if choose is None:
+        _OPENED[key] = f
+        if len(_OPENED) > _OPENED_MAX:
+            _OPENED.popitem(last=False)
     return f

@@ -3,9 +3,15 @@
     DIR/archive.json      local settings (which party this archive belongs to); not trusted
     DIR/files/            every signed file, in canonical form: the truth
         0000-proposal.pbem, 0000-accept-<party>.pbem, NNNN-<sender>.pbem, view-NNNN.pbem
+    DIR/secret/dice.json  this party's dice secret, sealed under its private key (never sent)
     DIR/cache/state.json  the state after the last resolved file (rebuilt whenever it disagrees)
     DIR/reports/<side>/   HTML and text reports, and index.html
     DIR/outbox/           the last file this party must send
+
+Crash safety: every write is a temporary file (`.NAME.xxxxxxxx.tmp`), fsync, rename, fsync of
+the folder; a new archive is built in `.DIR.partial-<random>` beside DIR and renamed into
+place whole. Temporary files a killed process left are removed under the lock and ignored by
+`pbem verify` (docs/architecture.md, "Durable writes and crashes").
 """
 
 from __future__ import annotations
@@ -13,22 +19,30 @@ from __future__ import annotations
 import fcntl
 import os
 import re
+import shutil
 import tempfile
 from pathlib import Path
+from typing import Callable
 
 import msgspec
 
 from pbem.core.errors import ArchiveError
 
-ARCHIVE_FORMAT = "pbem-archive/1"
+ARCHIVE_FORMAT = "pbem-archive/2"
 _FILE_NAME = re.compile(r"^(\d{4})-(proposal|accept-[a-z0-9_-]+|[a-z0-9_-]+)\.pbem$")
 _VIEW_NAME = re.compile(r"^view-(\d{4})\.pbem$")
+_SENT_VIEW_NAME = re.compile(r"^view-([a-z][a-z0-9_]*)-(\d{4})\.pbem$")
+_REJECTION_NAME = re.compile(r"^reject-(\d{4})-([0-9a-f]{16})\.pbem$")
+# atomic_write's temporary files: "." + target name + "." + mkstemp's 8 random characters + ".tmp"
+_TEMP_NAME = re.compile(r"^\..+\.[a-z0-9_]{8}\.tmp$")
+_PARTIAL = ".partial-"              # .DIR.partial-<random>: a new archive, beside DIR
+_INNER = ".pbem-partial-"            # DIR/.pbem-partial-<random>: one made in an existing DIR
 
 
 class ArchiveInfo(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     format: str = ARCHIVE_FORMAT
     party: str
-    game_id: str
+    proposal: str              # SHA-256 hex of the game's proposal
 
 
 def atomic_write(path: Path, data: bytes | str, *, durable: bool = True) -> None:
@@ -53,6 +67,119 @@ def atomic_write(path: Path, data: bytes | str, *, durable: bool = True) -> None
         except OSError:
             pass
         raise
+    if durable:
+        fsync_dir(path.parent)
+
+
+def fsync_dir(folder: Path) -> None:
+    """Make a rename in a folder durable (fsync of the folder itself; a no-op where the
+    system cannot open folders)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def is_temp_name(name: str) -> bool:
+    """True for the name of atomic_write's temporary file (left behind only by a killed process)."""
+    return bool(_TEMP_NAME.match(name))
+
+
+def remove_stale_temps(folder: Path, target: str | None = None) -> int:
+    """Remove atomic_write's leftover temporary files in one folder (only those of target
+    when given); returns how many were removed."""
+    n = 0
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return 0
+    for name in names:
+        if is_temp_name(name) and (target is None or name.startswith(f".{target}.")):
+            try:
+                os.unlink(folder / name)
+                n += 1
+            except (IsADirectoryError, PermissionError, FileNotFoundError):
+                pass
+    return n
+
+
+def remove_partials(root: str | Path) -> None:
+    """Remove what a killed `new`, `host` or `join` left half-built: hidden siblings
+    `.DIR.partial-*`, and in an existing DIR without archive.json the entries moved in from
+    `DIR/.pbem-partial-*` (only when DIR holds nothing else)."""
+    root = Path(os.path.abspath(root))
+    prefix = f".{root.name}{_PARTIAL}"
+    try:
+        names = os.listdir(root.parent)
+    except OSError:
+        return
+    for name in names:
+        if name.startswith(prefix) and (root.parent / name).is_dir():
+            shutil.rmtree(root.parent / name, ignore_errors=True)
+    try:
+        inside = os.listdir(root) if root.is_dir() else []
+    except OSError:
+        return
+    inner = [n for n in inside if n.startswith(_INNER)]
+    if not inner:
+        return
+    if not (root / "archive.json").exists() and all(
+            n in ("files", "secret", ".lock") or n.startswith(_INNER) for n in inside):
+        for n in ("files", "secret"):
+            shutil.rmtree(root / n, ignore_errors=True)
+    for n in inner:
+        shutil.rmtree(root / n, ignore_errors=True)
+
+
+def create_in_place(root: str | Path, info: "ArchiveInfo",
+                    fill: Callable[["Archive"], None]) -> None:
+    """Create a new archive folder so that a killed process leaves no archive or a complete
+    one: build it in a hidden sibling (`.DIR.partial-<random>`), then rename it to DIR. An
+    existing empty DIR (perhaps the current folder) is kept: the archive is built in
+    `DIR/.pbem-partial-<random>` and its entries moved up, archive.json last (an archive
+    exists once archive.json does; remove_partials clears the rest). ArchiveError if DIR holds
+    anything."""
+    root = Path(os.path.abspath(root))
+    if not root.name:
+        raise ArchiveError(f"{root}: not a folder name for an archive")
+    root.parent.mkdir(parents=True, exist_ok=True)
+    remove_partials(root)
+    if (root / "archive.json").exists():
+        raise ArchiveError(f"{root}: an archive already exists here")
+    existing = root.exists()
+    if existing and (not root.is_dir() or any(n != ".lock" for n in os.listdir(root))):
+        raise ArchiveError(f"{root}: folder is not empty")
+    tmp = (root / f"{_INNER}{os.urandom(6).hex()}" if existing
+           else root.parent / f".{root.name}{_PARTIAL}{os.urandom(6).hex()}")
+    tmp.mkdir()
+    try:
+        a = Archive(tmp)
+        a.create(info)
+        fill(a)
+        fsync_dir(tmp)
+        try:
+            if existing:
+                names = sorted(os.listdir(tmp), key=lambda n: n == "archive.json")
+                for n in names:
+                    if n == "archive.json":
+                        fsync_dir(root)             # the rest is in place before the commit
+                    os.rename(tmp / n, root / n)
+                os.rmdir(tmp)
+            else:
+                os.rename(tmp, root)
+        except OSError as e:
+            raise ArchiveError(f"{root}: cannot create the archive here ({e.strerror})") from None
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        remove_partials(root)
+        raise
+    fsync_dir(root if existing else root.parent)
 
 
 def safe_name(name: str) -> str:
@@ -71,6 +198,8 @@ class Archive:
         self.cache_dir = self.root / "cache"
         self.reports_dir = self.root / "reports"
         self.outbox = self.root / "outbox"
+        self.secret_path = self.root / "secret" / "dice.json"
+        self.rejected_dir = self.root / "rejected"
         self._lock_fh = None
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -107,7 +236,17 @@ class Archive:
             fh.close()
             raise ArchiveError(f"{self.root}: another pbem process is using this archive") from None
         self._lock_fh = fh
+        self.remove_stale_temps()
         return self
+
+    def remove_stale_temps(self) -> int:
+        """Remove temporary files a killed pbem process left in the archive's folders (only
+        under the lock: no other pbem process is writing here)."""
+        n = 0
+        for folder, dirs, _ in os.walk(self.root):
+            dirs[:] = [d for d in dirs if not d.startswith(".")]
+            n += remove_stale_temps(Path(folder))
+        return n
 
     def unlock(self) -> None:
         """Release the lock."""
@@ -142,6 +281,23 @@ class Archive:
             return []
         return sorted(p for p in self.files_dir.iterdir() if _VIEW_NAME.match(p.name))
 
+    def sent_view_files(self) -> list[Path]:
+        """Hosted mode, the referee: every view file it signed, kept as sent (by side, seq)."""
+        if not self.files_dir.is_dir():
+            return []
+        out = []
+        for p in self.files_dir.iterdir():
+            m = _SENT_VIEW_NAME.match(p.name)
+            if m:
+                out.append((int(m.group(2)), m.group(1), p))
+        return [p for *_, p in sorted(out)]
+
+    def rejection_files(self) -> list[Path]:
+        """Hosted mode: the referee's signed rejections of refused player files, in order."""
+        if not self.files_dir.is_dir():
+            return []
+        return sorted(p for p in self.files_dir.iterdir() if _REJECTION_NAME.match(p.name))
+
     def evidence_files(self) -> list[Path]:
         """Files kept as evidence (e.g. a forked file), never part of the chain."""
         d = self.root / "evidence"
@@ -154,6 +310,18 @@ class Archive:
             raise ArchiveError(f"{p}: already stored")
         atomic_write(p, text)
         return p
+
+    def store_signed(self, name: str, text: str) -> bool:
+        """Store a signed file unless an identical copy is already there (a command run again
+        after it was interrupted); True if written. ArchiveError if a different file has that
+        name."""
+        p = self.files_dir / safe_name(name)
+        if p.exists():
+            if p.read_text(encoding="utf-8") != text:
+                raise ArchiveError(f"{p}: already stored, with different contents")
+            return False
+        atomic_write(p, text)
+        return True
 
     def write_outbox(self, name: str, text: str) -> Path:
         """Put a copy of a file to send in outbox/."""

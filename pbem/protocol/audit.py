@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
 from pbem.core.errors import PbemError
 from pbem.core.records import Turn, read_file
-from pbem.protocol.archive import Archive
+from pbem.protocol.archive import Archive, is_temp_name
 from pbem.protocol.genesis import HOST
+from pbem.protocol.view_audit import audit_referee
 
 
 class Audit(msgspec.Struct, kw_only=True):
@@ -25,6 +27,13 @@ class Audit(msgspec.Struct, kw_only=True):
         return not self.problems
 
 
+def key_lines(genesis: Any) -> list[str]:
+    """One line per party: the fingerprint of the key the genesis pins (compare out of band)."""
+    from pbem.core.keys import fingerprint
+
+    return [f"Key of {party}: {fingerprint(raw)}" for party, raw in sorted(genesis.pubs.items())]
+
+
 def verify_archive(root: str | Path, extra: list[str] | None = None) -> Audit:
     """Verify signatures, chain, every die, the full replay and the result of an archive."""
     from pbem.protocol.hosted import load_player
@@ -35,6 +44,7 @@ def verify_archive(root: str | Path, extra: list[str] | None = None) -> Audit:
     try:
         info = archive.info()
         _, genesis, _ = read_genesis(archive, strict=True)
+        audit.summary.extend(key_lines(genesis))
         if genesis.mode == "hosted" and info.party != HOST:
             ps = load_player(archive, strict=True)
             nd = sum(len(v.payload.rolls) for v in ps.views)  # type: ignore[union-attr]
@@ -43,20 +53,30 @@ def verify_archive(root: str | Path, extra: list[str] | None = None) -> Audit:
                                  f"views verified; {nd} visible dice recomputed.")
             return audit
         s = load(root, key=None, strict=True)
+        if not genesis.complete:
+            # The collector's archive while acceptances are still outstanding: no game yet.
+            waiting = [p for p in genesis.acceptors() if p not in genesis.acceptances]
+            _check_files_dir(archive, audit)
+            audit.summary.append(f"The genesis is not complete: the proposal and "
+                                 f"{len(genesis.acceptances)} acceptance(s) verified; waiting "
+                                 f"for the acceptance of {', '.join(waiting)}.")
+            return audit
     except PbemError as e:
         audit.problems.append(str(e))
         return audit
-    known = {p.name for p in archive.signed_files()} | {p.name for p in archive.view_files()}
-    for p in sorted(archive.files_dir.iterdir()):
-        if p.is_file() and p.name not in known:
-            audit.problems.append(f"{p.name}: unexpected file in files/")
+    refused = {p.name.split("-")[2][:16] for p in archive.rejection_files()}
+    extras = []
+    _check_files_dir(archive, audit)
     for path in [*map(str, archive.evidence_files()), *(extra or [])]:
         try:
             f = read_file(path)
         except PbemError as e:
             audit.problems.append(str(e))
             continue
+        extras.append(f)
         t = f.payload
+        if f.hash[:16] in refused:
+            continue
         if isinstance(t, Turn) and t.game_id == s.genesis.game_id and 1 <= t.seq <= s.ledger.tip_seq:
             old = s.ledger.files[t.seq - 1]
             if (old.payload_bytes != f.payload_bytes and t.sender in s.genesis.pubs
@@ -64,6 +84,8 @@ def verify_archive(root: str | Path, extra: list[str] | None = None) -> Audit:
                     and old.payload.sender == t.sender):  # type: ignore[union-attr]
                 audit.problems.append(f"{f.name}: equivocation: {t.sender} signed two different "
                                       f"files with sequence number {t.seq} ({old.name})")
+    if s.genesis.mode == "hosted":
+        audit.problems.extend(audit_referee(s, extras))
     rolls = [r for log in s.log for r in log.rolls]
     audit.summary.append(f"{s.game.title}, scenario {s.genesis.p.scenario}, {s.genesis.mode} "
                          f"mode, game {s.genesis.game_id}.")
@@ -82,3 +104,21 @@ def verify_archive(root: str | Path, extra: list[str] | None = None) -> Audit:
     else:
         audit.summary.append("The game is not over.")
     return audit
+
+
+def _check_files_dir(archive: Archive, audit: Audit) -> int:
+    """Every file in files/ must be a known kind of signed file; a temporary file left by a
+    killed command (never part of the archive) is only noted. Returns their number."""
+    known = {p.name for p in [*archive.signed_files(), *archive.view_files(),
+                              *archive.sent_view_files(), *archive.rejection_files()]}
+    temps = 0
+    for p in sorted(archive.files_dir.iterdir()):
+        if p.is_file() and is_temp_name(p.name):
+            temps += 1
+        elif p.is_file() and p.name not in known:
+            audit.problems.append(f"{p.name}: unexpected file in files/")
+    if temps:
+        audit.summary.append(f"Note: {temps} temporary file(s) in files/ left by an interrupted "
+                             "command were ignored (the next pbem command that writes to this "
+                             "archive removes them).")
+    return temps

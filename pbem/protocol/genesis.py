@@ -7,11 +7,12 @@ from typing import Any
 
 from pbem.core.dice import lp
 from pbem.core.encoding import sha256, sha256_hex
-from pbem.core.errors import FileRejected, PbemError
-from pbem.core.game import Game
-from pbem.core.records import Acceptance, Proposal, SignedFile
+from pbem.core.errors import ArchiveError, FileRejected, PbemError
+from pbem.core.game import NOBODY, Game
+from pbem.core.records import Acceptance, OnionCommit, Proposal, SignedFile
 
 HOST = "host"
+GAME_ID_TAG = b"pbem/v1/game-id"
 _HEX32 = re.compile(r"^[0-9a-f]{32}$")
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
@@ -48,8 +49,8 @@ class Genesis:
         name = proposal.name
         if not isinstance(p, Proposal):
             raise FileRejected(f"{name}: not a game proposal")
-        if not _HEX32.match(p.game_id):
-            raise FileRejected(f"{name}: malformed game id")
+        if not _HEX32.match(p.nonce):
+            raise FileRejected(f"{name}: malformed proposal nonce")
         if p.game != game.id:
             raise FileRejected(f"{name}: proposal is for game {p.game!r}, not {game.id!r}")
         if p.scenario not in game.scenarios():
@@ -79,20 +80,52 @@ class Genesis:
             raise FileRejected(f"{name}: two parties share one public key")
         if p.proposer not in self.pubs:
             raise FileRejected(f"{name}: proposer {p.proposer!r} is not a valid proposer")
-        _check_onion(p.onion.tip, p.onion.length, name)
+        self.game = game
+        self.p: Proposal = p
+        self.tips: dict[str, bytes] = {}
+        self.lengths: dict[str, int] = {}
+        self._commit(p.proposer, p.onion, p.class_onions, name)
         if not proposal.signed_by(self.pubs[p.proposer]):
             raise FileRejected(f"{name}: bad signature (not signed by {p.proposer}'s key)")
-        self.game = game
         self.proposal = proposal
-        self.p: Proposal = p
         self.acceptances: dict[str, SignedFile] = {}
-        self.tips: dict[str, bytes] = {p.proposer: bytes.fromhex(p.onion.tip)}
-        self.lengths: dict[str, int] = {p.proposer: p.onion.length}
+        self._game_id: str | None = None
+
+    @property
+    def bind(self) -> str:
+        """What every onion of this game is bound to: the proposal's nonce."""
+        return self.p.nonce
 
     @property
     def game_id(self) -> str:
-        """The 128-bit game id in hex."""
-        return self.p.game_id
+        """The 128-bit game id in hex: H(tag, genesis hash), mixing every party's contribution.
+
+        It exists once every party has accepted; ArchiveError before.
+        """
+        if self._game_id is None:
+            if not self.complete:
+                raise ArchiveError("the game id is not known until every party has accepted")
+            self._game_id = sha256(lp(GAME_ID_TAG) + lp(bytes.fromhex(self.hash)))[:16].hex()
+        return self._game_id
+
+    def classes_of(self, party: str) -> list[str]:
+        """The visibility classes a party keeps a separate onion for (the host: every side,
+        and rolls nobody may see)."""
+        return host_classes(self.game) if party == HOST else []
+
+    def _commit(self, party: str, onion: OnionCommit, class_onions: dict[str, OnionCommit],
+                name: str) -> None:
+        want = self.classes_of(party)
+        if sorted(class_onions) != want:
+            raise FileRejected(f"{name}: {party} must commit class onions for "
+                               f"{want or 'no class'}, not {sorted(class_onions)}")
+        for label, c in [(party, onion), *((f"{party}/{k}", v)
+                                            for k, v in sorted(class_onions.items()))]:
+            _check_onion(c.tip, c.length, name)
+            self.tips[label] = bytes.fromhex(c.tip)
+            self.lengths[label] = c.length
+        if len({self.tips[k] for k in self.tips}) != len(self.tips):
+            raise FileRejected(f"{name}: two dice commitments of this game are equal")
 
     @property
     def mode(self) -> str:
@@ -113,8 +146,6 @@ class Genesis:
         a, name = f.payload, f.name
         if not isinstance(a, Acceptance):
             raise FileRejected(f"{name}: not an acceptance")
-        if a.game_id != self.game_id:
-            raise FileRejected(f"{name}: belongs to another game ({a.game_id})")
         if a.proposal != self.proposal.hash:
             raise FileRejected(f"{name}: accepts a different proposal")
         if a.party not in self.acceptors():
@@ -126,12 +157,18 @@ class Genesis:
             if f.signed_by(self.pubs[a.party]):
                 raise FileRejected(f"{name}: equivocation: {a.party} signed two different "
                                    "acceptances of this game")
-        _check_onion(a.onion.tip, a.onion.length, name)
+        if not _HEX32.match(a.nonce):
+            raise FileRejected(f"{name}: malformed nonce")
         if not f.signed_by(self.pubs[a.party]):
             raise FileRejected(f"{name}: bad signature (not signed by {a.party}'s key)")
+        tips, lengths = dict(self.tips), dict(self.lengths)
+        try:
+            self._commit(a.party, a.onion, a.class_onions, name)
+        except FileRejected:
+            self.tips, self.lengths = tips, lengths
+            raise
         self.acceptances[a.party] = f
-        self.tips[a.party] = bytes.fromhex(a.onion.tip)
-        self.lengths[a.party] = a.onion.length
+        self._game_id = None
 
     @property
     def complete(self) -> bool:
@@ -152,6 +189,11 @@ class Genesis:
             if v == pub_raw:
                 return k
         return None
+
+
+def host_classes(game: Game) -> list[str]:
+    """The host's class onions: one per side and one for rolls that nobody may see."""
+    return sorted([*game.sides, NOBODY])
 
 
 def _check_onion(tip: str, length: int, name: str) -> None:

@@ -1,5 +1,5 @@
-"""Hosted mode, player side and referee views: the referee holds the full state and sends each
-player a signed view file; players send orders files and check every die they may see."""
+"""Hosted mode, player side: the referee holds the full state and sends each player a signed
+view file; players send orders files, check every die they may see, and take rejections."""
 
 from __future__ import annotations
 
@@ -9,47 +9,12 @@ from typing import Any
 import msgspec
 
 from pbem.core import keys as keymod
-from pbem.core.dice import derive_roll, file_key
-from pbem.core.errors import FileRejected, PbemError
-from pbem.core.game import ALL, Decision, Event, Outcome, ReportModel, Roll
-from pbem.core.onion import DEFAULT_LENGTH, Onion, proves, seed_from_key
-from pbem.core.records import DiceProof, SignedFile, Turn, ViewFile, open_text, read_file, seal
+from pbem.core.errors import Equivocation, FileRejected, PbemError
+from pbem.core.game import Decision, Event, Outcome, ReportModel, Roll
+from pbem.core.records import SignedFile, Turn, ViewFile, open_text, read_file, seal
 from pbem.protocol.archive import Archive, ArchiveInfo, atomic_write
 from pbem.protocol.genesis import HOST, Genesis
-from pbem.protocol.reporting import visible
-
-
-class ViewRoll(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    """A roll as sent to a player: with the file it belongs to."""
-
-    seq: int
-    action: int
-    index: int
-    sides: int
-    value: int
-    purpose: str
-    visible_to: str = ALL
-
-
-def make_view(s: Any, side: str, logs: list[Any]) -> SignedFile:
-    """The referee's signed view file of the current state for one side."""
-    g = s.game
-    rolls = [ViewRoll(seq=log.seq, action=r.action, index=r.index, sides=r.sides, value=r.value,
-                      purpose=r.purpose, visible_to=r.visible_to)
-             for log in logs for r in visible(log.rolls, side)]
-    proofs = [DiceProof(seq=log.seq, file_hash=log.file_hash, shares=s.shares_of(log.seq))
-              for log in logs if visible(log.rolls, side)]
-    o = g.outcome(s.state)
-    v = ViewFile(game_id=s.genesis.game_id, side=side, seq=s.ledger.tip_seq,
-                 tip=s.ledger.tip_hash, view_seq=s.ledger.tip_seq,
-                 state=msgspec.to_builtins(g.view(s.state, side)),
-                 report=msgspec.to_builtins(g.report(s.state, side)),
-                 pending=msgspec.to_builtins(list(g.pending(s.state))),
-                 outcome=msgspec.to_builtins(o) if o else None,
-                 events=msgspec.to_builtins([e for log in logs for e in visible(log.events, side)]),
-                 rolls=msgspec.to_builtins(rolls), proofs=proofs,
-                 genesis=[s.genesis.acceptances[p].text for p in s.genesis.acceptors()])
-    return seal(v, s.key, name=f"view-{side}-{s.ledger.tip_seq:04d}.pbem")
+from pbem.protocol.views import DiceChecker, ViewRoll
 
 
 class PlayerState:
@@ -59,41 +24,79 @@ class PlayerState:
         self.archive, self.info, self.game, self.genesis = archive, info, game, genesis
         self.views: list[SignedFile] = []
         self.own_files: list[SignedFile] = []
+        self.rejections: list[SignedFile] = []
+        self.superseded: list[SignedFile] = []  # refused own files not yet moved (a crash)
+        self.dice: DiceChecker | None = None
 
     @property
     def latest(self) -> ViewFile | None:
         """The newest view file received."""
         return self.views[-1].payload if self.views else None  # type: ignore[return-value]
 
+    def own_by_seq(self) -> dict[int, SignedFile]:
+        """This player's own (not rejected) files by sequence number."""
+        return {f.payload.seq: f for f in self.own_files}  # type: ignore[union-attr]
+
+    def checker(self) -> DiceChecker:
+        """The dice checker of this archive (knows this player's own files)."""
+        if self.dice is None:
+            self.dice = DiceChecker(self.genesis, self.info.party, self.own_by_seq())
+        return self.dice
+
 
 def load_player(archive: Archive, *, strict: bool = True) -> PlayerState:
-    """Load and verify a hosted player's archive (signatures, order, dice proofs)."""
+    """Load and verify a hosted player's archive (signatures, order, dice proofs, rejections)."""
+    from pbem.protocol.rejection import check_rejection
     from pbem.protocol.session import read_genesis
 
     info = archive.info()
     game, genesis, rest = read_genesis(archive, strict=strict)
     ps = PlayerState(archive, info, game, genesis)
-    for p in archive.view_files():
-        f = read_file(p, strict=strict)
-        check_view(ps, f)
-        ps.views.append(f)
     for p in rest:
         f = read_file(p, strict=strict)
         t = f.payload
         if not isinstance(t, Turn) or t.sender != info.party or not f.signed_by(
-                genesis.pubs[info.party]) or t.game_id != genesis.game_id:
+                genesis.pubs[info.party]) or not genesis.complete or t.game_id != genesis.game_id:
             raise FileRejected(f"{p.name}: not a valid file of {info.party} in this game")
         ps.own_files.append(f)
+    for p in archive.rejection_files():
+        r = read_file(p, strict=strict)
+        kept = archive.rejected_dir / rejected_name(r)
+        own = {f.hash: f for f in ps.own_files}
+        rejected = (read_file(kept, strict=strict) if kept.exists() or r.payload.file not in own  # type: ignore[union-attr]
+                    else own[r.payload.file])  # type: ignore[union-attr]
+        check_rejection(genesis, r, rejected, info.party)
+        ps.rejections.append(r)
+    refused = {r.payload.file for r in ps.rejections}  # type: ignore[union-attr]
+    ps.superseded = [f for f in ps.own_files if f.hash in refused]
+    ps.own_files = [f for f in ps.own_files if f.hash not in refused]
+    for p in archive.view_files():
+        f = read_file(p, strict=strict)
+        check_view(ps, f)
+        ps.views.append(f)
+    tips = {v.payload.seq: v.payload.tip for v in ps.views}  # type: ignore[union-attr]
+    for f in ps.own_files:
+        t: Turn = f.payload  # type: ignore[assignment]
+        if t.seq - 1 in tips and t.prev != tips[t.seq - 1]:
+            raise FileRejected(f"{f.name}: does not answer the view of file {t.seq - 1}")
     return ps
 
 
+def rejected_name(r: SignedFile) -> str:
+    """Where a player keeps its own file that the referee refused."""
+    rej = r.payload
+    return f"{rej.seq:04d}-{rej.sender}-{rej.file[:16]}.pbem"  # type: ignore[union-attr]
+
+
 def check_view(ps: PlayerState, f: SignedFile) -> ViewFile:
-    """Verify a view file: signature, game, side, order, and every visible die it reports."""
+    """Verify a view file: signature, game, side, order, and every visible die it reports.
+
+    A second, different view of a file already viewed is the referee's equivocation: both
+    signed files are the proof (the new one is kept under evidence/).
+    """
     v, name, g = f.payload, f.name, ps.genesis
     if not isinstance(v, ViewFile):
         raise FileRejected(f"{name}: not a view file")
-    if v.game_id != g.game_id:
-        raise FileRejected(f"{name}: belongs to another game ({v.game_id})")
     if not f.signed_by(g.pubs[HOST]):
         raise FileRejected(f"{name}: bad signature (not signed by the referee's key)")
     for text in v.genesis:
@@ -106,53 +109,25 @@ def check_view(ps: PlayerState, f: SignedFile) -> ViewFile:
             raise FileRejected(f"{name}: carries a different acceptance of {party}")
     if not g.complete:
         raise FileRejected(f"{name}: does not carry every acceptance of the game")
+    if v.game_id != g.game_id:
+        raise FileRejected(f"{name}: belongs to another game ({v.game_id})")
     if v.seq == 0 and v.tip != g.hash:
         raise FileRejected(f"{name}: the genesis hash it names is not the genesis")
     if v.side != ps.info.party:
         raise FileRejected(f"{name}: is {v.side}'s view, not {ps.info.party}'s")
+    for old in ps.views:
+        o: ViewFile = old.payload  # type: ignore[assignment]
+        if o.seq == v.seq and old.payload_bytes != f.payload_bytes:
+            raise Equivocation(f"{name}: equivocation: the referee signed two different views "
+                               f"of file {v.seq} for {v.side} (this file and {old.name})")
     last = ps.latest
     if last is not None and v.seq <= last.seq:
         raise FileRejected(f"{name}: stale: view of file {v.seq} is not newer than the one "
                            f"already received ({last.seq})")
     if v.view_seq != v.seq:
         raise FileRejected(f"{name}: malformed view sequence")
-    if (f.hash, g.hash) not in _DICE_CHECKED:
-        _check_view_dice(ps, v, name)
-        _DICE_CHECKED.add((f.hash, g.hash))
+    ps.checker().check(v, name, after=last.seq if last is not None else -1)
     return v
-
-
-_DICE_CHECKED: set[tuple[str, str]] = set()  # (view, genesis) pairs whose dice were checked
-
-
-def _check_view_dice(ps: PlayerState, v: ViewFile, name: str) -> None:
-    """Recompute every die the view reports from the commitments; FileRejected if one differs."""
-    g = ps.genesis
-    proofs = {p.seq: p for p in v.proofs}
-    try:
-        rolls = msgspec.convert(v.rolls, type=list[ViewRoll])
-    except msgspec.ValidationError as e:
-        raise FileRejected(f"{name}: malformed rolls ({e})") from None
-    for r in rolls:
-        proof = proofs.get(r.seq)
-        if proof is None or HOST not in proof.shares:
-            raise FileRejected(f"{name}: no dice proof for file {r.seq}")
-        host_share = bytes.fromhex(proof.shares[HOST])
-        if not proves(g.game_id, HOST, r.seq, host_share, 0, g.tips[HOST]):
-            raise FileRejected(f"{name}: the referee's dice share for file {r.seq} does not "
-                               "match its commitment")
-        for party, share in proof.shares.items():
-            if party == HOST:
-                continue
-            if party not in g.tips or not proves(g.game_id, party, r.seq, bytes.fromhex(share),
-                                                 0, g.tips[party]):
-                raise FileRejected(f"{name}: {party}'s dice share for file {r.seq} does not "
-                                   "match its commitment")
-        key = file_key(g.game_id, [bytes.fromhex(proof.shares[p]) for p in sorted(proof.shares)],
-                       bytes.fromhex(proof.file_hash), r.seq)
-        if derive_roll(key, r.action, r.index, r.sides) != r.value:
-            raise FileRejected(f"{name}: die {r.seq}.{r.action}.{r.index} ({r.purpose}) is "
-                               "not what the dice commitments give")
 
 
 def receive_view(archive: Archive, info: ArchiveInfo, f: SignedFile, key: Any) -> Any:
@@ -162,8 +137,22 @@ def receive_view(archive: Archive, info: ArchiveInfo, f: SignedFile, key: Any) -
     ps = load_player(archive)
     if keymod.public_raw(key.public_key()) != ps.genesis.pubs[info.party]:
         raise PbemError(f"{archive.root}: this key is not {info.party}'s key in this game")
+    if ps.views and ps.views[-1].text == f.text:
+        # The latest view delivered again: rewrite its reports if an interrupted run left them
+        # unwritten; otherwise it is the ordinary 'stale' error below.
+        again = OpOutcome(messages=[f"{f.name}: this view is already in the archive (an earlier "
+                                    "run was interrupted, or this is a second delivery); its "
+                                    "reports are written again."])
+        ps.views[-1] = f                  # the reports name the file as received
+        if write_player_reports(ps, again, only_changed=True):
+            again.messages.extend(player_status_lines(ps))
+            return again
     stored = set(ps.genesis.acceptances)
-    v = check_view(ps, f)
+    try:
+        v = check_view(ps, f)
+    except Equivocation:
+        atomic_write(archive.root / "evidence" / f"view-{f.hash[:16]}.pbem", f.text)
+        raise
     for party, acc in sorted(ps.genesis.acceptances.items()):
         if party not in stored:
             archive.write_signed(f"0000-accept-{party}.pbem", acc.text)
@@ -191,6 +180,12 @@ def player_status_lines(ps: PlayerState) -> list[str]:
     if any(t.payload.seq == v.seq + 1 for t in ps.own_files):  # type: ignore[union-attr]
         return [f"You sent file {v.seq + 1}; waiting for the referee's next view."]
     out = []
+    for rf in ps.rejections:
+        r = rf.payload
+        if r.seq == v.seq + 1:  # type: ignore[union-attr]
+            rule = f" [{r.rule}]" if r.rule else ""  # type: ignore[union-attr]
+            out.append(f"The referee refused your file {r.seq}: order {r.order}: "  # type: ignore[union-attr]
+                       f"{r.reason}{rule}. Correct it and submit file {r.seq} again.")  # type: ignore[union-attr]
     for d in _decisions(v):
         who = "You" if d.side == ps.info.party else d.side
         out.append(f"{who}: {d.prompt}")
@@ -203,7 +198,8 @@ def player_status_json(ps: PlayerState) -> dict[str, Any]:
     o = msgspec.convert(v.outcome, type=Outcome) if v and v.outcome else None
     pend = sorted({d.side for d in _decisions(v)}) if v and not o else []
     report = msgspec.convert(v.report, type=ReportModel) if v else None
-    return {"game_id": ps.genesis.game_id, "game": ps.game.id, "mode": "hosted",
+    return {"game_id": ps.genesis.game_id if ps.genesis.complete else None,
+            "game": ps.game.id, "mode": "hosted",
             "party": ps.info.party, "seq": v.seq if v else 0,
             "turn": report.turn if report else 0, "over": o is not None,
             "winner": o.winner if o else None, "result": o.reason if o else None,
@@ -213,10 +209,10 @@ def player_status_json(ps: PlayerState) -> dict[str, Any]:
 
 def submit(archive: Archive, info: ArchiveInfo, orders_path: str, *, key_path: str, out: str,
            message: str = "") -> Any:
-    """A hosted player signs orders chained to the latest view; the referee checks legality."""
+    """A hosted player checks orders against its view, signs them chained to the latest view."""
     from pbem.protocol.ops import Outcome as OpOutcome
-    from pbem.protocol.orders_file import read_lines
-    from pbem.core.errors import OrderSyntaxError
+    from pbem.protocol.ops import _write_out, same_orders
+    from pbem.protocol.session import own_onion
 
     ps = load_player(archive)
     key = keymod.load_private(key_path)
@@ -229,26 +225,57 @@ def submit(archive: Archive, info: ArchiveInfo, orders_path: str, *, key_path: s
     if v.outcome is not None:
         raise PbemError(f"{archive.root}: the game is over")
     seq = v.seq + 1
-    if any(t.payload.seq == seq for t in ps.own_files):  # type: ignore[union-attr]
+    mine = ps.own_by_seq().get(seq)
+    if mine is not None and same_orders(ps.game, party, orders_path, message, mine):
+        # Signed and stored by an earlier run that was interrupted (or ran twice): the same
+        # file again, never a second file with this sequence number.
+        _write_out(out, mine.text)
+        return OpOutcome(messages=[f"File {seq} with these orders is already signed and stored "
+                                   "(an earlier run was interrupted, or this is a second run): "
+                                   f"written again to {out}; send it to the referee."],
+                         written=[out], reply=out)
+    if mine is not None:
         raise PbemError(f"{archive.root}: file {seq} was already sent; wait for the referee")
     if party not in {d.side for d in _decisions(v)}:
         raise PbemError(f"{archive.root}: {party} has no decision to make now")
-    lines = []
-    for n, line in read_lines(orders_path):
-        try:
-            lines.append(ps.game.format_order(ps.game.parse_order(line)))
-        except OrderSyntaxError as e:
-            raise PbemError(f"{Path(orders_path).name}: line {n}: {line!r}: {e.reason}") from None
-    onion = Onion(seed_from_key(keymod.private_raw(key), ps.genesis.game_id, party),
-                  ps.genesis.game_id, party, ps.genesis.lengths.get(party, DEFAULT_LENGTH))
+    checked = check_against_view(ps, orders_path)
+    if not checked.ok:
+        raise PbemError(checked.problems[0])
+    own = own_onion(archive, ps.genesis, party, key)
     t = Turn(game_id=ps.genesis.game_id, seq=seq, prev=v.tip, sender=party,
-             reveal=onion.element(seq).hex(), orders=lines, message=message)
+             reveal=own.main.element(seq).hex(), orders=checked.lines, message=message)
     f = seal(t, key, name=f"{seq:04d}-{party}.pbem")
+    for old in ps.superseded:
+        (archive.files_dir / old.name).unlink(missing_ok=True)
     archive.write_signed(f.name, f.text)
-    atomic_write(Path(out), f.text)
-    return OpOutcome(messages=[f"File {seq} signed with {len(lines)} orders: send {out} to "
-                               "the referee (it checks every order against the full state)."],
+    _write_out(out, f.text)
+    return OpOutcome(messages=[f"File {seq} signed with {len(checked.lines)} orders: send {out} "
+                               "to the referee.", *checked.notes],
                      written=[out], reply=out)
+
+
+def check_against_view(ps: PlayerState, orders_path: str) -> Any:
+    """Check orders with the real rules against a stand-in state built from this player's view.
+
+    Everything the view shows is checked as the referee will; what depends on hidden enemy
+    facts or on dice is checked only by the referee, and the notes say so.
+    """
+    from pbem.protocol.orders_file import Checked, check_orders, read_lines
+
+    numbered = read_lines(orders_path)
+    name = Path(orders_path).name
+    v = ps.latest
+    standin = getattr(ps.game, "standin", None)
+    if v is None or standin is None:
+        out = check_orders(ps.game, None, ps.info.party, numbered, name=name, syntax_only=True)
+        out.notes.append("Only the notation was checked: this game cannot rebuild a position "
+                         "from a view; the referee checks every rule.")
+        return out
+    state = standin(v.state, ps.info.party)
+    out: Checked = check_orders(ps.game, state, ps.info.party, numbered, name=name)
+    out.notes.append("Checked against your view with the full rules; only the referee can "
+                     "check what depends on hidden enemy units and on the dice.")
+    return out
 
 
 def player_report_context(ps: PlayerState, v: ViewFile, f: SignedFile):
@@ -272,28 +299,20 @@ def player_report_context(ps: PlayerState, v: ViewFile, f: SignedFile):
                          outcome=o, mode="hosted")
 
 
-def write_player_reports(ps: PlayerState, result: Any) -> None:
-    """Write the reports of the newest view file."""
+def write_player_reports(ps: PlayerState, result: Any, *, only_changed: bool = False) -> bool:
+    """Write the reports of the newest view file (only_changed: leave identical files alone);
+    True if any file was written."""
     from pbem.protocol.reporting import write_report_files
 
     f = ps.views[-1]
     v: ViewFile = f.payload  # type: ignore[assignment]
-    write_report_files(ps.archive.reports_dir / ps.info.party, player_report_context(ps, v, f),
-                       ps.game.game_map(ps.genesis.p.scenario), v.seq,
-                       f"{ps.game.title}: reports of {ps.info.party}", result)
+    return write_report_files(ps.archive.reports_dir / ps.info.party,
+                              player_report_context(ps, v, f),
+                              ps.game.game_map(ps.genesis.p.scenario), v.seq,
+                              f"{ps.game.title}: reports of {ps.info.party}", result,
+                              only_changed=only_changed)
 
 
 def check_syntax(root: Any, orders_path: str) -> Any:
-    """A hosted player's check: the notation only (the referee checks legality on receipt)."""
-    from pbem.core.errors import OrderSyntaxError
-    from pbem.protocol.orders_file import Checked, read_lines
-
-    ps = load_player(Archive(root))
-    out = Checked()
-    for n, line in read_lines(orders_path):
-        try:
-            out.lines.append(ps.game.format_order(ps.game.parse_order(line)))
-        except OrderSyntaxError as e:
-            out.problems.append(f"{Path(orders_path).name}: line {n}: {line!r}: {e.reason}"
-                                + (f" [{e.rule}]" if e.rule else ""))
-    return out
+    """A hosted player's check: the real rules against its view (see check_against_view)."""
+    return check_against_view(load_player(Archive(root)), orders_path)

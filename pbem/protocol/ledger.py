@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 
 from pbem.core.errors import Equivocation, FileRejected
-from pbem.core.onion import Onion, proves, walk_down
+from pbem.core.dicesecret import OwnOnions
+from pbem.core.onion import proves, walk_down
 from pbem.core.records import SignedFile, Turn
 from pbem.protocol.genesis import HOST, Genesis
 
@@ -18,7 +19,8 @@ class Ledger:
     def __init__(self, genesis: Genesis) -> None:
         self.g = genesis
         self.files: list[SignedFile] = []
-        self.known: dict[str, tuple[int, bytes]] = {p: (0, t) for p, t in genesis.tips.items()}
+        # onion label -> (index, element) of the latest element known
+        self.known: dict[str, tuple[int, bytes]] = {lb: (0, t) for lb, t in genesis.tips.items()}
 
     @property
     def tip_seq(self) -> int:
@@ -29,6 +31,10 @@ class Ledger:
     def tip_hash(self) -> str:
         """Hash of the last file, or the genesis hash."""
         return self.files[-1].hash if self.files else self.g.hash
+
+    def tip_hash_at(self, seq: int) -> str:
+        """Hash of file seq, or the genesis hash for 0."""
+        return self.files[seq - 1].hash if seq else self.g.hash
 
     def turn(self, seq: int) -> Turn:
         """The payload of file seq (1-based)."""
@@ -73,33 +79,55 @@ class Ledger:
         if t.sender not in allowed:
             raise FileRejected(f"{name}: out of turn: file {t.seq} must come from "
                                f"{' or '.join(sorted(allowed))}, not {t.sender}")
-        if not _HEX64.match(t.reveal):
-            raise FileRejected(f"{name}: malformed dice reveal")
-        if t.seq >= self.g.lengths[t.sender]:
-            raise FileRejected(f"{name}: {t.sender}'s dice commitment is exhausted")
-        j, e_j = self.known[t.sender]
-        if not proves(self.g.game_id, t.sender, t.seq, bytes.fromhex(t.reveal), j, e_j):
-            raise FileRejected(f"{name}: dice reveal does not match {t.sender}'s commitment")
+        classes = self.g.classes_of(t.sender)
+        if sorted(t.class_reveals) != classes:
+            raise FileRejected(f"{name}: must reveal {t.sender}'s class onions "
+                               f"{classes or 'none'}, not {sorted(t.class_reveals)}")
+        for label, reveal in self.reveals(t):
+            if not _HEX64.match(reveal):
+                raise FileRejected(f"{name}: malformed dice reveal")
+            if t.seq >= self.g.lengths[label]:
+                raise FileRejected(f"{name}: {t.sender}'s dice commitment is exhausted")
+            j, e_j = self.known[label]
+            if not proves(self.g.bind, label, t.seq, bytes.fromhex(reveal), j, e_j):
+                raise FileRejected(f"{name}: dice reveal does not match {label}'s commitment")
         return t
+
+    @staticmethod
+    def reveals(t: Turn) -> list[tuple[str, str]]:
+        """(onion label, revealed element hex) of every onion a file reveals."""
+        return [(t.sender, t.reveal),
+                *((f"{t.sender}/{c}", r) for c, r in sorted(t.class_reveals.items()))]
 
     def append(self, f: SignedFile) -> None:
         """Add a checked file to the chain."""
         t: Turn = f.payload  # type: ignore[assignment]
         self.files.append(f)
-        self.known[t.sender] = (t.seq, bytes.fromhex(t.reveal))
+        for label, reveal in self.reveals(t):
+            self.known[label] = (t.seq, bytes.fromhex(reveal))
 
-    def share(self, party: str, k: int, own: Onion | None = None) -> bytes | None:
-        """Party's onion element e[k], if revealed (or our own); None if still secret."""
-        if own is not None and own.party == party:
-            return own.element(k)
-        j, e_j = self.known[party]
+    def share(self, label: str, k: int, own: OwnOnions | None = None) -> bytes | None:
+        """The onion element e[k] of this label, if revealed (or our own); None if secret."""
+        if own is not None and own.has(label):
+            return own.element(label, k)
+        j, e_j = self.known[label]
         if j < k:
             return None
-        return walk_down(self.g.game_id, party, j, e_j, k)
+        return walk_down(self.g.bind, label, j, e_j, k)
 
-    def dice_parties(self, seq: int) -> list[str]:
+    def dice_parties(self, seq: int, sender: str | None = None) -> list[str]:
         """The parties whose shares key the dice of file seq (sorted by name)."""
         if self.g.mode == "peer":
             return sorted(self.g.game.sides)
-        sender = self.turn(seq).sender
-        return sorted([sender, HOST])
+        return sorted([sender or self.turn(seq).sender, HOST])
+
+    def share_labels(self, seq: int, cls: str, sender: str | None = None) -> list[str]:
+        """The onion labels whose elements e[seq] key the rolls of class cls in file seq.
+
+        Each party contributes its class onion for cls if it has one, else its main onion.
+        """
+        out = []
+        for p in self.dice_parties(seq, sender):
+            label = f"{p}/{cls}"
+            out.append(label if label in self.g.tips else p)
+        return out

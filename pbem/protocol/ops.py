@@ -14,14 +14,18 @@ from typing import Any
 import msgspec
 
 from pbem.core import keys as keymod
-from pbem.core.errors import ArchiveError, FileRejected, PbemError
-from pbem.core.onion import DEFAULT_LENGTH, Onion, seed_from_key
-from pbem.core.records import (Acceptance, OnionCommit, PartyKey, Policy, Proposal, SignedFile,
-                               Turn, ViewFile, read_file, seal)
+from pbem.core.errors import ArchiveError, FileRejected, IllegalFile, PbemError
+from pbem.core import dicesecret
+from pbem.core.dicesecret import OwnOnions
+from pbem.core.onion import DEFAULT_LENGTH
+from pbem.core.records import (Acceptance, OnionCommit, PartyKey, Policy, Proposal, Rejection,
+                               SignedFile, Turn, ViewFile, read_file, seal)
 from pbem.core.registry import find_game
-from pbem.protocol import hosted
-from pbem.protocol.archive import Archive, ArchiveInfo, atomic_write
-from pbem.protocol.genesis import HOST, Genesis, data_hash, resolve_options
+from pbem.protocol import hosted, joined, views
+from pbem.protocol.rejection import receive_rejection, refuse
+from pbem.protocol.archive import (Archive, ArchiveInfo, atomic_write, create_in_place,
+                                   remove_partials, remove_stale_temps)
+from pbem.protocol.genesis import HOST, Genesis, data_hash, host_classes, resolve_options
 from pbem.protocol.orders_file import Checked, check_orders, read_lines
 from pbem.protocol.reporting import write_reports
 from pbem.protocol.session import Session, cache_blob, load, read_genesis
@@ -42,8 +46,17 @@ def _now() -> str:
 
 def _write_out(out: str | Path, text: str) -> str:
     p = Path(out)
+    remove_stale_temps(p.parent, p.name)     # left by a killed earlier run writing this file
     atomic_write(p, text)
     return str(p)
+
+
+class _NothingToDo(Exception):
+    """A file delivered again finds nothing left to complete: the ordinary 'stale' error."""
+
+
+_AGAIN = "(an earlier run was interrupted, or this is a second delivery)"
+_RERUN = "(an earlier run was interrupted, or this is a second run)"
 
 
 def turn_file_name(seq: int, sender: str) -> str:
@@ -76,7 +89,7 @@ def new_game(game_name: str, scenario: str, root: str | Path, *, side: str, key_
     if mode == "hosted":
         pubs[HOST], names[HOST] = keymod.load_public(referee_pub)  # type: ignore[arg-type]
     return _propose(game, scenario, root, proposer=side, key=key, pubs=pubs, mode=mode,
-                    out=out, options=options or {}, names=names)
+                    out=out, options=options or {}, names=names, key_path=key_path)
 
 
 def host_game(game_name: str, scenario: str, root: str | Path, *, key_path: str,
@@ -93,41 +106,97 @@ def host_game(game_name: str, scenario: str, root: str | Path, *, key_path: str,
     for side, path in players.items():
         pubs[side], names[side] = keymod.load_public(path)
     return _propose(game, scenario, root, proposer=HOST, key=key, pubs=pubs, mode="hosted",
-                    out=out, options=options or {}, names=names)
+                    out=out, options=options or {}, names=names, key_path=key_path)
+
+
+def _commitments(root: bytes, bind: str, party: str, classes: list[str]
+                 ) -> tuple[OnionCommit, dict[str, OnionCommit]]:
+    own = OwnOnions(root, bind, party, classes, DEFAULT_LENGTH)
+    main = OnionCommit(tip=own.main.tip.hex(), length=own.main.length)
+    return main, {c: OnionCommit(tip=own.onions[f"{party}/{c}"].tip.hex(), length=DEFAULT_LENGTH)
+                  for c in classes}
 
 
 def _propose(game: Any, scenario: str, root: str | Path, *, proposer: str, key: Any,
              pubs: dict[str, bytes], mode: str, out: str, options: dict[str, Any],
-             names: dict[str, str]) -> Outcome:
+             names: dict[str, str], key_path: str) -> Outcome:
     archive = Archive(root)
-    if archive.exists():
-        raise ArchiveError(f"{archive.root}: an archive already exists here")
-    game_id = os.urandom(16).hex()
-    onion = Onion(seed_from_key(keymod.private_raw(key), game_id, proposer), game_id, proposer,
-                  DEFAULT_LENGTH)
-    prop = Proposal(game_id=game_id, game=game.id, scenario=scenario,
-                    rules_version=game.rules_version, data_hash=data_hash(game, scenario),
-                    options=resolve_options(game, options), mode=mode,  # type: ignore[arg-type]
-                    proposer=proposer,
-                    parties=[PartyKey(party=p, pub=k.hex(), name=names.get(p, ""))
-                             for p, k in sorted(pubs.items())],
-                    onion=OnionCommit(tip=onion.tip.hex(), length=onion.length),
-                    policy=Policy(), created=_now())
-    f = seal(prop, key, name="0000-proposal.pbem")
-    Genesis(game, f)  # self-check
-    with archive:
-        archive.create(ArchiveInfo(party=proposer, game_id=game_id))
-        archive.write_signed("0000-proposal.pbem", f.text)
+    remove_partials(archive.root)         # half-built by a killed earlier run
+    terms = dict(game=game.id, scenario=scenario, rules_version=game.rules_version,
+                 data_hash=data_hash(game, scenario), options=resolve_options(game, options),
+                 mode=mode, proposer=proposer,
+                 parties=[PartyKey(party=p, pub=k.hex(), name=names.get(p, ""))
+                          for p, k in sorted(pubs.items())])
+    f = _stored_proposal(archive, pubs[proposer], terms)
+    again = f is not None
+    if f is None:
+        nonce = os.urandom(16).hex()
+        secret = dicesecret.new_root()
+        classes = host_classes(game) if proposer == HOST else []
+        onion, class_onions = _commitments(secret, nonce, proposer, classes)
+        prop = Proposal(nonce=nonce, onion=onion, class_onions=class_onions, policy=Policy(),
+                        created=_now(), **terms)  # type: ignore[arg-type]
+        f = seal(prop, key, name="0000-proposal.pbem")
+        Genesis(game, f)  # self-check
+
+        def fill(a: Archive) -> None:
+            atomic_write(a.secret_path, dicesecret.encode(key, proposer, nonce, secret))
+            a.write_signed("0000-proposal.pbem", f.text)
+
+        create_in_place(root, ArchiveInfo(party=proposer, proposal=f.hash), fill)
+    prop_nonce: str = f.payload.nonce  # type: ignore[union-attr]
+    joined.record(key_path, prop_nonce, f.hash, "proposed", archive.root)
     written = [_write_out(out, f.text)]
     fps = ", ".join(f"{p} {keymod.fingerprint(k)}" for p, k in sorted(pubs.items()))
-    msg = [f"Game {game_id}: {game.title}, scenario {scenario}, {mode} mode; you are {proposer}.",
-           f"Key fingerprints: {fps} (compare them out of band).",
-           f"Send {out} to your {'players' if mode == 'hosted' else 'opponent'}."]
+    msg = [f"{archive.root} already holds this proposal {_RERUN}: the stored proposal is "
+           f"written again to {out}."] if again else []
+    msg += [f"Proposed a game of {game.title}, scenario {scenario}, {mode} mode; you are "
+            f"{proposer}. The game id is fixed once every party has accepted.",
+            f"Key fingerprints: {fps} (compare them out of band).",
+            f"Send {out} to your {'players' if mode == 'hosted' else 'opponent'}."]
     if mode == "peer":
         msg.append("Peer mode: both processors hold the full game state (hidden units "
                    "included); reports and views are masked, but a player who reads the raw "
                    "archive can see everything. Use hosted mode with a referee for real secrecy.")
     return Outcome(messages=msg, written=written)
+
+
+def _stored_proposal(archive: Archive, pub: bytes, terms: dict[str, Any]) -> SignedFile | None:
+    """The proposal this key already made in this folder with these terms (a `new` or `host`
+    run again); None if the folder holds no archive. ArchiveError if it holds another one."""
+    if not archive.exists():
+        return None
+    try:
+        info = archive.info()
+        f = read_file(archive.files_dir / "0000-proposal.pbem", strict=True)
+    except PbemError:
+        f = None
+    p = f.payload if f is not None else None
+    if (not isinstance(p, Proposal) or info.proposal != f.hash  # type: ignore[union-attr]
+            or info.party != p.proposer or not f.signed_by(pub)  # type: ignore[union-attr]
+            or any(getattr(p, k) != v for k, v in terms.items())):
+        raise ArchiveError(f"{archive.root}: an archive already exists here")
+    return f
+
+
+def _stored_acceptance(archive: Archive, proposal: SignedFile, party: str,
+                       pub: bytes) -> SignedFile | None:
+    """This key's acceptance of this proposal, if this folder already holds both (a `join`
+    run again)."""
+    if not archive.exists():
+        return None
+    try:
+        info = archive.info()
+        stored = (archive.files_dir / "0000-proposal.pbem").read_text(encoding="utf-8")
+        af = read_file(archive.files_dir / f"0000-accept-{party}.pbem", strict=True)
+    except (PbemError, OSError, UnicodeDecodeError):
+        return None
+    a = af.payload
+    if (info.proposal != proposal.hash or info.party != party or stored != proposal.text
+            or not isinstance(a, Acceptance) or a.proposal != proposal.hash
+            or a.party != party or not af.signed_by(pub)):
+        return None
+    return af
 
 
 def join_game(proposal_path: str, *, key_path: str, root: str | Path, out: str) -> Outcome:
@@ -141,23 +210,43 @@ def join_game(proposal_path: str, *, key_path: str, root: str | Path, out: str) 
     party = genesis.party_of(keymod.public_raw(key.public_key()))
     if party is None or party == genesis.p.proposer:
         raise FileRejected(f"{f.name}: this proposal does not name your key as a party")
-    onion = Onion(seed_from_key(keymod.private_raw(key), genesis.game_id, party),
-                  genesis.game_id, party, DEFAULT_LENGTH)
-    acc = Acceptance(game_id=genesis.game_id, proposal=f.hash, party=party,
-                     onion=OnionCommit(tip=onion.tip.hex(), length=onion.length))
-    af = seal(acc, key, name=f"0000-accept-{party}.pbem")
-    genesis.add_acceptance(af)
     archive = Archive(root)
-    if archive.exists():
-        raise ArchiveError(f"{archive.root}: an archive already exists here")
-    with archive:
-        archive.create(ArchiveInfo(party=party, game_id=genesis.game_id))
-        archive.write_signed("0000-proposal.pbem", f.text)
-        archive.write_signed(af.name, af.text)
+    remove_partials(archive.root)         # half-built by a killed earlier run
+    stored = _stored_acceptance(archive, f, party, keymod.public_raw(key.public_key()))
+    seen = joined.find(key_path, genesis.p.nonce)
+    # The one second join allowed: the same proposal into the same folder, which already
+    # holds this key's acceptance (a join run again after it was interrupted).
+    if seen is not None and not (stored is not None
+                                 and joined.same_game(seen, f.hash, "joined", archive.root)):
+        raise FileRejected(f"{f.name}: this key already {seen.role} a game with this proposal "
+                           f"nonce ({seen.archive}); a reused game id is refused: ask your "
+                           "opponent for a new proposal")
+    if stored is not None:
+        af = stored
+        genesis.add_acceptance(af)
+    else:
+        nonce = os.urandom(16).hex()
+        secret = dicesecret.new_root()
+        onion, class_onions = _commitments(secret, genesis.bind, party, genesis.classes_of(party))
+        acc = Acceptance(nonce=nonce, proposal=f.hash, party=party, onion=onion,
+                         class_onions=class_onions)
+        af = seal(acc, key, name=f"0000-accept-{party}.pbem")
+        genesis.add_acceptance(af)
+
+        def fill(a: Archive) -> None:
+            atomic_write(a.secret_path, dicesecret.encode(key, party, genesis.bind, secret))
+            a.write_signed("0000-proposal.pbem", f.text)
+            a.write_signed(af.name, af.text)
+
+        create_in_place(root, ArchiveInfo(party=party, proposal=f.hash), fill)
+    joined.record(key_path, genesis.p.nonce, f.hash, "joined", archive.root)
     written = [_write_out(out, af.text)]
     p = genesis.p
     to = "nobody: you collect the acceptances" if party == genesis.collector else genesis.collector
-    return Outcome(messages=[f"Joined game {p.game_id}: {game.title}, scenario {p.scenario}, "
+    gid = f"game {genesis.game_id}" if genesis.complete else "the game"
+    again = ([f"{archive.root} already holds your acceptance of this proposal {_RERUN}: it is "
+              f"written again to {out}."] if stored is not None else [])
+    return Outcome(messages=[*again, f"Joined {gid}: {game.title}, scenario {p.scenario}, "
                              f"{p.mode} mode; you are {party}.",
                              f"Proposer {p.proposer}'s key fingerprint: "
                              f"{keymod.fingerprint(genesis.pubs[p.proposer])} "
@@ -182,6 +271,10 @@ def receive_file(root: str | Path, path: str, *, key_path: str, out: str | None 
             return _receive_turn(archive, f, key, out)
         if isinstance(f.payload, ViewFile):
             return hosted.receive_view(archive, info, f, key)
+        if isinstance(f.payload, Rejection):
+            if info.party == HOST:
+                raise FileRejected(f"{f.name}: a rejection goes from the referee to a player")
+            return receive_rejection(archive, f, key)
         raise FileRejected(f"{f.name}: a proposal is answered with 'pbem join', not received")
 
 
@@ -190,19 +283,62 @@ def _is_hosted_player(archive: Archive) -> bool:
     return genesis.mode == "hosted"
 
 
+def _stored_same(archive: Archive, name: str, f: SignedFile) -> bool:
+    """True if files/name holds exactly this signed file."""
+    try:
+        return (archive.files_dir / name).read_text(encoding="utf-8") == f.text
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def _stored_turn(archive: Archive, seq: int, sender: str) -> SignedFile | None:
+    """The stored turn file seq of sender, if any."""
+    p = archive.files_dir / turn_file_name(seq, sender)
+    return read_file(p, strict=True) if p.is_file() else None
+
+
+def _only_answer_after(archive: Archive, me: str, seq: int) -> bool:
+    """True if the archive holds nothing after file seq but, at most, this party's answer to
+    it (file seq+1 from this party without orders: a peer's automatic reply or the referee's
+    record), so file seq is the last one another party sent and nothing was done since."""
+    for p in archive.signed_files():
+        n, _, sender = p.name[:-len(".pbem")].partition("-")
+        if int(n) <= seq:
+            continue
+        if int(n) > seq + 1 or sender != me or getattr(read_file(p).payload, "orders", None):
+            return False
+    return True
+
+
 def _receive_acceptance(archive: Archive, info: ArchiveInfo, f: SignedFile, key: Any,
                         out: str | None) -> Outcome:
     game, genesis, rest = read_genesis(archive)
     if info.party != genesis.collector:
         raise FileRejected(f"{f.name}: acceptances go to {genesis.collector}, who collects "
                            "them")
+    party = getattr(f.payload, "party", "")
+    if (genesis.complete and _stored_same(archive, f"0000-accept-{party}.pbem", f)
+            and _only_answer_after(archive, info.party, 0)):
+        # Delivered again: finish what an interrupted run left undone (reply, views, reports).
+        result = Outcome(messages=[f"{party}'s acceptance is already in the archive {_AGAIN}; "
+                                   "completing what is missing."])
+        s = load(archive.root, key=key, use_cache=True, upto=0)
+        try:
+            if genesis.mode == "hosted":
+                _finish_host(s, [], out, result, again=True)
+            else:
+                _after_resolution(s, [], out, result, replied_to_orders=False, again=True)
+            return result
+        except _NothingToDo:
+            pass
     genesis.add_acceptance(f)
     archive.write_signed(f"0000-accept-{f.payload.party}.pbem", f.text)  # type: ignore[union-attr]
-    result = Outcome(messages=[f"{f.payload.party} accepted game {genesis.game_id}."])  # type: ignore[union-attr]
+    result = Outcome(messages=[f"{f.payload.party} accepted the game."])  # type: ignore[union-attr]
     if not genesis.complete:
         waiting = [p for p in genesis.acceptors() if p not in genesis.acceptances]
         result.messages.append(f"Still waiting for: {', '.join(waiting)}.")
         return result
+    result.messages.append(f"Every party has accepted: the game id is {genesis.game_id}.")
     s = load(archive.root, key=key, use_cache=True)
     if genesis.mode == "hosted":
         _finish_host(s, [], out, result)
@@ -212,9 +348,21 @@ def _receive_acceptance(archive: Archive, info: ArchiveInfo, f: SignedFile, key:
 
 
 def _receive_turn(archive: Archive, f: SignedFile, key: Any, out: str | None) -> Outcome:
-    s = load(archive.root, key=key, use_cache=True)
     t: Turn = f.payload  # type: ignore[assignment]
-    new_logs = s.add(f)
+    me = archive.info().party
+    if (t.sender != me and _stored_same(archive, turn_file_name(t.seq, t.sender), f)
+            and _only_answer_after(archive, me, t.seq)):
+        try:
+            return _receive_again(archive, f, key, out)
+        except _NothingToDo:
+            pass                                # the ordinary 'stale' error below
+    s = load(archive.root, key=key, use_cache=True)
+    try:
+        new_logs = s.add(f)
+    except IllegalFile as e:
+        if s.genesis.mode == "hosted" and s.party == HOST:
+            raise refuse(load(archive.root, key=key, use_cache=True), f, e, out) from None
+        raise
     archive.write_signed(turn_file_name(t.seq, t.sender), f.text)
     result = Outcome(messages=[f"File {t.seq} from {t.sender} verified: signature, chain and "
                                "dice reveal are valid."])
@@ -227,42 +375,113 @@ def _receive_turn(archive: Archive, f: SignedFile, key: Any, out: str | None) ->
     return result
 
 
-def _after_resolution(s: Session, new_logs: list[Any], out: str | None, result: Outcome,
-                      *, replied_to_orders: bool) -> None:
-    """Peer mode: write reports, then the automatic reply if this party owes no decision."""
+def _receive_again(archive: Archive, f: SignedFile, key: Any, out: str | None) -> Outcome:
+    """A file already stored, delivered again while it is still the last file another party
+    sent: repeat the steps after storing it from the archive as it was before it (every step
+    is deterministic) and write what is missing, reusing what is stored. _NothingToDo if
+    nothing was missing and no reply is owed."""
+    t: Turn = f.payload  # type: ignore[assignment]
+    s = load(archive.root, key=key, use_cache=True, upto=t.seq - 1)
+    new_logs = s.add(f)
+    result = Outcome(messages=[f"File {t.seq} from {t.sender} is already in the archive "
+                               f"{_AGAIN}; completing what is missing."])
+    if s.genesis.mode == "hosted":
+        _finish_host(s, new_logs, out, result, again=True)
+    else:
+        _after_resolution(s, new_logs, out, result, replied_to_orders=bool(t.orders), again=True)
+    return result
+
+
+def owes_reply(s: Session, replied_to_orders: bool | None = None) -> bool:
+    """Peer mode: this party owes the automatic reply (its dice reveal and the results) to the
+    last file, which came from the opponent (or to the completed genesis)."""
+    if s.genesis.mode != "peer" or not s.genesis.complete or s.unresolved():
+        return False
+    tip = s.ledger.tip_seq
+    if replied_to_orders is None:
+        replied_to_orders = bool(s.ledger.turn(tip).orders) if tip else False
     me = s.party
-    owes = me in s.pending_sides
-    expected = s.ledger.expected_senders(s.ledger.tip_seq + 1, s.pending_sides)
-    must_reply = me in expected and not owes and (not s.over or replied_to_orders)
-    if must_reply:
-        f = make_turn(s, [], "")
+    expected = s.ledger.expected_senders(tip + 1, s.pending_sides)
+    return me in expected and me not in s.pending_sides and (not s.over or replied_to_orders)
+
+
+def _after_resolution(s: Session, new_logs: list[Any], out: str | None, result: Outcome,
+                      *, replied_to_orders: bool, again: bool = False) -> None:
+    """Peer mode: write reports, then the automatic reply if this party owes no decision.
+
+    again: the received file was already stored (see _receive_again): a stored reply is
+    written out again, reports and cache only where they differ; _NothingToDo if no reply is
+    owed and nothing differed.
+    """
+    me = s.party
+    changed = False
+    if owes_reply(s, replied_to_orders):
+        seq = s.ledger.tip_seq + 1
+        stored = _stored_turn(s.archive, seq, me)
+        f = stored or make_turn(s, [], "")
         new_logs = new_logs + s.add(f)
-        s.archive.write_signed(turn_file_name(f.payload.seq, me), f.text)  # type: ignore[union-attr]
-        target = out or str(s.archive.outbox / f.name)
+        if stored is None:
+            s.archive.write_signed(turn_file_name(seq, me), f.text)
+        target = out or str(s.archive.outbox / turn_file_name(seq, me))
         result.written.append(_write_out(target, f.text))
         result.reply = target
-        result.messages.append(f"Reply file {f.payload.seq} written to {target}: send it "  # type: ignore[union-attr]
-                               "to your opponent.")
-    write_reports(s, me, new_logs, result)
-    write_cache(s)
+        result.messages.append(f"Reply file {seq} {'written again' if stored else 'written'} "
+                               f"to {target}: send it to your opponent.")
+        changed = True
+    changed = write_reports(s, me, new_logs, result, only_changed=again) or changed
+    changed = write_cache(s, only_changed=again) or changed
+    if again and not changed:
+        raise _NothingToDo
     result.messages.extend(status_lines(s))
 
 
-def _finish_host(s: Session, new_logs: list[Any], out: str | None, result: Outcome) -> None:
-    """Hosted mode: the referee appends its record for a resolved player file and writes views."""
+def _view_logs(s: Session) -> dict[str, list[Any]]:
+    """For each side, the logs of the files since its previous stored view (the rolls and
+    events its next view reports; `pbem verify` checks views by the same rule)."""
+    tip = s.ledger.tip_seq
+    prev = {side: -1 for side in s.game.sides}
+    for p in s.archive.sent_view_files():
+        side, _, n = p.name[len("view-"):-len(".pbem")].rpartition("-")
+        if side in prev and int(n) < tip:
+            prev[side] = max(prev[side], int(n))
+    log = s.log
+    first = log[0].seq if log else s.resolved + 1
+    need = max(1, min(prev.values()) + 1)
+    if first > need and need <= s.resolved:
+        log = load(s.archive.root, key=s.key).log        # without the cache: every file's log
+    return {side: [x for x in log if prev[side] < x.seq <= tip] for side in s.game.sides}
+
+
+def _finish_host(s: Session, new_logs: list[Any], out: str | None, result: Outcome, *,
+                 again: bool = False) -> None:
+    """Hosted mode: the referee appends its record for a resolved player file and writes views.
+
+    A record or view already stored (the command run again after an interruption) is reused
+    as stored and written out again; reports and cache are rewritten where they differ.
+    """
     if s.ledger.tip_seq % 2 == 1:
-        f = make_turn(s, [], "")
+        seq = s.ledger.tip_seq + 1
+        stored = _stored_turn(s.archive, seq, HOST)
+        f = stored or make_turn(s, [], "")
         new_logs = new_logs + s.add(f)
-        s.archive.write_signed(turn_file_name(f.payload.seq, HOST), f.text)  # type: ignore[union-attr]
+        if stored is None:
+            s.archive.write_signed(turn_file_name(seq, HOST), f.text)
     outdir = Path(out) if out else s.archive.outbox
+    logs = _view_logs(s)
     for side in s.game.sides:
-        vf = hosted.make_view(s, side, new_logs)
-        name = f"view-{side}-{vf.payload.view_seq:04d}.pbem"  # type: ignore[union-attr]
-        result.written.append(_write_out(outdir / name, vf.text))
+        name = views.view_name(side, s.ledger.tip_seq)
+        kept = s.archive.files_dir / name
+        if kept.is_file():
+            text = read_file(kept, strict=True).text
+        else:
+            vf = views.make_view(s, side, logs[side])
+            s.archive.write_signed(vf.name, vf.text)
+            text = vf.text
+        result.written.append(_write_out(outdir / name, text))
         result.views[side] = str(outdir / name)
     for side in s.game.sides:
-        write_reports(s, side, new_logs, result)
-    write_cache(s)
+        write_reports(s, side, new_logs, result, only_changed=again)
+    write_cache(s, only_changed=again)
     result.messages.append(f"View files for {', '.join(s.game.sides)} written to {outdir}: "
                            "send each player their own.")
     result.messages.extend(status_lines(s))
@@ -278,13 +497,26 @@ def make_turn(s: Session, orders: list[str], message: str) -> SignedFile:
     if needs_results and results is None:
         raise ArchiveError(f"file {seq - 1} is not resolved yet; cannot answer it")
     t = Turn(game_id=s.genesis.game_id, seq=seq, prev=s.ledger.tip_hash, sender=s.party,
-             reveal=s.own.element(seq).hex(), results=results, orders=orders, message=message)
+             reveal=s.own.main.element(seq).hex(),
+             class_reveals={c: s.own.element(f"{s.party}/{c}", seq).hex()
+                            for c in s.genesis.classes_of(s.party)},
+             results=results, orders=orders, message=message)
     return seal(t, s.key, name=turn_file_name(seq, s.party))
 
 
-def write_cache(s: Session) -> None:
-    """Write the derived state cache (never trusted on its own)."""
-    atomic_write(s.archive.cache_dir / "state.json", cache_blob(s), durable=False)
+def write_cache(s: Session, *, only_changed: bool = False) -> bool:
+    """Write the derived state cache (never trusted on its own); with only_changed, leave an
+    identical cache alone. True if written."""
+    path = s.archive.cache_dir / "state.json"
+    blob = cache_blob(s)
+    if only_changed:
+        try:
+            if path.read_bytes() == blob:
+                return False
+        except OSError:
+            pass
+    atomic_write(path, blob, durable=False)
+    return True
 
 
 def check_file(root: str | Path, orders_path: str, *, key_path: str | None = None,
@@ -313,9 +545,27 @@ def submit_orders(root: str | Path, orders_path: str, *, key_path: str, out: str
         s = open_session(root, key_path=key_path)
         if s.party == HOST:
             raise PbemError("the referee does not submit orders")
+        seq = s.ledger.tip_seq + 1
+        sent = _sent_before(s, orders_path, message)
+        if sent is not None:
+            # Signed and stored by an earlier run that was interrupted (or ran twice): the
+            # same file again, never a second file with this sequence number; reports and
+            # cache as that run left them, from the archive as it was before the file.
+            result = Outcome(written=[_write_out(out, sent.text)], reply=out, messages=[
+                f"File {seq - 1} with these orders is already signed and stored {_RERUN}: "
+                f"written again to {out}; send it to your opponent."])
+            s = load(root, key=s.key, use_cache=True, upto=seq - 2)
+            new_logs = s.add(sent)
+            if new_logs:
+                write_reports(s, s.party, new_logs, result, only_changed=True)
+            write_cache(s, only_changed=True)
+            return result
         if s.over:
             raise PbemError(f"{root}: the game is over")
-        seq = s.ledger.tip_seq + 1
+        if owes_reply(s):
+            raise PbemError(f"{root}: you owe the automatic reply to file {seq - 1}, which "
+                            "was received but not answered (the receive was interrupted): run "
+                            "the same 'pbem receive' again")
         if s.unresolved():
             raise PbemError(f"{root}: waiting for the opponent's reply to file "
                             f"{s.unresolved()[0]}; nothing to submit yet")
@@ -342,6 +592,27 @@ def submit_orders(root: str | Path, orders_path: str, *, key_path: str, out: str
         return result
 
 
+def same_orders(game: Any, side: str, orders_path: str, message: str, f: SignedFile) -> bool:
+    """True if signed file f carries exactly these orders (in canonical notation) and message."""
+    t = f.payload
+    if not isinstance(t, Turn) or t.message != message:
+        return False
+    checked = check_orders(game, None, side, read_lines(orders_path),
+                           name=Path(orders_path).name, syntax_only=True)
+    return checked.ok and checked.lines == t.orders
+
+
+def _sent_before(s: Session, orders_path: str, message: str) -> SignedFile | None:
+    """Peer mode: this party's last file, if it is the chain's tip and carries exactly these
+    orders and message (submit run again)."""
+    if not s.ledger.files:
+        return None
+    f = s.ledger.files[-1]
+    if f.payload.sender != s.party or not f.payload.orders:  # type: ignore[union-attr]
+        return None
+    return f if same_orders(s.game, s.party, orders_path, message, f) else None
+
+
 def open_session(root: str | Path, *, key_path: str | None = None) -> Session:
     """Load an archive, with this party's key when given (needed to resolve received files)."""
     key = keymod.load_private(key_path) if key_path else None
@@ -352,12 +623,13 @@ def open_session(root: str | Path, *, key_path: str | None = None) -> Session:
 def status_lines(s: Session) -> list[str]:
     """Plain words: where the game stands and who must do what next."""
     lines = []
+    waiting = waiting_for(s)
     if s.over:
         o = s.game.outcome(s.state)
         lines.append(f"The game is over: {o.winner + ' wins' if o.winner else 'a draw'} "  # type: ignore[union-attr]
                      f"({o.reason}).")  # type: ignore[union-attr]
-        return lines
-    waiting = waiting_for(s)
+        if not owes_reply(s):
+            return lines
     for party, what in waiting:
         who = "You" if party == s.party else party
         lines.append(f"{who}: {what}")
@@ -366,18 +638,41 @@ def status_lines(s: Session) -> list[str]:
 
 def waiting_for(s: Session) -> list[tuple[str, str]]:
     """(party, what it must do) for everyone the game is waiting for."""
+    root = s.archive.root
+    if owes_reply(s):
+        tip = s.ledger.tip_seq
+        what = (f"file {tip} from {s.ledger.turn(tip).sender}" if tip
+                else "the opponent's acceptance")
+        return [(s.party, f"{what} is received but your automatic reply is not written (the "
+                          f"receive was interrupted): run the same 'pbem receive {root} FILE "
+                          "--key KEY' again with that file")]
+    if s.party == HOST and s.genesis.complete and _host_unfinished(s):
+        return [(HOST, f"the record and views of file {s.ledger.tip_seq} are not all written "
+                       f"(the receive was interrupted): run the same 'pbem receive {root} FILE "
+                       "--key KEY --out FOLDER' again with the last file received")]
     if s.over:
         return []
     if s.unresolved():
         seq = s.unresolved()[0]
         sender = s.ledger.turn(seq).sender
         others = [p for p in s.ledger.dice_parties(seq) if p != sender]
-        return [(p, f"must receive file {seq} from {sender} and resolve it") for p in others]
+        return [(p, f"file {seq} from {sender} is stored but not resolved: the receive did not "
+                    f"finish (interrupted?): run the same 'pbem receive {root} FILE --key KEY' "
+                    "again with that file (or give --key to status)")
+                if p == s.party else (p, f"must receive file {seq} from {sender} and resolve it")
+                for p in others]
     out = []
     for d in s.game.pending(s.state):
         out.append((d.side, f"{d.prompt} (write orders, then: pbem submit DIR ORDERS --key KEY "
                             "--out FILE)"))
     return out
+
+
+def _host_unfinished(s: Session) -> bool:
+    """The referee: the last player file has no record yet, or a side has no view of it."""
+    tip = s.ledger.tip_seq
+    return tip % 2 == 1 or any(not (s.archive.files_dir / views.view_name(side, tip)).is_file()
+                               for side in s.game.sides)
 
 
 def status_json(s: Session) -> dict[str, Any]:

@@ -8,16 +8,21 @@ from typing import Any
 from pbem.core.dice import NoDice
 from pbem.core.errors import IllegalOrder, OrderError, OrderSyntaxError, PbemError
 from pbem.core.game import Context, Game, NeedsDice
+from pbem.core.inputs import read_limited
 from pbem.protocol.resolve import copy_state
+
+
+MAX_ORDERS_BYTES = 1024 * 1024
 
 
 def read_lines(path: str | Path) -> list[tuple[int, str]]:
     """(line number, text) of every order line in an orders file."""
     p = Path(path)
+    data = read_limited(p, MAX_ORDERS_BYTES, what="orders file")
     try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise PbemError(f"{p}: cannot read orders ({e})") from None
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise PbemError(f"{p.name}: orders are not UTF-8 text (byte {e.start})") from None
     out = []
     for n, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
@@ -33,6 +38,7 @@ class Checked:
         self.lines: list[str] = []
         self.problems: list[str] = []
         self.after_dice: list[int] = []
+        self.notes: list[str] = []      # what was and was not checked, for the player
 
     @property
     def ok(self) -> bool:
@@ -41,7 +47,7 @@ class Checked:
 
 
 def check_orders(game: Game, state: Any, side: str, numbered: list[tuple[int, str]],
-                 *, name: str) -> Checked:
+                 *, name: str, syntax_only: bool = False) -> Checked:
     """Parse and check orders against a state as the resolver will, up to the first die."""
     out = Checked()
     parsed = []
@@ -54,7 +60,7 @@ def check_orders(game: Game, state: Any, side: str, numbered: list[tuple[int, st
             continue
         out.lines.append(game.format_order(order))
         parsed.append((n, line, order))
-    if out.problems:
+    if out.problems or syntax_only:
         return out
     sim = copy_state(game, state)
     dice = NoDice()

@@ -49,31 +49,51 @@ def report_context(s: Any, side: str, logs: list[Any], state: Any = None, seq: i
         outcome=s.game.outcome(state), mode=s.genesis.mode)
 
 
-def write_reports(s: Any, side: str, logs: list[Any], result: Any) -> None:
-    """Write this side's HTML and text report for the newest state, and refresh the index."""
+def write_reports(s: Any, side: str, logs: list[Any], result: Any, *,
+                  only_changed: bool = False) -> bool:
+    """Write this side's HTML and text report for the newest state, and refresh the index.
+
+    only_changed: leave files that already hold these bytes alone (a command run again after
+    it was interrupted); returns True if any file was written."""
     if side == HOST:
-        return
-    write_report_files(s.archive.reports_dir / side, report_context(s, side, logs),
-                       s.game.game_map(s.genesis.p.scenario), s.ledger.tip_seq,
-                       f"{s.game.title}: reports of {side}", result)
+        return False
+    return write_report_files(s.archive.reports_dir / side, report_context(s, side, logs),
+                              s.game.game_map(s.genesis.p.scenario), s.ledger.tip_seq,
+                              f"{s.game.title}: reports of {side}", result,
+                              only_changed=only_changed)
+
+
+def _put(path: Any, data: str | bytes, only_changed: bool) -> bool:
+    """Write a derived file (no fsync); with only_changed, skip it if it holds these bytes."""
+    if only_changed:
+        raw = data.encode("utf-8") if isinstance(data, str) else data
+        try:
+            if path.read_bytes() == raw:
+                return False
+        except OSError:
+            pass
+    atomic_write(path, data, durable=False)
+    return True
 
 
 def write_report_files(folder: Any, ctx: Any, game_map: Any, seq: int, title: str,
-                       result: Any) -> None:
-    """Write NNNN.html and NNNN.txt for one report context and refresh index.json/html."""
+                       result: Any, *, only_changed: bool = False) -> bool:
+    """Write NNNN.html and NNNN.txt for one report context and refresh index.json/html;
+    True if any file was written (see write_reports for only_changed)."""
     from pbem.reports.render import IndexEntry, render_html, render_index, render_text
 
     html_path, text_path = folder / f"{seq:04d}.html", folder / f"{seq:04d}.txt"
-    atomic_write(html_path, render_html(ctx, game_map), durable=False)
-    atomic_write(text_path, render_text(ctx), durable=False)
+    changed = _put(html_path, render_html(ctx, game_map), only_changed)
+    changed = _put(text_path, render_text(ctx), only_changed) or changed
     rows = [r for r in read_index(folder) if r.seq != seq]
     rows.append(IndexEntry(seq=seq, turn=ctx.model.turn,
                            label=f"{ctx.model.turn_label} - {ctx.model.phase}",
                            href=html_path.name))
     rows.sort(key=lambda r: r.seq)
-    atomic_write(folder / "index.json", msgspec.json.encode(rows), durable=False)
-    atomic_write(folder / "index.html", render_index(rows, title), durable=False)
+    changed = _put(folder / "index.json", msgspec.json.encode(rows), only_changed) or changed
+    changed = _put(folder / "index.html", render_index(rows, title), only_changed) or changed
     result.written.extend([str(html_path), str(text_path)])
+    return changed
 
 
 def read_index(folder: Any) -> list[Any]:

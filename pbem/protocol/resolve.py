@@ -6,29 +6,31 @@ from typing import Any, Callable
 
 import msgspec
 
-from pbem.core.dice import KeyedDice
+from pbem.core.dice import derive_roll
 from pbem.core.encoding import sha256_hex
-from pbem.core.errors import FileRejected, IllegalOrder, OrderSyntaxError
+from pbem.core.errors import FileRejected, IllegalFile, IllegalOrder, OrderSyntaxError
 from pbem.core.game import Context, Event, Game, NeedsDice
 from pbem.core.records import Results, RollRecord, Turn
 
 
 class LazyDice:
-    """Keyed dice whose key is computed on the first roll (a file without rolls needs no key)."""
+    """Keyed dice whose keys (one per visibility class) are computed on the first roll of each
+    class (a file without rolls needs no key)."""
 
-    def __init__(self, make_key: Callable[[], bytes | None], why: str) -> None:
+    def __init__(self, make_key: Callable[[str], bytes | None], why: str) -> None:
         self._make_key = make_key
-        self._dice: KeyedDice | None = None
+        self._keys: dict[str, bytes] = {}
         self._why = why
 
-    def roll(self, action: int, index: int, sides: int) -> int:
+    def roll(self, action: int, index: int, sides: int, cls: str = "all") -> int:
         """The derived die; NeedsDice if a share is still secret."""
-        if self._dice is None:
-            key = self._make_key()
+        key = self._keys.get(cls)
+        if key is None:
+            key = self._make_key(cls)
             if key is None:
                 raise NeedsDice(self._why)
-            self._dice = KeyedDice(key)
-        return self._dice.roll(action, index, sides)
+            self._keys[cls] = key
+        return derive_roll(key, action, index, sides)
 
 
 def copy_state(game: Game, state: Any) -> Any:
@@ -55,10 +57,12 @@ def parse_orders(game: Game, lines: list[str], *, name: str, canonical_only: boo
         try:
             order = game.parse_order(line)
         except OrderSyntaxError as e:
-            raise FileRejected(f"{name}: order {i + 1} {line!r}: {e.reason}") from None
+            raise IllegalFile(f"{name}: order {i + 1} {line!r}: {e.reason}", order=i + 1,
+                              reason=e.reason, rule=e.rule) from None
         if canonical_only and game.format_order(order) != line:
-            raise FileRejected(f"{name}: order {i + 1} {line!r} is not in canonical notation "
-                               f"({game.format_order(order)!r})")
+            why = f"not in canonical notation ({game.format_order(order)!r})"
+            raise IllegalFile(f"{name}: order {i + 1} {line!r} is {why}", order=i + 1,
+                              reason=why)
         out.append(order)
     return out
 
@@ -91,8 +95,9 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str) -> Reso
             game.apply(state, turn.sender, order, ctx)
         except IllegalOrder as e:
             if not rolled:
-                raise FileRejected(f"{name}: illegal order {i + 1} {line!r}: {e.reason}"
-                                   + (f" [{e.rule}]" if e.rule else "")) from None
+                raise IllegalFile(f"{name}: illegal order {i + 1} {line!r}: {e.reason}"
+                                  + (f" [{e.rule}]" if e.rule else ""), order=i + 1,
+                                  reason=e.reason, rule=e.rule) from None
             skipped.append(i)
             events.append(Event(text=f"Order {i + 1} '{line}' was not carried out after the "
                                 f"dice: {e.reason}" + (f" [{e.rule}]" if e.rule else ""),

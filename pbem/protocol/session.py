@@ -14,8 +14,8 @@ import msgspec
 from pbem.core.dice import file_key
 from pbem.core.errors import ArchiveError, FileRejected
 from pbem.core.game import Event, Game
-from pbem.core.keys import private_raw
-from pbem.core.onion import Onion, seed_from_key
+from pbem.core import dicesecret
+from pbem.core.dicesecret import OwnOnions
 from pbem.core.records import Acceptance, Proposal, Results, RollRecord, SignedFile, Turn, read_file
 from pbem.core.registry import find_game
 from pbem.protocol.archive import Archive
@@ -40,7 +40,7 @@ class Session:
     """A verified archive: the chain, the replayed state and the log of every resolved file."""
 
     def __init__(self, archive: Archive, game: Game, genesis: Genesis, party: str,
-                 own: Onion | None) -> None:
+                 own: OwnOnions | None) -> None:
         self.archive = archive
         self.game = game
         self.genesis = genesis
@@ -70,28 +70,29 @@ class Session:
         return list(range(self.resolved + 1, self.ledger.tip_seq + 1))
 
     # -- dice ------------------------------------------------------------------------------
-    def dice_for(self, seq: int) -> LazyDice:
-        """The lazily keyed dice of file seq."""
-        f = self.ledger.files[seq - 1]
+    def dice_for(self, seq: int, *, file_hash: str | None = None,
+                 sender: str | None = None) -> LazyDice:
+        """The lazily keyed dice of file seq (a key per visibility class); file_hash stands in
+        for the chain's file seq (to re-check a refused file)."""
+        h = bytes.fromhex(file_hash or self.ledger.files[seq - 1].hash)
 
-        def make() -> bytes | None:
-            shares = []
-            for p in self.ledger.dice_parties(seq):
-                s = self.ledger.share(p, seq, self.own)
-                if s is None:
-                    return None
-                shares.append(s)
-            return file_key(self.genesis.game_id, shares, bytes.fromhex(f.hash), seq)
+        def make(cls: str) -> bytes | None:
+            shares = self.shares_of(seq, cls, sender)
+            if shares is None:
+                return None
+            return file_key(self.genesis.game_id, list(shares.values()), h, seq, cls)
 
         return LazyDice(make, f"file {seq} waits for the other party's dice share")
 
-    def shares_of(self, seq: int) -> dict[str, str]:
-        """The known shares of file seq, party -> hex (for dice proofs)."""
+    def shares_of(self, seq: int, cls: str, sender: str | None = None) -> dict[str, bytes] | None:
+        """The shares keying class cls of file seq, label -> element in key order; None if one
+        is still secret."""
         out = {}
-        for p in self.ledger.dice_parties(seq):
-            s = self.ledger.share(p, seq, self.own)
-            if s is not None:
-                out[p] = s.hex()
+        for label in self.ledger.share_labels(seq, cls, sender):
+            s = self.ledger.share(label, seq, self.own)
+            if s is None:
+                return None
+            out[label] = s
         return out
 
     # -- replay ----------------------------------------------------------------------------
@@ -146,16 +147,19 @@ class Session:
         return state_hash(self.state)
 
 
-def own_onion(genesis: Genesis, party: str, key: Any) -> Onion:
-    """This party's onion for the game, derived from its private key; checked against the genesis."""
+def own_onion(archive: Archive, genesis: Genesis, party: str, key: Any) -> OwnOnions:
+    """This party's onions, from its dice secret sealed in the archive; checked against the
+    genesis."""
     length = genesis.lengths.get(party)
     if length is None:
         raise ArchiveError(f"{party} has not committed dice in this game")
-    onion = Onion(seed_from_key(private_raw(key), genesis.game_id, party), genesis.game_id,
-                  party, length)
-    if onion.tip != genesis.tips[party]:
-        raise ArchiveError("this key's dice commitment does not match the genesis (wrong key?)")
-    return onion
+    root = dicesecret.decode(archive.secret_path, key, party, genesis.bind)
+    own = OwnOnions(root, genesis.bind, party, genesis.classes_of(party), length)
+    for label, onion in own.onions.items():
+        if onion.tip != genesis.tips.get(label):
+            raise ArchiveError(f"{archive.secret_path}: this dice secret does not match "
+                               f"{label}'s commitment in the genesis")
+    return own
 
 
 def read_genesis(archive: Archive, *, strict: bool = True) -> tuple[Game, Genesis, list[Path]]:
@@ -178,17 +182,19 @@ def read_genesis(archive: Archive, *, strict: bool = True) -> tuple[Game, Genesi
 
 
 def load(root: str | Path, *, key: Any = None, strict: bool = True,
-         use_cache: bool = False) -> Session:
+         use_cache: bool = False, upto: int | None = None) -> Session:
     """Load, verify and replay a peer archive or a referee's archive.
 
     With use_cache, a valid state cache (matching the chain and its own hash) stands in for
     replaying the files it covers; their signatures, links and reveals are still verified.
-    `pbem verify` never uses the cache.
+    `pbem verify` never uses the cache. With upto, only the turn files up to that sequence
+    number are loaded (the archive as it was before a later file was stored: a command run
+    again after it was interrupted repeats its steps from there).
     """
     archive = Archive(root)
     info = archive.info()
     game, genesis, rest = read_genesis(archive, strict=strict)
-    if info.game_id != genesis.game_id:
+    if info.proposal != genesis.proposal.hash:
         raise ArchiveError(f"{archive.root}: archive.json names another game")
     own = None
     if key is not None:
@@ -196,12 +202,14 @@ def load(root: str | Path, *, key: Any = None, strict: bool = True,
 
         if genesis.pubs.get(info.party) != public_raw(key.public_key()):
             raise ArchiveError(f"{archive.root}: this key is not {info.party}'s key in this game")
-        own = own_onion(genesis, info.party, key)
+        own = own_onion(archive, genesis, info.party, key)
     s = Session(archive, game, genesis, info.party, own)
     s.key = key
     if rest and not genesis.complete:
         raise ArchiveError(f"{archive.root}: turn files present before the genesis is complete")
     files = [read_file(p, strict=strict) for p in rest]
+    if upto is not None:
+        files = [f for f in files if getattr(f.payload, "seq", 0) <= upto]
     cached = _read_cache(archive.root, game, genesis, files) if use_cache else None
     start = 0
     if cached is not None:

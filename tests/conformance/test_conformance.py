@@ -4,7 +4,9 @@ For each game: random legal play through the game API (state round trip, no dead
 hidden value of one side in any byte of the other side's views and reports at any step),
 and complete games through the real signed-file exchange in peer and hosted mode (every
 archive verifies; replay equals live; the two sides' archives agree; no leak in any report
-or view file).
+or view file), and the stand-in states a hosted player checks its orders against
+(`Game.standin`: its view is the view it was built from, orders check as on the real state
+but for the game's documented hidden facts, it holds no secret of the other side).
 """
 
 from __future__ import annotations
@@ -100,3 +102,23 @@ def test_exchange_play(tmp_path, game, scenario, i, mode):
 
     play_and_check((game.id, scenario, mode, i, "random" if i % 2 == 0 else "heuristic",
                     str(tmp_path)))
+
+
+STANDIN_POSITIONS = max(20, int(300 * SCALE))   # positions per game, from several bot games
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda g: g.id)
+def test_standin(game):
+    """Game.standin invariants over positions of bot games of every scenario (both styles)."""
+    from fixtures.conformance_checks import StandinStats, play_standin_checks
+
+    stats = StandinStats()
+    scenarios = list(game.scenarios())
+    seed = 0
+    while stats.positions < STANDIN_POSITIONS:
+        left = STANDIN_POSITIONS - stats.positions
+        play_standin_checks(game, scenarios[seed % len(scenarios)], 7000 + seed,
+                            "random" if seed % 2 == 0 else "heuristic",
+                            limit=min(left, max(10, STANDIN_POSITIONS // 4)), stats=stats)
+        seed += 1
+    print(stats.line(game.id))

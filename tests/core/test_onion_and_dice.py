@@ -89,6 +89,22 @@ def test_vectors_in_protocol_doc():
     rolls = [derive_roll(key, 0, i, 6) for i in range(10)]
     assert "first ten d6 at action 0: " + " ".join(map(str, rolls)) in doc
     assert f"d20 at action 2, index 5: {derive_roll(key, 2, 5, 20)}" in doc
+    axis = file_key(GID, [bytes([0xA1]) * 32, bytes([0xB2]) * 32], bytes([0xC3]) * 32, 7, "axis")
+    assert f"file key of class `axis`: `{axis.hex()}`" in doc
+    assert step(GID, "allied", 7, b"\x03" * 32).hex() in doc
+    from pbem.core.dicesecret import seed
+    from pbem.core.dice import lp
+    from pbem.protocol.genesis import GAME_ID_TAG
+
+    assert seed(b"\x05" * 32, "host/axis").hex() in doc
+    gid = hashlib.sha256(lp(GAME_ID_TAG) + lp(b"\xd4" * 32)).digest()[:16].hex()
+    assert f"game id from the genesis hash `d4`×32: `{gid}`" in doc
+
+
+def test_each_visibility_class_has_its_own_key():
+    shares = [b"a" * 32, b"b" * 32]
+    keys = {c: file_key(GID, shares, b"h" * 32, 4, c) for c in ("all", "allied", "axis", "nobody")}
+    assert len(set(keys.values())) == 4
 
 
 def test_shuffle_is_a_permutation_and_recorded():

@@ -38,6 +38,26 @@ def _world(scenario_id: str) -> "World":
     return World(scenario_id, data)
 
 
+STANDIN_PREFIX = "?"   # stand-in enemy blocks of standin.py: "?axis-3" (never a unit id)
+
+
+class UnitSpecs(dict):
+    """The scenario's unit specs by id. A stand-in id ("?axis-3", see standin.py) is answered
+    with the generic block of that side without being stored, so iterating and `in` see only
+    the scenario's units; the order notation cannot name a stand-in id."""
+
+    def __missing__(self, key: str) -> Any:
+        if not (isinstance(key, str) and key.startswith(STANDIN_PREFIX)):
+            raise KeyError(key)
+        side = key[len(STANDIN_PREFIX):].rsplit("-", 1)[0]
+        generic = self.__dict__.setdefault("_generic", {})
+        spec = generic.get(side)
+        if spec is None:
+            from pbem.games.holdfast.standin import generic_spec
+            spec = generic[side] = generic_spec(self, side)
+        return spec
+
+
 class World:
     """Static facts of one scenario: map, units, tables, turn rows and derived hex sets."""
 
@@ -46,7 +66,7 @@ class World:
         self.data = data
         self.map = data.map
         self.grid = data.map.grid
-        self.units = data.units
+        self.units = UnitSpecs(data.units)
         self.tables = data.tables
         self.turns = data.turns
         self.scenario = data.scenario

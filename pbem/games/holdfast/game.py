@@ -12,6 +12,7 @@ from pbem.games.holdfast.data import world
 from pbem.games.holdfast.options import OPTIONS, resolve_options
 from pbem.games.holdfast.report import TITLE, build_report
 from pbem.games.holdfast.scenario import SCENARIO_DIR, data_files, scenario_ids
+from pbem.games.holdfast.standin import standin
 from pbem.games.holdfast.state import HoldfastState
 from pbem.games.holdfast.view import HoldfastView, build_view, secrets
 
@@ -82,6 +83,10 @@ class HoldfastGame:
             style: str = "random") -> list[str]:
         """Order lines for side's pending decision."""
         return bots.play(state, world(state.public.scenario), side, rng, style)
+
+    def standin(self, view: HoldfastView | dict[str, Any], side: str) -> HoldfastState:
+        """A full state from side's view: enemy blocks become generic stand-in blocks."""
+        return standin(view, side)
 
     def report(self, state: HoldfastState, side: str) -> ReportModel:
         """The report model of one side."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import msgspec
 
 from pbem.games.holdfast.data import World
+from pbem.games.holdfast.options import OPTIONS
 from pbem.games.holdfast.state import HoldfastState, MoveSeen, PendingHits, Result, enemy
 from pbem.games.holdfast.supply import supply_report
 
@@ -30,6 +31,10 @@ class OwnUnit(msgspec.Struct, kw_only=True):
     used: bool
     gray: bool
     in_supply: bool | None
+    # the owner's own bookkeeping of this player turn (read by the rules: standin() needs it)
+    placed: int = 0            # placement sequence number this player turn (0 = not placed)
+    bought: int = 0            # steps bought this player turn
+    reentry_turn: int = 0      # turn a rebought replacement re-enters (ERR-HF-8.2-b)
 
 
 class Block(msgspec.Struct, kw_only=True):
@@ -60,6 +65,8 @@ class HoldfastView(msgspec.Struct, kw_only=True):
     leader_mp_used: bool
     pending_hits: PendingHits | None
     result: Result | None
+    options: dict[str, str | int | bool] = {}   # house options not at their default (public)
+    minor_ports: dict[str, str] = {}            # own minor port claims this player turn
 
 
 def build_view(state: HoldfastState, w: World, side: str) -> HoldfastView:
@@ -74,7 +81,8 @@ def build_view(state: HoldfastState, w: World, side: str) -> HoldfastView:
                              support=s.support, drc=s.drc, th=s.th, mp=s.mp, max_sp=s.max_sp,
                              sp=u.sp, where=u.where, hex=u.hex, entry_turn=u.entry_turn,
                              moved=u.moved, attacked=u.attacked, used=u.used, gray=u.gray,
-                             in_supply=supply.get(uid)))
+                             in_supply=supply.get(uid), placed=u.placed, bought=u.bought,
+                             reentry_turn=u.reentry_turn))
     foe = enemy(side)
     blocks = sorted((Block(hex=u.hex, side=foe) for u in state.private[foe].units.values()
                      if u.where == "map"), key=lambda b: b.hex)
@@ -86,7 +94,9 @@ def build_view(state: HoldfastState, w: World, side: str) -> HoldfastView:
                         control=dict(pub.control), units=units, blocks=blocks,
                         moves=list(pub.moves), combats=list(pub.combats),
                         leader_mp_used=priv.leader_mp_used, pending_hits=priv.pending_hits,
-                        result=pub.result)
+                        result=pub.result, options={k: x for k, x in pub.options.items()
+                                                    if k not in OPTIONS or OPTIONS[k].default != x},
+                        minor_ports=dict(priv.minor_ports))
 
 
 def secrets(state: HoldfastState, w: World, side: str) -> list[str]:

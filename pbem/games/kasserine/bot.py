@@ -34,7 +34,7 @@ class _Rolled(Exception):
 class _StopAtDice:
     """A dice source that stops the bot's planning at the first roll."""
 
-    def roll(self, action: int, index: int, sides: int) -> int:
+    def roll(self, action: int, index: int, sides: int, cls: str = "all") -> int:
         """Stop: the order being planned rolls dice."""
         raise _Rolled()
 

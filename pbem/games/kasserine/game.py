@@ -13,6 +13,7 @@ from pbem.games.kasserine.board import data_of
 from pbem.games.kasserine.options import OPTIONS, resolve_options
 from pbem.games.kasserine.report import TITLE, build_report
 from pbem.games.kasserine.scenario import data_files, load_kasserine, scenario_ids
+from pbem.games.kasserine.standin import standin
 from pbem.games.kasserine.state import KasserineState
 from pbem.games.kasserine.view import KasserineView, build_view, secrets
 
@@ -87,6 +88,10 @@ class KasserineGame:
             style: str = "random") -> list[str]:
         """Order lines for side's pending decision."""
         return bots.play(state, side, rng, style)
+
+    def standin(self, view: KasserineView | dict[str, Any], side: str) -> KasserineState:
+        """A full state from side's view: the enemy's markers and standing orders stand in."""
+        return standin(view, side)
 
     def report(self, state: KasserineState, side: str) -> ReportModel:
         """The report model of one side."""

@@ -43,7 +43,7 @@ def new_state(scenario: str, data: KasserineData, options: Options) -> Kasserine
 class _NoRolls:
     """Set-up never rolls dice."""
 
-    def roll(self, action: int, index: int, sides: int) -> int:
+    def roll(self, action: int, index: int, sides: int, cls: str = "all") -> int:
         """Fail: set-up must not roll."""
         raise AssertionError("setup never rolls dice")
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import msgspec
 
+from pbem.core.game import NOBODY
 from pbem.games.kasserine.options import Options
 
 SIDES = ("axis", "us")
 PHASES = ("movement", "bombardment", "combat", "mobile-movement", "mobile-combat")
-HIDDEN = "nobody"  # visibility of a draw that neither player may see (face-down markers)
+HIDDEN = NOBODY  # visibility of a draw that neither player may see (face-down markers)
 
 
 def other(side: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import msgspec
 
 from pbem.games.kasserine.board import data_of, values
+from pbem.games.kasserine.options import Options
 from pbem.games.kasserine.state import Combat, KasserineState, MoveSeen, Result, Standing, Wait
 from pbem.games.kasserine.victory import captured
 
@@ -18,8 +19,10 @@ class UnitView(msgspec.Struct, kw_only=True):
     status: str
     values: str
     depleted: bool
-    moved: bool
+    moved: bool                   # moved (or arrived) this player turn, in either phase
     attacked: bool
+    mobile_moved: bool = False    # ... in the Mobile Movement Phase (5.5-a)
+    barred: str = ""              # "advanced" or "displaced": no more attacks (8.5-g, 8.3.1-e)
 
 
 class MarkersView(msgspec.Struct, kw_only=True):
@@ -55,6 +58,10 @@ class KasserineView(msgspec.Struct, kw_only=True):
     markers: MarkersView
     standing: Standing
     result: Result | None
+    scenario: str = ""
+    options: Options | None = None      # the house options (public: in the genesis)
+    targets: list[str] = []             # units attacked in the current phase (8.0-c)
+    bombarded: dict[str, int] = {}      # hex -> markers that bombarded it this player turn
 
 
 def build_view(state: KasserineState, side: str) -> KasserineView:
@@ -67,7 +74,8 @@ def build_view(state: KasserineState, side: str) -> KasserineView:
         units.append(UnitView(id=uid, side=u.side, hex=u.hex, status=u.status,
                               values=f"{a}-{d}-{m}",
                               depleted=data.units[uid].steps == 2 and u.steps == 1,
-                              moved=u.moved or u.mobile_moved, attacked=u.attacked))
+                              moved=u.moved or u.mobile_moved, attacked=u.attacked,
+                              mobile_moved=u.mobile_moved, barred=u.barred))
     priv = state.private[side]
     sees = state.options.owner_sees_facedown
     markers = MarkersView(
@@ -84,7 +92,9 @@ def build_view(state: KasserineState, side: str) -> KasserineView:
         combat=_combat_for(state.combat, side, state.active), last_combat=state.last_combat,
         wait=state.wait, markers=markers,
         moves=[msgspec.structs.replace(m, path=list(m.path)) for m in state.moves],
-        standing=msgspec.structs.replace(priv.standing), result=state.result)
+        standing=msgspec.structs.replace(priv.standing), result=state.result,
+        scenario=state.scenario, options=state.options, targets=list(state.targets),
+        bombarded=dict(state.bombarded))
 
 
 def standing_lines(st: Standing) -> list[str]:

@@ -1,0 +1,301 @@
+"""Benchmark of the club ladder at scale (a script, never a timed test).
+
+Builds a ladder with 10,000 players and 100,000 synthetic recorded games (results drawn from
+hidden player strengths, 5% draws, two game titles), then measures:
+
+- the rating update when a game is recorded (what `ladder submit` does: openskill for the
+  two players, overall and per title), and a full replay of every rating (`ladder
+  recompute`);
+- the standings (10,000 players, as JSON) and one player's page (median player);
+- `ladder submit` of real Holdfast archives (pbem demo, peer) against pbem's audit alone.
+
+    .venv/bin/python bench/ladder_bench.py [--players N] [--games N] [--write docs/performance.md]
+
+Progress goes to stderr when it is a terminal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import platform
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # noqa: E402
+
+from pbem.core.keys import fingerprint, public_raw  # noqa: E402
+from pbem.ladder import ratings  # noqa: E402
+from pbem.ladder.db import init_db, now, transaction  # noqa: E402
+from pbem.ladder.players import register  # noqa: E402
+
+TTY = sys.stderr.isatty()
+
+
+def progress(msg: str, end: str = "\n") -> None:
+    """A progress line on a terminal only."""
+    if TTY:
+        print(f"\r{msg}", end=end, file=sys.stderr, flush=True)
+
+
+def timed(fn, repeat: int = 1):  # type: ignore[no-untyped-def]
+    """(median seconds, last result) of calling fn repeat times."""
+    times, result = [], None
+    for _ in range(repeat):
+        t = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times), result
+
+
+def build(path: Path, players: int, games: int, seed: int) -> tuple[object, list[int]]:
+    """The synthetic ladder: players, then games inserted in bulk (ratings replayed after)."""
+    rng = random.Random(seed)
+    conn = init_db(path, name="benchmark")
+    with transaction(conn):
+        pids = []
+        for i in range(players):
+            pids.append(register(conn, f"player{i:05d}",
+                                 public_raw(Ed25519PrivateKey.generate().public_key())))
+            if i % 1000 == 0:
+                progress(f"players {i}/{players}", end="")
+    progress(f"players {players}/{players}")
+    fps = {r[0]: r[1] for r in conn.execute("SELECT player_id, fingerprint FROM keys")}
+    strength = {p: rng.gauss(0, 1) for p in pids}
+    when = now()
+    with transaction(conn):
+        for g in range(1, games + 1):
+            a, b = rng.sample(pids, 2)
+            title = "holdfast" if rng.random() < 0.6 else "kasserine"
+            u = rng.random()
+            pa = 1 / (1 + math.exp(strength[b] - strength[a]))
+            ra = "draw" if u < 0.05 else "win" if u < 0.05 + 0.95 * pa else "loss"
+            rb = {"win": "loss", "loss": "win", "draw": "draw"}[ra]
+            conn.execute("INSERT INTO games(seq, game_id, game, title, scenario, mode, kind, "
+                         "reason, files, turns, recorded) VALUES (?, ?, ?, ?, 'campaign', "
+                         "'peer', 'played', 'synthetic', 40, 12, ?)",
+                         (g, f"{g:032x}", title, title.title(), when))
+            conn.executemany("INSERT INTO game_players(game_seq, side, player_id, fingerprint, "
+                             "result, dice, dice_dev) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                             [(g, "allied", a, fps[a], ra, 30, rng.gauss(0, 5.5)),
+                              (g, "axis", b, fps[b], rb, 30, rng.gauss(0, 5.5))])
+            if g % 5000 == 0:
+                progress(f"games {g}/{games}", end="")
+    progress(f"games {games}/{games}")
+    return conn, pids
+
+
+def demo_archives(tmp: Path, n: int, scenario: str = "race-to-tunis"
+                  ) -> list[tuple[Path, Path]]:
+    """n Holdfast games played by `pbem demo` (peer): (archive, keys folder)."""
+    import subprocess
+
+    out = []
+    for i in range(n):
+        d = tmp / f"demo-{scenario}-{i}"
+        subprocess.run([sys.executable, "-m", "pbem", "demo", str(d), "--game", "holdfast",
+                        "--scenario", scenario, "--seed", str(i + 1), "--quiet"],
+                       check=True, capture_output=True, cwd=ROOT)
+        out.append((d / "allied", d / "keys"))
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--players", type=int, default=10_000)
+    ap.add_argument("--games", type=int, default=100_000)
+    ap.add_argument("--submits", type=int, default=5, help="real archives submitted")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--write", default=None, help="Replace the ladder section of this file.")
+    ap.add_argument("--keep", action="store_true", help="Keep the benchmark's ladder file.")
+    args = ap.parse_args()
+
+    from pbem.core.keys import load_public
+    from pbem.core import records
+    from pbem.ladder.site import Site
+    from pbem.ladder.standings import as_json, standings
+    from pbem.ladder.submit import submit
+    from pbem.protocol.audit import verify_archive
+
+    load = os.getloadavg()[0]
+    tmp = Path(tempfile.mkdtemp(prefix="ladder-bench-"))
+    db = tmp / "bench.ladder"
+    t0 = time.perf_counter()
+    conn, pids = build(db, args.players, args.games, args.seed)
+    t_build = time.perf_counter() - t0
+    progress("full replay of every rating ...")
+    t_replay, _ = timed(lambda: ratings.replay(conn))
+    t_recompute, _ = timed(lambda: ratings.recompute(conn))
+    size = db.stat().st_size
+    progress("standings, player page ...")
+    t_standings, rows = timed(lambda: as_json(standings(conn)), repeat=5)
+    counts = sorted((r[0], r[1]) for r in conn.execute(
+        "SELECT COUNT(*), player_id FROM game_players GROUP BY player_id"))
+    median_games, median_pid = counts[len(counts) // 2]
+    t_page, page = timed(lambda: Site(conn).player(median_pid), repeat=5)
+    site = Site(conn)
+    t_page_only, _ = timed(lambda: site.player(median_pid), repeat=5)
+
+    # One synthetic game recorded the way `ladder submit` records it (incremental update).
+    from pbem.ladder.record import GameRecord, SideResult, record_game
+
+    fps = dict(conn.execute("SELECT player_id, fingerprint FROM keys"))
+
+    def record_one() -> None:
+        a, b = random.sample(pids, 2)
+        n = conn.execute("SELECT MAX(seq) FROM games").fetchone()[0] + 1
+        with transaction(conn):
+            record_game(conn, GameRecord(
+                game_id=f"{n:032x}", game="holdfast", title="Holdfast", scenario="campaign",
+                mode="peer", kind="played", reason="synthetic", files=40, turns=12,
+                sides=[SideResult(side="allied", player_id=a, fingerprint=fps[a], result="win"),
+                       SideResult(side="axis", player_id=b, fingerprint=fps[b],
+                                  result="loss")]))
+    t_record, _ = timed(record_one, repeat=20)
+
+    progress("real archives: playing Holdfast games with pbem demo ...")
+    submits = []
+    from pbem.ladder import archives
+
+    inside: list[float] = []          # the audit's own time inside each submit
+    real_audit = archives.audit
+
+    def audit_timed(root):  # type: ignore[no-untyped-def]
+        t = time.perf_counter()
+        try:
+            return real_audit(root)
+        finally:
+            inside.append(time.perf_counter() - t)
+
+    archives.audit = audit_timed  # type: ignore[assignment]
+    played = demo_archives(tmp, args.submits)
+    progress("real archives: a whole campaign game ...")
+    played += demo_archives(tmp, 1, "campaign")
+    verify_archive(played[0][0])          # warm up: imports, scenario data, map graphs
+    verify_archive(played[-1][0])
+    for i, (archive, keys) in enumerate(played):
+        with transaction(conn):
+            for side in ("allied", "axis"):
+                raw, _ = load_public(keys / f"{side}.pub")
+                register(conn, f"demo{i}-{side}", raw)
+        audits = []
+        for _ in range(3):
+            records._OPENED.clear()
+            t_audit, audit = timed(lambda: verify_archive(archive))
+            assert audit.ok, audit.problems
+            audits.append(t_audit)
+        records._OPENED.clear()
+        inside.clear()
+        t_submit, rec = timed(lambda: submit(conn, archive))
+        files = len(list((archive / "files").glob("*.pbem")))
+        submits.append((min(audits), t_submit, files, t_submit - inside[0]))
+        progress(f"submit {i + 1}/{len(played)}: audit {min(audits) * 1e3:.0f} ms, submit "
+                 f"{t_submit * 1e3:.0f} ms")
+    campaign = submits.pop()
+    overhead = statistics.median(o for *_, o in submits)
+    audit_med = statistics.median(a for a, *_ in submits)
+    submit_med = statistics.median(s for _, s, *_ in submits)
+    files_med = statistics.median(f for _, _, f, _ in submits)
+    assert ratings.check(conn) == [] if args.games <= 20_000 else True
+
+    cpu = platform.processor() or platform.machine()
+    lines = [
+        "## Ladder",
+        "",
+        "Measured by `bench/ladder_bench.py` (a script, not a timed test): a ladder of "
+        f"{args.players:,} players and {args.games:,} synthetic recorded games (results drawn "
+        "from hidden strengths, 5% draws, two titles), then real Holdfast archives (`pbem demo`, "
+        "race-to-tunis, peer) submitted into it. Run it with "
+        "`.venv/bin/python bench/ladder_bench.py --write docs/performance.md`.",
+        "",
+        f"Machine: {cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"{platform.system()}; database {size / 2**20:.0f} MiB (built in {t_build:.0f} s); "
+        f"load average {load:.1f} when the run started (other work on the machine slows "
+        "every figure).",
+        "",
+        "| measure | time |",
+        "| --- | --- |",
+        f"| rating update when a game is recorded (openskill for both players, overall and "
+        f"per title; history; one transaction with its fsync) | {t_record * 1e3:.1f} ms |",
+        f"| standings: {args.players:,} players ranked, as JSON | {t_standings * 1e3:.0f} ms |",
+        f"| one player's page ({median_games} games; standings for its rank included) | "
+        f"{t_page * 1e3:.0f} ms |",
+        f"| the same page when the site renders every page (standings computed once) | "
+        f"{t_page_only * 1e3:.1f} ms |",
+        f"| `ladder submit` of a real archive ({files_med:.0f} files), median of "
+        f"{len(submits)} | {submit_med * 1e3:.0f} ms |",
+        f"| pbem's audit alone of the same archives (`verify_archive`, best of 3) | "
+        f"{audit_med * 1e3:.0f} ms |",
+        f"| **`ladder submit` beyond its audit** (copy, zip, checks, record, ratings, commit; "
+        f"timed inside the submit) | **{overhead * 1e3:.0f} ms** |",
+        f"| a whole campaign game ({campaign[2]} files): audit {campaign[0] * 1e3:.0f} ms, "
+        f"`ladder submit` {campaign[1] * 1e3:.0f} ms, **beyond its audit** | "
+        f"**{campaign[3] * 1e3:.0f} ms** |",
+        f"| full replay of every rating from {args.games:,} games (computing only) | "
+        f"{t_replay:.1f} s |",
+        f"| `ladder recompute`: the replay plus rewriting ratings and "
+        f"{4 * args.games:,} history rows | {t_recompute:.1f} s |",
+        "",
+        "Reading the numbers:",
+        "",
+        "- Recording a game rates only its two players (two openskill updates: overall and the "
+        "game's title), which gives exactly what a replay of every game would give, since a "
+        "new game is always the last one; `ladder recompute --check` proves it. This, not the "
+        "full replay, is the rating work a ladder does in use, and it is the same at any size.",
+        f"- `ladder submit` costs pbem's audit plus {overhead * 1e3:.0f} ms "
+        f"({campaign[3] * 1e3:.0f} ms for a {campaign[2]}-file campaign): the private copy of "
+        "the archive (in memory), its zip, the checks and the one transaction, whose commit "
+        "waits for the disk (`synchronous=FULL`). The result is read from the session the "
+        "audit itself replayed: the game is never replayed twice.",
+        f"- The full replay costs about {t_replay / args.games * 1e6:.0f} us per game, nearly all "
+        "of it inside openskill's `rate` (two updates per game; the library copies its rating "
+        "objects on every call). It runs only when the director asks for it "
+        f"(`ladder recompute`), and stays under a second up to about "
+        f"{int(args.games / t_replay / 1000) * 1000:,} games"
+        + (f"; at {args.games:,} games it does not: the rating maths is the library's, and the "
+           "project writes none of its own." if t_replay >= 1 else "."),
+        "- The standings and a player's page read indexed tables; the page's cost is mostly "
+        "the standings it takes its rank from (`ladder site` computes them once for every page).",
+        "",
+    ]
+    import textwrap
+
+    out_lines = []
+    for ln in lines:
+        if ln.startswith("|") or not ln:
+            out_lines.append(ln)
+        else:
+            indent = "  " if ln.startswith("- ") else ""
+            out_lines.extend(textwrap.wrap(ln, 92, subsequent_indent=indent,
+                                           break_on_hyphens=False, break_long_words=False))
+    text = "\n".join(out_lines)
+    print(text)
+    if args.write:
+        p = Path(args.write)
+        old = p.read_text()
+        if "## Ladder" in old:
+            head, _, rest = old.partition("## Ladder")
+            nxt = rest.find("\n## ")
+            old = head + (rest[nxt + 1:] if nxt >= 0 else "")
+        p.write_text(old.rstrip("\n") + "\n\n" + text)
+        print(f"Wrote {p}", file=sys.stderr)
+    del page
+    conn.close()  # type: ignore[attr-defined]
+    if args.keep:
+        print(f"Kept {db}", file=sys.stderr)
+    else:
+        import shutil
+
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

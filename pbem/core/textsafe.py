@@ -1,0 +1,44 @@
+"""Text from files made safe for a terminal: no control characters, no escape sequences.
+
+Anything a file carries (a player name, a message, an order echoed in an error, a field
+name quoted by the decoder) may reach the terminal through the command line. A terminal
+obeys escape sequences: it can be made to clear the screen, set the window title, move the
+cursor to overwrite earlier lines, or (on some terminals) answer back or write files.
+printable() removes every ANSI/ECMA-48 escape sequence and replaces every other control
+character by '?', so no byte of a file can act on the terminal. Newlines and tabs are kept
+(the CLI prints multi-line text); carriage returns are not (they overwrite a line).
+"""
+
+from __future__ import annotations
+
+import re
+
+# Control characters that have no business in printed text: C0 except TAB and LF, DEL, C1,
+# the Unicode bidirectional overrides/isolates and marks that reorder what is displayed, and
+# lone surrogates (undecodable bytes of a file name), which no terminal encoding can print.
+_UNSAFE_CHARS = ("\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+                 "\ud800-\udfff")
+_UNSAFE = re.compile(f"[{_UNSAFE_CHARS}]")
+
+# Escape sequences (ECMA-48), 7-bit and 8-bit forms; each is removed as a whole:
+_SEQUENCE = re.compile(
+    # control strings (OSC, DCS, SOS, PM, APC) up to their terminator (BEL or ST), or up to
+    # the first other control character when unterminated
+    r"(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x00-\x1f\x7f-\x9f]*(?:\x07|\x1b\\|\x9c)?"
+    # CSI: parameters, intermediates, one final byte
+    r"|(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?"
+    # any other escape: intermediates and one final byte
+    r"|\x1b[ -/]*[0-~]?"
+)
+
+
+def printable(text: str) -> str:
+    """The text with escape sequences removed and other control characters shown as '?'."""
+    if _UNSAFE.search(text) is None:
+        return text
+    return _UNSAFE.sub("?", _SEQUENCE.sub("", text))
+
+
+def one_line(text: str) -> str:
+    """printable(), on one line (newlines and tabs become spaces)."""
+    return printable(text).replace("\n", " ").replace("\t", " ")

@@ -1,0 +1,317 @@
+"""An archive as the ladder sees it: a private copy, pbem's full audit of that copy, and the
+facts the ladder records (game, players' keys, result, length, public dice, the chain).
+
+The ladder never reads the submitted folder twice: it copies the archive's signed files
+(`archive.json`, `files/`, `rejected/`, `evidence/`; never the sealed dice secret, caches,
+reports or the outbox) into a private folder, audits the copy with
+`pbem.protocol.audit.verify_archive`, and stores exactly the copy it audited (a
+deterministic zip) as the evidence anyone can audit again.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import os
+import shutil
+import stat
+import tempfile
+import zipfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+import msgspec
+
+from pbem.core.encoding import sha256_hex
+from pbem.core.game import Decision, Outcome
+from pbem.core.records import MAX_FILE_BYTES
+from pbem.ladder.db import LadderError
+
+KEPT = ("archive.json", "files", "rejected", "evidence")
+MAX_FILES = 50_000
+MAX_BYTES = 256 * 1024 * 1024
+ZIP_TIME = (1980, 1, 1, 0, 0, 0)
+
+
+class GameFacts(msgspec.Struct, kw_only=True):
+    """What an audited archive establishes about its game."""
+
+    game_id: str
+    genesis: str                         # the genesis hash
+    game: str                            # game id (holdfast, kasserine, ...)
+    title: str
+    scenario: str
+    mode: str                            # peer / hosted (sealed: not built yet)
+    party: str                           # whose archive: a side, or host
+    kind: str                            # peer / referee / hosted-player
+    pubs: dict[str, bytes]               # side -> raw public key (the two players)
+    reply_days: int
+    outcome: Outcome | None              # None: the game is not over in this archive
+    files: int                           # turn files in the chain (as far as known)
+    turns: int                           # game turns
+    facts: dict[int, str]                # seq -> hash of the chain's file seq (0: genesis)
+    dice: dict[str, tuple[int, float]]   # side -> (public rolls in its files, sum of z)
+    pending: list[str]                   # sides the game waits for
+    last_seq: int                        # the chain's last file as this archive knows it
+    last_hash: str
+    last_sender: str | None              # None when unknown (a hosted player's view)
+    sides: tuple[str, ...] = ()
+
+
+def _copy_tree(src: Path, dst: Path, budget: list[int]) -> None:
+    for entry in sorted(os.scandir(src), key=lambda e: e.name):
+        if entry.name.startswith("."):
+            continue                          # the lock, temporary files of a killed command
+        st = entry.stat(follow_symlinks=False)
+        target = dst / entry.name
+        if stat.S_ISDIR(st.st_mode):
+            target.mkdir()
+            _copy_tree(Path(entry.path), target, budget)
+        elif stat.S_ISREG(st.st_mode):
+            budget[0] -= 1
+            budget[1] -= st.st_size
+            if budget[0] < 0 or budget[1] < 0:
+                raise LadderError(f"{src}: the archive is too large (over {MAX_FILES} files or "
+                                  f"{MAX_BYTES // (1 << 20)} MiB)")
+            if st.st_size > MAX_FILE_BYTES:
+                raise LadderError(f"{entry.path}: file is too large ({st.st_size} bytes)")
+            shutil.copyfile(entry.path, target, follow_symlinks=False)
+        else:
+            raise LadderError(f"{entry.path}: not a regular file (links, devices and pipes "
+                              "are refused)")
+
+
+def _scratch() -> str | None:
+    """Where the private copy goes: $PBEM_LADDER_TMP, else memory (/dev/shm) where there is
+    one, else the system's temporary folder."""
+    chosen = os.environ.get("PBEM_LADDER_TMP")
+    if chosen:
+        return chosen
+    shm = "/dev/shm"
+    return shm if os.path.isdir(shm) and os.access(shm, os.W_OK | os.X_OK) else None
+
+
+@contextmanager
+def snapshot(path: str | Path) -> Iterator[Path]:
+    """A private copy of an archive folder's signed files (removed afterwards)."""
+    src = Path(path)
+    if src.is_file():
+        raise LadderError(f"{src}: not an archive folder (single-file game records are not "
+                          "supported yet; submit the archive folder)")
+    if not src.is_dir():
+        raise LadderError(f"{src}: no such archive folder")
+    if not (src / "archive.json").is_file():
+        raise LadderError(f"{src}: not a pbem archive (no archive.json)")
+    tmp = Path(tempfile.mkdtemp(prefix="pbem-ladder-", dir=_scratch()))
+    try:
+        copy = tmp / "archive"
+        copy.mkdir()
+        budget = [MAX_FILES, MAX_BYTES]
+        for name in KEPT:
+            p = src / name
+            if not p.exists() and not p.is_symlink():
+                continue
+            st = p.lstat()
+            if stat.S_ISDIR(st.st_mode):
+                (copy / name).mkdir()
+                _copy_tree(p, copy / name, budget)
+            elif stat.S_ISREG(st.st_mode) and name == "archive.json":
+                shutil.copyfile(p, copy / name, follow_symlinks=False)
+            else:
+                raise LadderError(f"{p}: not a regular {'file' if '.' in name else 'folder'}")
+        yield copy
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def zip_folder(root: Path, top: str) -> bytes:
+    """A deterministic zip of a folder (sorted names, fixed times) under the folder `top`."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for p in sorted(root.rglob("*")):
+            if p.is_file():
+                info = zipfile.ZipInfo(f"{top}/{p.relative_to(root).as_posix()}", ZIP_TIME)
+                info.compress_type = zipfile.ZIP_DEFLATED
+                info.external_attr = 0o644 << 16
+                z.writestr(info, p.read_bytes())
+    return buf.getvalue()
+
+
+def unzip_to(data: bytes, dest: Path) -> Path:
+    """Extract an archive zip made by zip_folder into dest; returns the archive folder."""
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        names = z.namelist()
+        for n in names:
+            if n.startswith("/") or ".." in Path(n).parts:
+                raise LadderError(f"stored archive: unsafe name {n!r}")
+        z.extractall(dest)
+    return dest / names[0].split("/", 1)[0]
+
+
+def audit(root: Path) -> tuple[Any, Any]:
+    """Run pbem's full audit (verify_archive) on an archive; returns (audit, what it loaded:
+    a Session for a peer or referee archive, a PlayerState for a hosted player's archive).
+
+    verify_archive does not hand back the session it verified, and replaying the game a
+    second time would cost as much again; so the call keeps what the audit's own
+    `session.load` / `hosted.load_player` returned. Should the audit stop going through
+    them, the archive is loaded once more (same result, twice the time).
+    """
+    from pbem.protocol import hosted, session
+    from pbem.protocol.archive import Archive
+    from pbem.protocol.audit import verify_archive
+
+    kept: list[Any] = []
+    real_load, real_player = session.load, hosted.load_player
+    here = Path(root).resolve()
+
+    def ours(where: Any) -> bool:
+        folder = where if isinstance(where, (str, os.PathLike)) else where.root  # an Archive
+        return Path(folder).resolve() == here
+
+    def load(*args: Any, **kwargs: Any) -> Any:
+        s = real_load(*args, **kwargs)
+        if (args and ours(args[0]) and kwargs.get("upto") is None
+                and kwargs.get("key") is None):
+            kept.append(s)
+        return s
+
+    def load_player(*args: Any, **kwargs: Any) -> Any:
+        ps = real_player(*args, **kwargs)
+        if args and ours(args[0]):
+            kept.append(ps)
+        return ps
+
+    session.load, hosted.load_player = load, load_player  # type: ignore[assignment]
+    try:
+        result = verify_archive(root)
+    finally:
+        session.load, hosted.load_player = real_load, real_player  # type: ignore[assignment]
+    if not result.ok:
+        return result, None
+    if kept:
+        return result, kept[-1]
+    archive = Archive(root)
+    _, genesis, _ = session.read_genesis(archive)
+    if genesis.mode == "hosted" and archive.info().party != "host":
+        return result, real_player(archive, strict=True)
+    return result, real_load(root, key=None, strict=True)
+
+
+def _z(sides: int, value: int) -> float:
+    """How far one die fell from its mean, in standard deviations (uniform 1..sides)."""
+    if sides < 2:
+        return 0.0
+    return (value - (sides + 1) / 2) / math.sqrt((sides * sides - 1) / 12)
+
+
+def facts_of(loaded: Any) -> GameFacts:
+    """The facts of an audited archive (a Session or a hosted player's PlayerState)."""
+    from pbem.protocol.hosted import PlayerState
+
+    if isinstance(loaded, PlayerState):
+        return _player_facts(loaded)
+    s = loaded
+    g = s.genesis
+    sides = tuple(s.game.sides)
+    dice: dict[str, list[float]] = {side: [0, 0.0] for side in sides}
+    for log in s.log:
+        if log.sender in dice:
+            for r in log.rolls:
+                if r.visible_to == "all":
+                    dice[log.sender][0] += 1
+                    dice[log.sender][1] += _z(r.sides, r.value)
+    files = s.ledger.files
+    last = files[-1] if files else None
+    return GameFacts(
+        game_id=g.game_id, genesis=g.hash, game=s.game.id, title=s.game.title,
+        scenario=g.p.scenario, mode=g.mode, party=s.party,
+        kind="referee" if s.party == "host" else "peer",
+        pubs={side: g.pubs[side] for side in sides}, reply_days=g.p.policy.reply_days,
+        outcome=s.game.outcome(s.state), files=len(files), turns=s.game.turn(s.state),
+        facts={0: g.hash, **{i + 1: f.hash for i, f in enumerate(files)}},
+        dice={k: (int(v[0]), float(v[1])) for k, v in dice.items()},
+        pending=sorted(s.pending_sides), last_seq=len(files),
+        last_hash=last.hash if last else g.hash,
+        last_sender=last.payload.sender if last else None, sides=sides)
+
+
+def _player_facts(ps: Any) -> GameFacts:
+    g = ps.genesis
+    sides = tuple(ps.game.sides)
+    v = ps.latest
+    facts = {0: g.hash}
+    for f in ps.own_files:
+        facts[f.payload.seq] = f.hash
+    dice: dict[str, list[float]] = {side: [0, 0.0] for side in sides}
+    seen: set[tuple[int, int, int]] = set()
+    for vf in ps.views:
+        view = vf.payload
+        facts[view.seq] = view.tip
+        senders = {p.seq: p.sender for p in view.proofs}
+        for r in view.rolls:
+            key = (r["seq"], r["action"], r["index"])
+            who = senders.get(r["seq"])
+            if key in seen or who not in dice or r.get("visible_to", "all") != "all":
+                continue
+            seen.add(key)
+            dice[who][0] += 1
+            dice[who][1] += _z(r["sides"], r["value"])
+    outcome = msgspec.convert(v.outcome, type=Outcome) if v is not None and v.outcome else None
+    pending = sorted({d.side for d in msgspec.convert(v.pending, type=list[Decision])}
+                     ) if v is not None else []
+    turn = v.report.get("turn", 0) if v is not None and isinstance(v.report, dict) else 0
+    return GameFacts(
+        game_id=g.game_id, genesis=g.hash, game=ps.game.id, title=ps.game.title,
+        scenario=g.p.scenario, mode=g.mode, party=ps.info.party, kind="hosted-player",
+        pubs={side: g.pubs[side] for side in sides}, reply_days=g.p.policy.reply_days,
+        outcome=outcome, files=v.seq if v is not None else 0, turns=int(turn or 0),
+        facts=facts, dice={k: (int(x[0]), float(x[1])) for k, x in dice.items()},
+        pending=pending, last_seq=v.seq if v is not None else 0,
+        last_hash=v.tip if v is not None else g.hash, last_sender=None, sides=sides)
+
+
+def consistent(a: dict[int, str], b: dict[int, str]) -> int | None:
+    """The first sequence number at which two archives' chains differ, or None."""
+    for seq in sorted(set(a) & set(b)):
+        if a[seq] != b[seq]:
+            return seq
+    return None
+
+
+class Audited(msgspec.Struct, kw_only=True):
+    """A submitted archive after the audit: its facts and the zip of the copy audited."""
+
+    path: str
+    facts: GameFacts
+    zip: bytes
+    digest: str
+
+
+def audit_submission(path: str | Path, *, require_over: bool = True) -> Audited:
+    """Copy, audit and read an archive folder; LadderError (one line) if it does not verify,
+    or (require_over) if its game is not over."""
+    shown = str(path)
+    with snapshot(path) as copy:
+        result, loaded = audit(copy)
+        if not result.ok:
+            first = result.problems[0].replace(str(copy), shown)
+            more = f" (and {len(result.problems) - 1} more problems)" if len(
+                result.problems) > 1 else ""
+            raise LadderError(f"{shown}: the archive does not verify: {first}{more}")
+        if not loaded.genesis.complete:
+            raise LadderError(f"{shown}: the game has not started (not every party has "
+                              "accepted the proposal)")
+        try:
+            facts = facts_of(loaded)
+        except Exception as e:  # noqa: BLE001 - an archive the audit passed but we cannot read
+            raise LadderError(f"{shown}: cannot read the verified archive ({e})") from None
+        if facts.mode not in ("peer", "hosted"):
+            raise LadderError(f"{shown}: {facts.mode} games count only with both final "
+                              "reveals, which this ladder cannot check yet")
+        if require_over and facts.outcome is None:
+            raise LadderError(f"{shown}: the game is not over in this archive (file "
+                              f"{facts.last_seq}; receive the last files first)")
+        data = zip_folder(copy, f"{facts.game_id}-{facts.party}")
+    return Audited(path=shown, facts=facts, zip=data, digest=sha256_hex(data))

@@ -1,0 +1,245 @@
+"""Forfeits: a signed claim that the opponent has not answered within the game's signed
+deadline policy, the opponent's proof of a reply, and the director's decision.
+
+1. The claimant signs a claim (`make_claim`) naming the game, the last file of the chain as
+   its archive knows it (which the opponent has not answered), the day that file was sent
+   and the day of the claim; the genesis carries the deadline (`policy.reply_days`).
+2. The ladder files it with the claimant's archive (`file_claim`): the archive must verify,
+   not be over, end with a file the opponent owes an answer to, and the claim must be signed
+   by the claimant's key pinned in the genesis, at least reply_days after the file was sent.
+   The claim is then pending, shown as such in `ladder forfeits`, the standings and the site.
+3. The opponent rebuts it (`rebut`) with a later file of the game it signed: the proof that
+   it did answer. A rebuttal is kept and shown; the director still decides.
+4. The director confirms (a loss for the opponent, recorded and rated like any result) or
+   dismisses it (`decide`). A finished game submitted meanwhile dismisses it.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from pbem.core.errors import PbemError
+from pbem.core.keys import fingerprint, public_raw
+from pbem.core.records import Turn, read_file
+from pbem.ladder.archives import GameFacts, audit_submission
+from pbem.ladder.db import LadderError, now, transaction
+from pbem.ladder.record import GameRecord, SideResult, record_game, store_archive
+from pbem.ladder.statements import ForfeitClaim, SignedStatement, make, read_statement
+from pbem.ladder.submit import check_accepted, side_players
+
+OPEN = ("pending", "rebutted")
+
+
+def _unanswered(f: GameFacts, claimant: str, name: str) -> str:
+    """The opponent who owes an answer; LadderError unless the archive shows one."""
+    if claimant not in f.sides:
+        raise LadderError(f"{name}: {claimant} is not a side of this game")
+    opponent = next(s for s in f.sides if s != claimant)
+    if f.outcome is not None:
+        raise LadderError(f"{name}: the game is over; submit it with 'pbem ladder submit'")
+    if f.party != claimant:
+        raise LadderError(f"{name}: this is {f.party}'s archive; a claim comes with the "
+                          f"claimant's own archive ({claimant})")
+    if f.kind == "hosted-player":
+        owes = opponent in f.pending and claimant not in f.pending
+    else:
+        owes = f.last_sender == claimant or (f.last_seq == 0 and opponent in f.pending
+                                            and claimant not in f.pending)
+    if not owes:
+        raise LadderError(f"{name}: the archive does not end with a file {opponent} owes an "
+                          f"answer to (file {f.last_seq})")
+    return opponent
+
+
+def make_claim(archive: str | Path, key: Any, sent: str, claimed: str | None = None,
+               message: str = "") -> SignedStatement:
+    """The claimant's signed forfeit claim from its own archive; LadderError if the archive
+    does not show an unanswered file or the deadline has not passed."""
+    from pbem.ladder.statements import check_date
+
+    a = audit_submission(archive, require_over=False)
+    f = a.facts
+    mine = public_raw(key.public_key())
+    claimant = next((s for s in f.sides if f.pubs[s] == mine), None)
+    if claimant is None:
+        raise LadderError(f"{archive}: this key ({fingerprint(mine)}) plays no side in this game")
+    opponent = _unanswered(f, claimant, str(archive))
+    claimed = claimed or datetime.date.today().isoformat()
+    due = check_date(sent, "--sent", "claim") + datetime.timedelta(days=f.reply_days)
+    if check_date(claimed, "--date", "claim") < due:
+        raise LadderError(f"{archive}: the deadline has not passed: file {f.last_seq} sent "
+                          f"{sent}, {f.reply_days} days to answer (claim from {due.isoformat()})")
+    return make(ForfeitClaim(game_id=f.game_id, genesis=f.genesis, claimant=claimant,
+                             opponent=opponent, last_seq=f.last_seq, last_hash=f.last_hash,
+                             sent=sent, claimed=claimed, message=message), [key],
+                name="claim")
+
+
+class Filed(msgspec.Struct, kw_only=True):
+    """A forfeit claim the ladder filed (pending)."""
+
+    id: int
+    game_id: str
+    claimant: str
+    opponent: str
+    notice: str                  # the text to send the opponent
+
+
+def file_claim(conn: sqlite3.Connection, claim_path: str | Path, archive: str | Path, *,
+               today: datetime.date | None = None) -> Filed:
+    """File a signed forfeit claim with the claimant's archive; LadderError (nothing changed)
+    if anything does not hold."""
+    st = read_statement(claim_path)
+    c = st.payload
+    name = st.name
+    if not isinstance(c, ForfeitClaim):
+        raise LadderError(f"{name}: not a forfeit claim")
+    a = audit_submission(archive, require_over=False)
+    f = a.facts
+    if (c.game_id, c.genesis) != (f.game_id, f.genesis):
+        raise LadderError(f"{name}: the claim is about game {c.game_id}, the archive holds "
+                          f"{f.game_id}")
+    if c.claimant not in f.sides or c.opponent not in f.sides:
+        raise LadderError(f"{name}: {c.claimant} or {c.opponent} is not a side of this game")
+    if not st.signed_by(f.pubs[c.claimant]):
+        raise LadderError(f"{name}: not signed by {c.claimant}'s key in this game "
+                          f"({fingerprint(f.pubs[c.claimant])})")
+    if _unanswered(f, c.claimant, a.path) != c.opponent:
+        raise LadderError(f"{name}: {c.opponent} is not the claimant's opponent")
+    if (c.last_seq, c.last_hash) != (f.last_seq, f.last_hash):
+        raise LadderError(f"{name}: the claim names file {c.last_seq}, the archive ends at file "
+                          f"{f.last_seq} (or another file)")
+    sent = datetime.date.fromisoformat(c.sent)
+    claimed = datetime.date.fromisoformat(c.claimed)
+    if claimed < sent + datetime.timedelta(days=f.reply_days):
+        raise LadderError(f"{name}: the deadline had not passed: {f.reply_days} days after "
+                          f"{c.sent} is {sent + datetime.timedelta(days=f.reply_days)}")
+    today = today or datetime.datetime.now(datetime.timezone.utc).date()
+    if claimed > today + datetime.timedelta(days=1):
+        raise LadderError(f"{name}: the claim is dated {c.claimed}, in the future")
+    with transaction(conn):
+        check_accepted(conn, f, a.path)
+        players = side_players(conn, f, a.path)
+        game = conn.execute("SELECT seq FROM games WHERE game_id = ?", (f.game_id,)).fetchone()
+        if game is not None:
+            raise LadderError(f"{name}: game {f.game_id} is already recorded (game "
+                              f"#{game['seq']})")
+        dup = conn.execute(f"SELECT id FROM forfeits WHERE game_id = ? AND status IN "
+                           f"{OPEN}", (f.game_id,)).fetchone()
+        if dup is not None:
+            raise LadderError(f"{name}: a claim about this game is already open (claim "
+                              f"#{dup['id']})")
+        archive_id = store_archive(conn, a)
+        cur = conn.execute(
+            "INSERT INTO forfeits(game_id, archive_id, claimant_id, opponent_id, claimant_side, "
+            "opponent_side, claimant_pub, opponent_pub, game, title, scenario, mode, turns, dice, "
+            "last_seq, last_hash, sent, claimed, reply_days, filed, claim, status) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')",
+            (f.game_id, archive_id, players[c.claimant]["player_id"],
+             players[c.opponent]["player_id"], c.claimant, c.opponent,
+             f.pubs[c.claimant].hex(), f.pubs[c.opponent].hex(), f.game, f.title, f.scenario,
+             f.mode, f.turns,
+             json.dumps({s: list(v) for s, v in f.dice.items()}), c.last_seq, c.last_hash,
+             c.sent, c.claimed, f.reply_days, now(), st.text))
+        claim_id = int(cur.lastrowid)  # type: ignore[arg-type]
+    who, other = players[c.claimant]["name"], players[c.opponent]["name"]
+    notice = (f"Forfeit claim #{claim_id} in game {f.game_id} ({f.title}, {f.scenario}):\n"
+              f"{who} ({c.claimant}) states that {other} ({c.opponent}) has not answered file "
+              f"{c.last_seq}, sent {c.sent}, within the {f.reply_days} days the game's policy "
+              f"allows.\nIf you did answer, send the ladder director the file you signed after "
+              f"file {c.last_seq}\n(the director runs: pbem ladder rebut LADDER {claim_id} "
+              f"FILE). Otherwise the director may confirm the forfeit: a loss.\n")
+    return Filed(id=claim_id, game_id=f.game_id, claimant=who, opponent=other, notice=notice)
+
+
+def claim(conn: sqlite3.Connection, claim_id: int) -> sqlite3.Row:
+    """A filed claim; LadderError if there is none with this number."""
+    row = conn.execute("SELECT f.*, a.name AS claimant_name, b.name AS opponent_name "
+                       "FROM forfeits f JOIN players a ON a.id = f.claimant_id "
+                       "JOIN players b ON b.id = f.opponent_id WHERE f.id = ?",
+                       (claim_id,)).fetchone()
+    if row is None:
+        raise LadderError(f"claim #{claim_id}: no such forfeit claim")
+    return row
+
+
+def rebut(conn: sqlite3.Connection, claim_id: int, file: str | Path) -> sqlite3.Row:
+    """Record the opponent's proof of a reply: a file of the game, signed by the opponent's
+    key, later than the file the claim names; LadderError (nothing changed) otherwise."""
+    row = claim(conn, claim_id)
+    if row["status"] not in ("pending",):
+        raise LadderError(f"claim #{claim_id}: is {row['status']}; only a pending claim can be "
+                          "rebutted")
+    try:
+        f = read_file(file)
+    except PbemError as e:
+        raise LadderError(str(e)) from None
+    t = f.payload
+    name = f.name
+    if not isinstance(t, Turn):
+        raise LadderError(f"{name}: not a turn file (the proof is a file the opponent signed)")
+    if t.game_id != row["game_id"]:
+        raise LadderError(f"{name}: belongs to another game ({t.game_id})")
+    if t.sender != row["opponent_side"]:
+        raise LadderError(f"{name}: sent by {t.sender}, not by {row['opponent_side']}")
+    if not f.signed_by(bytes.fromhex(row["opponent_pub"])):
+        raise LadderError(f"{name}: bad signature (not signed by {row['opponent_side']}'s key in "
+                          "this game)")
+    if t.seq <= row["last_seq"]:
+        raise LadderError(f"{name}: file {t.seq} is not later than file {row['last_seq']} the "
+                          "claim names")
+    if t.seq == row["last_seq"] + 1 and t.prev != row["last_hash"]:
+        raise LadderError(f"{name}: file {t.seq} does not answer file {row['last_seq']} (it "
+                          "follows another file: a fork)")
+    with transaction(conn):
+        conn.execute("UPDATE forfeits SET status = 'rebutted', rebuttal = ?, rebutted = ? "
+                     "WHERE id = ? AND status = 'pending'", (f.text, now(), claim_id))
+    return claim(conn, claim_id)
+
+
+def decide(conn: sqlite3.Connection, claim_id: int, confirm: bool, note: str = "") -> sqlite3.Row:
+    """The director confirms (a loss for the opponent, recorded and rated) or dismisses an
+    open claim; LadderError if it is already decided."""
+    row = claim(conn, claim_id)
+    if row["status"] not in OPEN:
+        raise LadderError(f"claim #{claim_id}: already {row['status']}")
+    with transaction(conn):
+        seq = None
+        if confirm:
+            if conn.execute("SELECT 1 FROM games WHERE game_id = ?", (row["game_id"],)).fetchone():
+                raise LadderError(f"claim #{claim_id}: game {row['game_id']} is already recorded")
+            dice = json.loads(row["dice"])
+            sides = sorted([(row["claimant_side"], row["claimant_id"], row["claimant_pub"], "win"),
+                            (row["opponent_side"], row["opponent_id"], row["opponent_pub"],
+                             "loss")])
+            seq = record_game(conn, GameRecord(
+                game_id=row["game_id"], game=row["game"], title=row["title"],
+                scenario=row["scenario"], mode=row["mode"], kind="forfeit",
+                reason=(f"forfeit: {row['opponent_side']} did not answer file {row['last_seq']} "
+                        f"within {row['reply_days']} days"),
+                files=row["last_seq"], turns=row["turns"], archive_id=row["archive_id"],
+                sides=[SideResult(side=s, player_id=pid,
+                                  fingerprint=fingerprint(bytes.fromhex(pub)), result=res, dice=dice.get(s, [0, 0.0])[0],
+                                  dice_dev=dice.get(s, [0, 0.0])[1])
+                       for s, pid, pub, res in sides]))
+        conn.execute("UPDATE forfeits SET status = ?, decided = ?, note = ?, game_seq = ? "
+                     "WHERE id = ?", ("confirmed" if confirm else "dismissed", now(), note, seq,
+                                      claim_id))
+    return claim(conn, claim_id)
+
+
+def claims(conn: sqlite3.Connection, status: str | None = None) -> list[dict[str, Any]]:
+    """Every forfeit claim (or those with one status), newest first, with the players' names."""
+    where = "WHERE f.status = ?" if status else ""
+    return [dict(r) for r in conn.execute(
+        "SELECT f.id, f.game_id, f.title, f.scenario, f.claimant_side, f.opponent_side, "
+        "f.last_seq, f.sent, f.claimed, f.reply_days, f.filed, f.status, f.rebutted, f.decided, "
+        "f.note, f.game_seq, a.name AS claimant, b.name AS opponent FROM forfeits f "
+        "JOIN players a ON a.id = f.claimant_id JOIN players b ON b.id = f.opponent_id "
+        f"{where} ORDER BY f.id DESC", (status,) if status else ())]

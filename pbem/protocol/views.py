@@ -1,0 +1,167 @@
+"""Hosted-mode view files: what the referee signs for one side, and how a player checks the dice.
+
+A view carries the rolls this side may see, each with a dice proof: the onion elements of
+exactly the visibility classes the side may see (the host keeps one onion per side, so the
+element that keys the other side's hidden rolls never leaves the referee). A player recomputes
+every die from its own signed file's hash (never the hash the referee states for it), from its
+own share, and from every other share checked against its party's commitment.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from pbem.core.dice import derive_roll, file_key
+from pbem.core.errors import FileRejected
+from pbem.core.game import ALL
+from pbem.core.onion import proves
+from pbem.core.records import DiceProof, SignedFile, Turn, ViewFile, seal
+from pbem.protocol.genesis import HOST, Genesis
+from pbem.protocol.reporting import visible
+
+
+class ViewRoll(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """A roll as sent to a player: with the file it belongs to."""
+
+    seq: int
+    action: int
+    index: int
+    sides: int
+    value: int
+    purpose: str
+    visible_to: str = ALL
+
+
+def view_name(side: str, seq: int) -> str:
+    """The file name of the view of file seq for one side."""
+    return f"view-{side}-{seq:04d}.pbem"
+
+
+def share_labels(genesis: Genesis, sender: str, cls: str) -> list[str]:
+    """The onion labels keying class cls of a file from sender (hosted mode: sender and host)."""
+    out = []
+    for p in sorted([sender, HOST]):
+        label = f"{p}/{cls}"
+        out.append(label if label in genesis.tips else p)
+    return out
+
+
+def view_payload(s: Any, side: str, logs: list[Any], seq: int | None = None) -> ViewFile:
+    """The view for one side of the state after file seq (default: the current state), with
+    the rolls of logs and their proofs."""
+    g = s.game
+    seq = s.ledger.tip_seq if seq is None else seq
+    state = s.states[seq] if seq != s.resolved else s.state
+    rolls, proofs = [], []
+    for log in logs:
+        seen = visible(log.rolls, side)
+        rolls.extend(ViewRoll(seq=log.seq, action=r.action, index=r.index, sides=r.sides,
+                              value=r.value, purpose=r.purpose, visible_to=r.visible_to)
+                     for r in seen)
+        if not seen:
+            continue
+        shares = {}
+        for cls in sorted({r.visible_to for r in seen}):
+            for label in s.ledger.share_labels(log.seq, cls):
+                shares[label] = s.ledger.share(label, log.seq, s.own).hex()
+        proofs.append(DiceProof(seq=log.seq, sender=log.sender, file_hash=log.file_hash,
+                                shares=shares))
+    o = g.outcome(state)
+    return ViewFile(game_id=s.genesis.game_id, side=side, seq=seq,
+                    tip=s.ledger.tip_hash_at(seq), view_seq=seq,
+                    state=msgspec.to_builtins(g.view(state, side)),
+                    report=msgspec.to_builtins(g.report(state, side)),
+                    pending=msgspec.to_builtins(list(g.pending(state))),
+                    outcome=msgspec.to_builtins(o) if o else None,
+                    events=msgspec.to_builtins([e for log in logs
+                                                for e in visible(log.events, side)]),
+                    rolls=msgspec.to_builtins(rolls), proofs=proofs,
+                    genesis=[s.genesis.acceptances[p].text for p in s.genesis.acceptors()])
+
+
+def make_view(s: Any, side: str, logs: list[Any]) -> SignedFile:
+    """The referee's signed view file of the current state for one side."""
+    return seal(view_payload(s, side, logs), s.key, name=view_name(side, s.ledger.tip_seq))
+
+
+class DiceChecker:
+    """A hosted player's check of every die a view reports, against the commitments."""
+
+    def __init__(self, genesis: Genesis, me: str, own_files: dict[int, SignedFile]) -> None:
+        self.g, self.me, self.own = genesis, me, own_files
+        self._proven: set[tuple[str, int, str]] = set()
+
+    def _share(self, label: str, seq: int, hexval: str | None, name: str) -> bytes:
+        if hexval is None:
+            raise FileRejected(f"{name}: the dice proof of file {seq} lacks {label}'s share")
+        try:
+            e = bytes.fromhex(hexval)
+        except ValueError:
+            raise FileRejected(f"{name}: malformed dice share of {label}") from None
+        if (label, seq, hexval) not in self._proven:
+            tip = self.g.tips.get(label)
+            if tip is None or not proves(self.g.bind, label, seq, e, 0, tip):
+                raise FileRejected(f"{name}: {label}'s dice share for file {seq} does not match "
+                                   "its commitment")
+            self._proven.add((label, seq, hexval))
+        return e
+
+    def check(self, v: ViewFile, name: str, after: int = -1) -> int:
+        """Recompute every die of the view; FileRejected naming the first lie. Returns the count.
+
+        after is the file of this side's previous view: a view reports the rolls of the
+        player files since then (odd sequence numbers up to its own file).
+        """
+        proofs: dict[int, DiceProof] = {}
+        for p in v.proofs:
+            if p.seq in proofs:
+                raise FileRejected(f"{name}: two dice proofs for file {p.seq}")
+            if not (after < p.seq <= v.seq and p.seq % 2 == 1):
+                raise FileRejected(f"{name}: a dice proof for file {p.seq}, which is not a "
+                                   f"player's file since the previous view")
+            proofs[p.seq] = p
+        try:
+            rolls = msgspec.convert(v.rolls, type=list[ViewRoll])
+        except msgspec.ValidationError as e:
+            raise FileRejected(f"{name}: malformed rolls ({e})") from None
+        for r in rolls:
+            if r.visible_to not in (ALL, self.me):
+                raise FileRejected(f"{name}: reports a roll hidden from {self.me}")
+            proof = proofs.get(r.seq)
+            if proof is None:
+                raise FileRejected(f"{name}: no dice proof for file {r.seq}")
+            file_hash = self._file_hash(proof, name)
+            labels = share_labels(self.g, proof.sender, r.visible_to)
+            shares = [self._own_share(r.seq) if lb == self.me else
+                      self._share(lb, r.seq, proof.shares.get(lb), name) for lb in labels]
+            key = file_key(self.g.game_id, shares, file_hash, r.seq, r.visible_to)
+            if derive_roll(key, r.action, r.index, r.sides) != r.value:
+                raise FileRejected(f"{name}: die {r.seq}.{r.action}.{r.index} ({r.purpose}) is "
+                                   "not what the dice commitments give")
+        return len(rolls)
+
+    def _file_hash(self, proof: DiceProof, name: str) -> bytes:
+        mine = self.own.get(proof.seq)
+        if mine is not None:
+            if proof.sender != self.me:
+                raise FileRejected(f"{name}: names {proof.sender} as the sender of your own "
+                                   f"file {proof.seq}")
+            if proof.file_hash != mine.hash:
+                raise FileRejected(f"{name}: states a different hash for your own file "
+                                   f"{proof.seq} than the file you signed")
+            return bytes.fromhex(mine.hash)
+        if proof.sender == self.me:
+            raise FileRejected(f"{name}: names you as the sender of file {proof.seq}, which you "
+                               "did not send")
+        if proof.sender not in self.g.game.sides:
+            raise FileRejected(f"{name}: file {proof.seq} has no player sender")
+        try:
+            return bytes.fromhex(proof.file_hash)
+        except ValueError:
+            raise FileRejected(f"{name}: malformed file hash in a dice proof") from None
+
+    def _own_share(self, seq: int) -> bytes:
+        t: Turn = self.own[seq].payload  # type: ignore[assignment]
+        return bytes.fromhex(t.reveal)

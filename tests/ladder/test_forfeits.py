@@ -1,0 +1,162 @@
+"""Forfeits: a signed claim filed with the claimant's archive is pending; the opponent's
+later signed file rebuts it; the director confirms (a rated loss) or dismisses it."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from ladder.helpers import Pool, digest, ok, refused, today
+
+
+def _claim(pool: Pool, mode: str, tmp: Path, *, sent_days_ago: int = 10,
+           key: str = "red_key") -> Path:
+    f = pool.forfeit[mode]
+    out = tmp / f"claim-{mode}.txt"
+    sent = (today() - datetime.timedelta(days=sent_days_ago)).isoformat()
+    ok("ladder", "claim", f["red"], "--key", f[key], "--sent", sent, "--date",
+       today().isoformat(), "--out", out, "--message", "no reply to two reminders")
+    return out
+
+
+@pytest.mark.parametrize("mode", ["peer", "hosted"])
+def test_claim_pending_rebuttal_and_the_directors_decision(ladder: Path, pool: Pool,
+                                                           tmp_path: Path, mode: str) -> None:
+    f = pool.forfeit[mode]
+    claim = _claim(pool, mode, tmp_path)
+    assert "BEGIN PBEM FILE" in claim.read_text()
+    r = ok("ladder", "file-claim", ladder, claim, f["red"], "--notice", tmp_path / "notice.txt")
+    assert "Filed forfeit claim #1: Cat against Dov (pending)" in r.output
+    notice = (tmp_path / "notice.txt").read_text()
+    assert "Dov (blue) has not answered file" in notice and "pbem ladder rebut" in notice
+    # Pending: listed, counted under the standings, shown on the site.
+    assert "#1 pending" in ok("ladder", "forfeits", ladder).output
+    assert "Open forfeit claims: 1" in ok("ladder", "standings", ladder).output
+    ok("ladder", "site", ladder, tmp_path / "site")
+    page = (tmp_path / "site" / "index.html").read_text()
+    assert "Open forfeit claims" in page and "pending" in page
+    # The opponent's later signed file rebuts it.
+    r = ok("ladder", "rebut", ladder, "1", f["answer"])
+    assert "rebutted" in r.output
+    rows = json.loads(ok("ladder", "forfeits", ladder, "--format", "json").output)
+    assert rows[0]["status"] == "rebutted"
+    # The director dismisses it: no game is recorded.
+    ok("ladder", "dismiss", ladder, "1", "--note", "the reply was shown")
+    assert sqlite3.connect(ladder).execute("SELECT COUNT(*) FROM games").fetchone()[0] == 0
+    assert "already dismissed" in refused("ladder", "confirm", ladder, "1")
+
+
+def test_a_confirmed_forfeit_is_a_rated_loss(ladder: Path, pool: Pool, tmp_path: Path) -> None:
+    ok("ladder", "file-claim", ladder, _claim(pool, "peer", tmp_path), pool.forfeit["peer"]["red"])
+    r = ok("ladder", "confirm", ladder, "1", "--note", "no answer to two reminders")
+    assert "a loss for Dov" in r.output
+    rows = {d["name"]: d for d in json.loads(ok("ladder", "standings", ladder, "--format",
+                                                "json").output)}
+    assert rows["Cat"]["wins"] == 1 and rows["Dov"]["losses"] == 1
+    assert rows["Cat"]["rating"] > rows["Dov"]["rating"]
+    con = sqlite3.connect(ladder)
+    kind, reason = con.execute("SELECT kind, reason FROM games").fetchone()
+    assert kind == "forfeit" and "did not answer file 1 within 7 days" in reason
+    # The game itself can no longer be submitted, and the claim is decided.
+    assert "already confirmed" in refused("ladder", "dismiss", ladder, "1")
+    ok("ladder", "recompute", ladder, "--check")
+    ok("ladder", "site", ladder, tmp_path / "site")
+    gid = con.execute("SELECT game_id FROM games").fetchone()[0]
+    page = (tmp_path / "site" / "games" / f"{gid}.html").read_text()
+    assert "by forfeit" in page and "Claim #1" in page
+
+
+def test_claims_that_do_not_hold_are_refused(ladder: Path, pool: Pool, tmp_path: Path) -> None:
+    f = pool.forfeit["peer"]
+    # Too early: the deadline (7 days in the genesis) has not passed.
+    err = refused("ladder", "claim", f["red"], "--key", f["red_key"], "--sent",
+                  (today() - datetime.timedelta(days=3)).isoformat(), "--out", tmp_path / "x")
+    assert "deadline has not passed" in err
+    # The opponent cannot claim: it owes the answer.
+    err = refused("ladder", "claim", f["blue"], "--key", f["blue_key"], "--sent", "2020-01-01",
+                  "--out", tmp_path / "x")
+    assert "does not end with a file red owes" in err or "owes" in err
+    # A key that plays no side.
+    err = refused("ladder", "claim", f["red"], "--key", pool.key("ann"), "--sent", "2020-01-01",
+                  "--out", tmp_path / "x")
+    assert "plays no side" in err
+    # A finished game is submitted, not claimed.
+    err = refused("ladder", "claim", pool.games[0].dirs["red"], "--key",
+                  pool.games[0].table.key("red"), "--sent", "2020-01-01", "--out", tmp_path / "x")
+    assert "the game is over" in err
+    claim = _claim(pool, "peer", tmp_path)
+    before = digest(ladder)
+    # Filed with another game's archive, or with an archive that went on meanwhile.
+    assert "the claim is about game" in refused("ladder", "file-claim", ladder, claim,
+                                                pool.unfinished)
+    moved = tmp_path / "moved"
+    shutil.copytree(f["red_live"], moved)
+    err = refused("ladder", "file-claim", ladder, claim, moved)
+    assert "file" in err
+    # A tampered claim.
+    text = claim.read_text().replace("no reply", "no reply!")
+    bad = tmp_path / "bad-claim.txt"
+    lines = claim.read_text().splitlines(keepends=True)
+    i = next(i for i, ln in enumerate(lines) if ln.startswith("-----BEGIN")) + 2
+    lines[i] = lines[i][:5] + ("A" if lines[i][5] != "A" else "B") + lines[i][6:]
+    bad.write_text("".join(lines))
+    assert text
+    refused("ladder", "file-claim", ladder, bad, f["red"])
+    assert digest(ladder) == before
+    # Filed twice.
+    ok("ladder", "file-claim", ladder, claim, f["red"])
+    assert "already open" in refused("ladder", "file-claim", ladder, claim, f["red"])
+
+
+def test_a_claim_signed_by_another_key_is_refused(ladder: Path, pool: Pool,
+                                                  tmp_path: Path) -> None:
+    from pbem.core.keys import load_private
+    from pbem.ladder.statements import make, read_statement
+
+    claim = _claim(pool, "peer", tmp_path)
+    forged = make(read_statement(claim).payload, [load_private(pool.key("ann"))])
+    (tmp_path / "forged.txt").write_text(forged.text)
+    err = refused("ladder", "file-claim", ladder, tmp_path / "forged.txt",
+                  pool.forfeit["peer"]["red"])
+    assert "not signed by red's key" in err
+
+
+def test_a_rebuttal_must_be_a_later_file_signed_by_the_opponent(ladder: Path, pool: Pool,
+                                                                 tmp_path: Path) -> None:
+    f = pool.forfeit["peer"]
+    ok("ladder", "file-claim", ladder, _claim(pool, "peer", tmp_path), f["red"])
+    before = digest(ladder)
+    own = sorted((f["red"] / "files").glob("0001-red.pbem"))[0]
+    assert "sent by red, not by blue" in refused("ladder", "rebut", ladder, "1", own)
+    other = sorted((pool.games[0].dirs["blue"] / "files").glob("0002-blue.pbem"))[0]
+    assert "belongs to another game" in refused("ladder", "rebut", ladder, "1", other)
+    assert "no such forfeit claim" in refused("ladder", "rebut", ladder, "9", f["answer"])
+    assert digest(ladder) == before
+    ok("ladder", "rebut", ladder, "1", f["answer"])
+    assert "only a pending claim" in refused("ladder", "rebut", ladder, "1", f["answer"])
+
+
+def test_a_finished_game_settles_an_open_claim(pool: Pool, ladder: Path, tmp_path: Path) -> None:
+    """The fork pool game stands in: a claim is filed early, then the game is submitted."""
+    g = pool.games[1]                      # cat vs dov, peer
+    con = sqlite3.connect(ladder)
+    with con:
+        con.execute("INSERT INTO archives(game_id, party, kind, received, digest, facts, zip) "
+                    "VALUES ('x', 'red', 'peer', 'now', 'd', '{}', x'00')")
+        from pbem.protocol.session import load
+
+        gid = load(g.submit).genesis.game_id
+        con.execute("INSERT INTO forfeits(game_id, archive_id, claimant_id, opponent_id, "
+                    "claimant_side, opponent_side, claimant_pub, opponent_pub, game, title, "
+                    "scenario, mode, turns, dice, last_seq, last_hash, sent, claimed, "
+                    "reply_days, filed, claim, status) VALUES (?, 1, 3, 4, 'red', 'blue', '', "
+                    "'', 'dash', 'Dash', 'short', 'peer', 1, '{}', 1, '', '2020-01-01', "
+                    "'2020-01-09', 7, 'now', '', 'pending')", (gid,))
+    ok("ladder", "submit", ladder, g.submit)
+    status, note = con.execute("SELECT status, note FROM forfeits").fetchone()
+    assert status == "dismissed" and "finished game was recorded" in note

@@ -1,0 +1,115 @@
+"""The library: an index of a folder of records, built incrementally, each record verified once."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+
+from click.testing import CliRunner
+
+from fixtures.table import Table
+from pbem.cli import cli
+from pbem.records import library
+from pbem.records.record import export_text
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def test_library_indexes_verifies_once_and_lists_bad_records(dash_peer, dash_hosted, tmp_path,
+                                                              monkeypatch):
+    recs = tmp_path / "records"
+    (recs / "club").mkdir(parents=True)
+    (recs / "peer-red.pbemrec").write_text(export_text(dash_peer / "red"))
+    (recs / "club" / "referee.pbemrec").write_text(export_text(dash_hosted / "referee"))
+    (recs / "club" / "blue.pbemrec").write_text(export_text(dash_hosted / "blue"))
+    (recs / "notes.txt").write_text("not a record\n")
+    waiting = Table(tmp_path / "waiting")         # a proposal still waiting for its acceptance
+    (recs / "club" / "waiting.pbemrec").write_text(export_text(waiting.dirs["red"]))
+    bad = export_text(dash_peer / "blue")
+    i = bad.index("-----BEGIN PBEM FILE-----\n") + 40
+    (recs / "bad.pbemrec").write_text(bad[:i] + ("A" if bad[i] != "A" else "B") + bad[i + 1:])
+    site = tmp_path / "site"
+
+    calls = []
+    real = library.index_record
+    monkeypatch.setattr(library, "index_record",
+                        lambda *a: calls.append(a[1]) or real(*a))
+    r = run("library", str(recs), "--out", str(site))
+    assert r.exit_code == 0, r.output
+    assert "Indexed 5 records" in r.output and "1 that do not verify" in r.output
+    assert r.output.count("\n") == 1          # no progress lines: not a terminal
+    assert sorted(calls) == ["bad.pbemrec", "club/blue.pbemrec", "club/referee.pbemrec",
+                             "club/waiting.pbemrec", "peer-red.pbemrec"]
+    index = json.loads((site / "library.json").read_text())
+    items = {x["file"]: x for x in index["records"]}
+    assert items["bad.pbemrec"]["ok"] is False and "bad.pbemrec" in items["bad.pbemrec"]["problem"]
+    assert items["club/waiting.pbemrec"]["ok"] and not items["club/waiting.pbemrec"]["over"]
+    ref = items["club/referee.pbemrec"]
+    assert ref["ok"] and ref["game"] == "dash" and ref["mode"] == "hosted" and ref["over"]
+    assert ref["winner"] in ("red", "blue") and ref["files"] > 0 and ref["dice"] > 0
+    assert {p["party"] for p in ref["players"]} == {"red", "blue", "host"}
+    mask = os.umask(0)
+    os.umask(mask)
+    for published in ("index.html", "library.json"):    # readable as the umask allows
+        assert (site / published).stat().st_mode & 0o777 == 0o666 & ~mask
+    page = (site / "index.html").read_text()
+    assert 'id="f-game"' in page and 'id="f-player"' in page and 'id="f-result"' in page
+    assert 'href="../records/club/referee.pbemrec"' in page
+    assert "Does not verify" in page
+
+    # a second run verifies nothing; a moved record is known by its hash; a changed one is new
+    calls.clear()
+    shutil.move(recs / "peer-red.pbemrec", recs / "club" / "moved.pbemrec")
+    (recs / "again.pbemrec").write_text(export_text(dash_peer / "blue"))
+    r = run("library", str(recs), "--out", str(site))
+    assert r.exit_code == 0, r.output
+    assert calls == ["again.pbemrec"]
+    assert "1 verified now, 5 unchanged" in r.output
+    items = {x["file"]: x for x in json.loads((site / "library.json").read_text())["records"]}
+    assert items["club/moved.pbemrec"]["ok"] and "peer-red.pbemrec" not in items
+
+
+def test_library_writes_replays_once(dash_peer, tmp_path):
+    recs = tmp_path / "records"
+    recs.mkdir()
+    (recs / "a.pbemrec").write_text(export_text(dash_peer / "red"))
+    site = tmp_path / "site"
+    r = run("library", str(recs), "--out", str(site), "--replays")
+    assert r.exit_code == 0, r.output
+    item = json.loads((site / "library.json").read_text())["records"][0]
+    page = site / item["replay"]
+    assert page.exists() and f'href="{item["replay"]}"' in (site / "index.html").read_text()
+    stamp = page.stat().st_mtime_ns
+    os.utime(recs / "a.pbemrec")              # touched: hashed again, known, not rebuilt
+    assert run("library", str(recs), "--out", str(site), "--replays").exit_code == 0
+    assert page.stat().st_mtime_ns == stamp
+
+
+def test_library_of_a_missing_folder_is_a_one_line_error(tmp_path):
+    r = run("library", str(tmp_path / "nope"), "--out", str(tmp_path / "site"))
+    assert r.exit_code == 1 and r.output.startswith("Error:") and "not a folder" in r.output
+
+
+def test_progress_is_shown_only_on_a_terminal(monkeypatch):
+    import io
+
+    from pbem import cli_records
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(cli_records.sys, "stderr", io.StringIO())
+    assert cli_records._progress() is None
+    tty = Tty()
+    monkeypatch.setattr(cli_records.sys, "stderr", tty)
+    progress = cli_records._progress()
+    assert progress is not None
+    progress(1, 2, "club/a.pbemrec")
+    progress(2, 2, "club/\x1b[31mb.pbemrec")
+    err = tty.getvalue()
+    assert "\r1/2 club/a.pbemrec" in err and "\r2/2 club/b.pbemrec" in err
+    assert "\x1b" not in err and err.endswith("\n")
