@@ -57,6 +57,9 @@ class GameFacts(msgspec.Struct, kw_only=True):
     last_hash: str
     last_sender: str | None              # None when unknown (a hosted player's view)
     sides: tuple[str, ...] = ()
+    # the public dice per side, purpose kind and die size, face by face (pbem.records.stats
+    # groups, "all d6" included): (side, purpose, die, counts of 1, 2, ...)
+    faces: list[tuple[str, str, int, list[int]]] = []
 
 
 def _copy_tree(src: Path, dst: Path, budget: list[int]) -> None:
@@ -206,6 +209,37 @@ def _z(sides: int, value: int) -> float:
     return (value - (sides + 1) / 2) / math.sqrt((sides * sides - 1) / 12)
 
 
+def face_counts(loaded: Any) -> list[tuple[str, str, int, list[int]]]:
+    """The public dice (`visible_to` = all) of an audited archive (a Session or a hosted
+    player's PlayerState), counted face by face per side, purpose kind and die size by
+    pbem.records.stats (a die belongs to the side its purpose names, else to the side whose
+    file rolled it, as in a replay's statistics); dice of no side are left out."""
+    from pbem.protocol.hosted import PlayerState
+    from pbem.records.stats import Stats
+
+    st = Stats()
+    sides = list(loaded.game.sides)
+    if isinstance(loaded, PlayerState):
+        seen: set[tuple[int, int, int]] = set()
+        for vf in loaded.views:
+            view = vf.payload
+            senders = {p.seq: p.sender for p in view.proofs}
+            for r in view.rolls:
+                key = (r["seq"], r["action"], r["index"])
+                if key in seen or r.get("visible_to", "all") != "all":
+                    continue
+                seen.add(key)
+                st.add_roll("", sides, senders.get(r["seq"]) or "", str(r.get("purpose", "")),
+                            int(r["sides"]), int(r["value"]))
+    else:
+        for log in loaded.log:
+            for r in log.rolls:
+                if r.visible_to == "all":
+                    st.add_roll("", sides, log.sender, r.purpose, r.sides, r.value)
+    return [(g.side, g.purpose, g.sides, list(g.counts)) for g in st.sorted_groups()
+            if g.side in sides]
+
+
 def facts_of(loaded: Any) -> GameFacts:
     """The facts of an audited archive (a Session or a hosted player's PlayerState)."""
     from pbem.protocol.hosted import PlayerState
@@ -305,6 +339,7 @@ def audit_submission(path: str | Path, *, require_over: bool = True) -> Audited:
                               "accepted the proposal)")
         try:
             facts = facts_of(loaded)
+            facts.faces = face_counts(loaded)
         except Exception as e:  # noqa: BLE001 - an archive the audit passed but we cannot read
             raise LadderError(f"{shown}: cannot read the verified archive ({e})") from None
         if facts.mode not in ("peer", "hosted"):

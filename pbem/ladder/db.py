@@ -155,6 +155,17 @@ CREATE TABLE forfeits (
 );
 CREATE INDEX forfeits_game ON forfeits(game_id);
 """),
+    ("ladder schema 2: per-face dice counts of each side of a game", """
+CREATE TABLE game_dice (
+  game_seq INTEGER NOT NULL REFERENCES games(seq),
+  side TEXT NOT NULL,
+  purpose TEXT NOT NULL,
+  die INTEGER NOT NULL CHECK (die >= 1),
+  counts TEXT NOT NULL,
+  PRIMARY KEY (game_seq, side, purpose, die)
+);
+ALTER TABLE games ADD COLUMN dice_faces INTEGER NOT NULL DEFAULT 0 CHECK (dice_faces IN (0, 1));
+"""),
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

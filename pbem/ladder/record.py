@@ -39,6 +39,8 @@ class GameRecord(msgspec.Struct, kw_only=True):
     sides: list[SideResult]
     archive_id: int | None = None
     recorded: str = ""
+    # per-face public dice (side, purpose kind, die, counts); None: not known (a forfeit)
+    faces: list[tuple[str, str, int, list[int]]] | None = None
 
 
 def store_archive(conn: sqlite3.Connection, a: Audited) -> int:
@@ -67,6 +69,12 @@ def record_game(conn: sqlite3.Connection, rec: GameRecord) -> int:
         "dice_dev) VALUES (?, ?, ?, ?, ?, ?, ?)",
         [(seq, s.side, s.player_id, s.fingerprint, s.result, s.dice, s.dice_dev)
          for s in rec.sides])
+    if rec.faces is not None:
+        conn.execute("UPDATE games SET dice_faces = 1 WHERE seq = ?", (seq,))
+        conn.executemany(
+            "INSERT INTO game_dice(game_seq, side, purpose, die, counts) VALUES (?, ?, ?, ?, ?)",
+            [(seq, side, purpose, die, json.dumps(counts)) for side, purpose, die, counts
+             in rec.faces])
     ratings.apply_game(conn, seq)
     return seq
 

@@ -5,7 +5,8 @@
     OUTDIR/games.html             every recorded game
     OUTDIR/forfeits.html          every forfeit claim and its state
     OUTDIR/players/<n>.html       one page per player: keys, ratings, games, rating history
-                                  (inline SVG), dice luck
+                                  (inline SVG), dice luck, dice per face against fair dice
+                                  (inline SVG charts of pbem.records.stats)
     OUTDIR/games/<game id>.html   one page per game: result, scenario, length, players
     OUTDIR/archives/<game id>.zip the archive the ladder audited, to audit again
 
@@ -43,6 +44,27 @@ def env() -> jinja2.Environment:
                            lstrip_blocks=True, keep_trailing_newline=True)
     e.filters["signed"] = lambda v: f"{v:+.2f}"
     return e
+
+
+def player_dice(conn: sqlite3.Connection, pid: int, label: str = "") -> Any:
+    """A player's public dice over their games, per purpose kind and die size, face by face
+    (pbem.records.stats.Stats, side `label`), from the game_dice rows of the sides the
+    player played."""
+    from pbem.records.stats import Group, Stats
+
+    st = Stats()
+    for r in conn.execute(
+            "SELECT gd.purpose, gd.die, gd.counts FROM game_dice gd JOIN game_players gp "
+            "ON gp.game_seq = gd.game_seq AND gp.side = gd.side WHERE gp.player_id = ? "
+            "ORDER BY gd.game_seq, gd.purpose, gd.die", (pid,)):
+        counts = [int(c) for c in json.loads(r["counts"])]
+        key = ("", label, r["purpose"], r["die"])
+        g = st.groups.get(key)
+        if g is None:
+            g = st.groups[key] = Group(game="", side=label, purpose=r["purpose"],
+                                       sides=r["die"], counts=[0] * r["die"])
+        g.counts = [a + b for a, b in zip(g.counts, counts)]
+    return st
 
 
 def luck(n: int, dev: float) -> float | None:
@@ -149,12 +171,26 @@ class Site:
         dice_dev = sum(g["me"]["dice_dev"] for g in games)
         lucky = [(f"game {g['seq']}", g["me"]["luck"]) for g in reversed(games)
                  if g["me"]["luck"] is not None]
+        faces = self.faces(pid, p.name, games)
         return self.render("player.html.j2", "../", p=p, keys=keys_of(self.conn, pid),
                            overall=rows.get(OVERALL), rank=self.rank.get(pid),
                            per_title=per_title, games=games, chart=chart,
                            luck_chart=charts.luck_chart(lucky), dice_n=dice_n,
-                           dice_luck=luck(dice_n, dice_dev),
+                           dice_luck=luck(dice_n, dice_dev), faces=faces,
                            claims=self.claims(pid=pid))
+
+    def faces(self, pid: int, name: str, games: list[dict[str, Any]]) -> dict[str, Any]:
+        """A player's dice face by face: the charts of pbem.records.stats (each die size,
+        then the largest purposes), a row per group, and the games without per-face data."""
+        from pbem.records.stats import charts as dice_charts
+
+        st = player_dice(self.conn, pid, name)
+        rows = [{"purpose": g.purpose, "die": g.sides, "n": g.n, "mean": g.mean,
+                 "expected_mean": g.expected_mean, "chi2": g.chi2, "p": g.p_value,
+                 "counts": g.counts} for g in st.sorted_groups()]
+        return {"charts": dice_charts(st), "rows": rows,
+                "with": sum(1 for g in games if g.get("dice_faces")),
+                "without": sum(1 for g in games if not g.get("dice_faces"))}
 
     def game(self, seq: int) -> str:
         """One game's page."""

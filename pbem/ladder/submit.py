@@ -133,7 +133,7 @@ def _record(conn: sqlite3.Connection, a: Audited, *, allow_retired: bool) -> Rec
     seq = record_game(conn, GameRecord(
         game_id=f.game_id, game=f.game, title=f.title, scenario=f.scenario, mode=f.mode,
         kind="played", reason=f.outcome.reason, files=f.files, turns=f.turns,
-        archive_id=archive_id,
+        archive_id=archive_id, faces=f.faces,
         sides=[SideResult(side=s, player_id=players[s]["player_id"],
                           fingerprint=players[s]["fingerprint"], result=results[s],
                           dice=f.dice[s][0], dice_dev=f.dice[s][1]) for s in f.sides]))
