@@ -154,52 +154,13 @@ def unzip_to(data: bytes, dest: Path) -> Path:
 
 def audit(root: Path) -> tuple[Any, Any]:
     """Run pbem's full audit (verify_archive) on an archive; returns (audit, what it loaded:
-    a Session for a peer or referee archive, a PlayerState for a hosted player's archive).
-
-    verify_archive does not hand back the session it verified, and replaying the game a
-    second time would cost as much again; so the call keeps what the audit's own
-    `session.load` / `hosted.load_player` returned. Should the audit stop going through
-    them, the archive is loaded once more (same result, twice the time).
-    """
-    from pbem.protocol import hosted, session
-    from pbem.protocol.archive import Archive
+    a Session for a peer or referee archive, a PlayerState for a hosted player's archive)."""
     from pbem.protocol.audit import verify_archive
 
-    kept: list[Any] = []
-    real_load, real_player = session.load, hosted.load_player
-    here = Path(root).resolve()
-
-    def ours(where: Any) -> bool:
-        folder = where if isinstance(where, (str, os.PathLike)) else where.root  # an Archive
-        return Path(folder).resolve() == here
-
-    def load(*args: Any, **kwargs: Any) -> Any:
-        s = real_load(*args, **kwargs)
-        if (args and ours(args[0]) and kwargs.get("upto") is None
-                and kwargs.get("key") is None):
-            kept.append(s)
-        return s
-
-    def load_player(*args: Any, **kwargs: Any) -> Any:
-        ps = real_player(*args, **kwargs)
-        if args and ours(args[0]):
-            kept.append(ps)
-        return ps
-
-    session.load, hosted.load_player = load, load_player  # type: ignore[assignment]
-    try:
-        result = verify_archive(root)
-    finally:
-        session.load, hosted.load_player = real_load, real_player  # type: ignore[assignment]
+    result = verify_archive(root)
     if not result.ok:
         return result, None
-    if kept:
-        return result, kept[-1]
-    archive = Archive(root)
-    _, genesis, _ = session.read_genesis(archive)
-    if genesis.mode == "hosted" and archive.info().party != "host":
-        return result, real_player(archive, strict=True)
-    return result, real_load(root, key=None, strict=True)
+    return result, result.loaded
 
 
 def _z(sides: int, value: int) -> float:

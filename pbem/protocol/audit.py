@@ -20,6 +20,7 @@ class Audit(msgspec.Struct, kw_only=True):
 
     problems: list[str] = []
     summary: list[str] = []
+    loaded: Any = None   # what the audit replayed: a Session, or a hosted player's PlayerState
 
     @property
     def ok(self) -> bool:
@@ -47,12 +48,14 @@ def verify_archive(root: str | Path, extra: list[str] | None = None) -> Audit:
         audit.summary.extend(key_lines(genesis))
         if genesis.mode == "hosted" and info.party != HOST:
             ps = load_player(archive, strict=True)
+            audit.loaded = ps
             nd = sum(len(v.payload.rolls) for v in ps.views)  # type: ignore[union-attr]
             audit.summary.append(f"Hosted player archive of {info.party}: genesis, "
                                  f"{len(ps.own_files)} own files and {len(ps.views)} referee "
                                  f"views verified; {nd} visible dice recomputed.")
             return audit
         s = load(root, key=None, strict=True)
+        audit.loaded = s
         if not genesis.complete:
             # The collector's archive while acceptances are still outstanding: no game yet.
             waiting = [p for p in genesis.acceptors() if p not in genesis.acceptances]

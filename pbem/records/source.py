@@ -278,28 +278,14 @@ def _player_frames(v: Verified, view: str) -> Iterator[Frame]:
 def audit_folder(root: str | Path, extra: list[str] | None = None,
                  keep: list[Any] | None = None) -> Any:
     """`pbem verify`'s audit of an archive folder. keep, if given, receives the session the
-    audit replayed, so that loading the game afterwards does not replay it a second time
-    (verify_archive does not return it: its call to session.load is observed for the
-    duration of the audit; if it ever stops calling it, keep stays empty and the caller
-    loads the archive itself)."""
-    from pbem.protocol import session as session_module
+    audit replayed, so that loading the game afterwards does not replay it a second time."""
     from pbem.protocol.audit import verify_archive
+    from pbem.protocol.session import Session
 
-    if keep is None:
-        return verify_archive(root, extra)
-    real = session_module.load
-
-    def load(*args: Any, **kwargs: Any) -> Any:
-        s = real(*args, **kwargs)
-        if kwargs.get("key") is None and kwargs.get("upto") is None:
-            keep.append(s)
-        return s
-
-    session_module.load = load  # type: ignore[assignment]
-    try:
-        return verify_archive(root, extra)
-    finally:
-        session_module.load = real  # type: ignore[assignment]
+    audit = verify_archive(root, extra)
+    if keep is not None and isinstance(audit.loaded, Session):
+        keep.append(audit.loaded)
+    return audit
 
 
 def load_verified(root: str | Path, *, record: Any = None, audit: Any = None,
