@@ -23,20 +23,10 @@ from pbem.core.game import ReportModel
 from pbem.core.keys import fingerprint
 from pbem.core.records import ViewFile
 from pbem.protocol.genesis import HOST, Genesis
+from pbem.protocol.views import ViewRoll
 
 FULL = "full"
-
-
-class Roll(msgspec.Struct, frozen=True, kw_only=True):
-    """One die of a step, with the file that rolled it."""
-
-    seq: int
-    action: int
-    index: int
-    sides: int
-    value: int
-    purpose: str
-    visible_to: str = ALL
+Roll = ViewRoll   # one die of a step, with the file that rolled it
 
 
 @dataclass
