@@ -177,8 +177,11 @@ def player_status_lines(ps: PlayerState) -> list[str]:
     if v.outcome is not None:
         o = msgspec.convert(v.outcome, type=Outcome)
         return [f"The game is over: {o.winner + ' wins' if o.winner else 'a draw'} ({o.reason})."]
-    if any(t.payload.seq == v.seq + 1 for t in ps.own_files):  # type: ignore[union-attr]
-        return [f"You sent file {v.seq + 1}; waiting for the referee's next view."]
+    sent = ps.own_by_seq().get(v.seq + 1)
+    if sent is not None:
+        return [f"You sent file {v.seq + 1}; waiting for the referee's next view (if it never "
+                f"reached the referee, send {ps.archive.files_dir / sent.name} again, or run "
+                "the same pbem submit again to rewrite it)."]
     out = []
     for rf in ps.rejections:
         r = rf.payload
