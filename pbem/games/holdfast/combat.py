@@ -13,7 +13,7 @@ from pbem.games.holdfast.board import map_units, overstacked, side_at
 from pbem.games.holdfast.data import World
 from pbem.games.holdfast.orders import Attack
 from pbem.games.holdfast.state import HoldfastState, PendingHits, enemy
-from pbem.games.holdfast.supply import in_supply, net_for
+from pbem.games.holdfast.supply import activation_supply, in_supply, net_for
 
 MAX_PERMUTED = 6   # beyond this many attackers the allocation choice is always asked
 
@@ -32,6 +32,7 @@ class Plan(msgspec.Struct, kw_only=True):
     extra: int                    # leader/kampfgruppe/combat team dice
     cost: int
     hits: list[str]
+    claims: dict[str, str] = {}   # minor port -> attacker it supplies (HF-9-b, HF-10-k)
 
 
 def support_kind(w: World, uid: str) -> str:
@@ -119,7 +120,9 @@ def check_attack(state: HoldfastState, w: World, side: str, o: Attack) -> Plan:
         raise IllegalOrder(f"the attack costs {cost} RP{' (joint nationality)' if joint else ''}; "
                            f"{pub.rp[side]} RP left", rule="HF-6-f" if joint else "HF-6-d")
     net = net_for(state, w, side)
-    supplied = {uid: in_supply(state, w, side, uid, net=net) for uid in o.units}
+    # HF-9-b: every attacker is checked as it is activated and claims the minor port it relies
+    # on (HF-10-k); attackers of one attack are checked in the order listed.
+    supplied, claims = activation_supply(state, w, side, list(o.units), net)
     dice = {uid: unit_dice(w, uid, units[uid].hex, target, supplied[uid]) for uid in o.units}
     extra = sum(1 for k in kinds if k in ("leader", "team"))
     air = 1 + getattr(w.units[kinds["air"]], "die_modifier", 1) if "air" in kinds else 0
@@ -130,7 +133,7 @@ def check_attack(state: HoldfastState, w: World, side: str, o: Attack) -> Plan:
         for k in w.side_kinds(units[uid].hex, target))]
     return Plan(hex=target, defender=defender, units=list(o.units), support=list(o.support),
                 supplied=supplied, dice=dice, crossing=crossing, air=air, extra=extra,
-                cost=cost, hits=list(o.hits))
+                cost=cost, hits=list(o.hits), claims=claims)
 
 
 def _label(w: World, u: Any) -> str:
@@ -178,6 +181,7 @@ def resolve(state: HoldfastState, w: World, side: str, plan: Plan, ctx: Context)
                            f"(+{mod})"), mod, br) for mod, br in d_bonus]
     # every die is rolled: only now does the state change (NoDice checks leave it untouched)
     pub.rp[side] -= plan.cost
+    state.private[side].minor_ports.update(plan.claims)     # HF-9-b, HF-10-k
     pub.combats.append(plan.hex)
     pub.step = "act"
     for uid in plan.units:

@@ -54,7 +54,8 @@ OPTIONS: dict[str, OptionSpec] = {
     "minor_port_choice": OptionSpec(
         default="auto", choices=("auto",),
         doc="HF-G22: each minor port supplies the first Axis unit that needs it in a "
-            "player turn (an activation check claims it); at the end-of-turn check the "
+            "player turn (an activation check claims it: a move, an attack, each unit of a joint "
+            "attack in the order listed); at the end-of-turn check the "
             "remaining ports go to the units needing them in hex order"),
 }
 

@@ -148,11 +148,16 @@ def in_supply(state: HoldfastState, w: World, side: str, unit_id: str, *, claim:
 
     With claim=True a free minor port is assigned to the unit for the rest of the player turn.
     """
+    return _trace(state, w, side, unit_id, net or net_for(state, w, side),
+                  state.private[side].minor_ports, claim)
+
+
+def _trace(state: HoldfastState, w: World, side: str, unit_id: str, net: Net,
+           ports: dict[str, str], claim: bool) -> bool:
+    """in_supply against the minor port claims in ports (updated in place if claim)."""
     u = state.private[side].units[unit_id]
-    net = net or net_for(state, w, side)
     if net.major_supplied(u.hex):
         return True
-    ports = state.private[side].minor_ports
     for p in net.minor_options(u.hex):
         holder = ports.get(p)
         if holder == unit_id:
@@ -162,6 +167,22 @@ def in_supply(state: HoldfastState, w: World, side: str, unit_id: str, *, claim:
                 ports[p] = unit_id
             return True
     return False
+
+
+def activation_supply(state: HoldfastState, w: World, side: str, unit_ids: list[str],
+                      net: Net | None = None) -> tuple[dict[str, bool], dict[str, str]]:
+    """HF-9-b/HF-10-k: supply of units activated together (an attack), without changing state.
+
+    Each unit is checked in the given order and claims a free minor port it relies on, so one
+    minor port supplies at most one of them. Returns (unit id -> in supply, the new claims
+    port -> unit id) for the caller to record once the activation happens.
+    """
+    net = net or net_for(state, w, side)
+    ports = dict(state.private[side].minor_ports)
+    supplied = {uid: _trace(state, w, side, uid, net, ports, True) for uid in unit_ids}
+    claims = {p: uid for p, uid in ports.items()
+              if state.private[side].minor_ports.get(p) != uid}
+    return supplied, claims
 
 
 def hex_in_supply(state: HoldfastState, w: World, side: str, hex_id: str) -> bool:

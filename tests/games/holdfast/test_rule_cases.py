@@ -13,7 +13,8 @@ lines with fixed dice and checks the result. Keys of a case:
   [expect] error (rule id, raised by the last order, state unchanged), at (hex per unit),
     sp, where, rp, control, phase, step, active, weather, turn, result, events (substrings
     of events visible to all), private (substrings of events visible to `side` only),
-    not_events (substrings that must not appear in public events), dice_left, pending_kind
+    not_events (substrings that must not appear in public events), dice_left, pending_kind,
+    minor_ports (the Axis minor port claims, port hex -> unit id)
 """
 
 from __future__ import annotations
@@ -132,6 +133,8 @@ def test_rule_case(case: dict) -> None:
         assert text in private, f"{text!r} not in {side} events: {private}"
     for text in exp.get("not_events", []):
         assert text not in public, f"{text!r} leaked into public events: {public}"
+    if "minor_ports" in exp:
+        assert st.private["axis"].minor_ports == exp["minor_ports"], st.private["axis"].minor_ports
     if "dice_left" in exp:
         assert len(dice.values) - dice.used == exp["dice_left"]
     for viewer, strings in exp.get("hidden_from", {}).items():
