@@ -1,0 +1,143 @@
+"""Finding every pbem file in a mail message, with the standard `email` package.
+
+Every part is walked (multipart/*, message/rfc822 forwarded messages inside): text/plain
+decoded from its charset, text/html turned into text, and any other part (an attachment of
+any type) decoded from its bytes when it holds an armored block. Every well-formed block of
+every text is opened (pbem.core.records), duplicates (the same payload quoted twice) kept once.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import html
+import re
+from email.message import EmailMessage
+from html.parser import HTMLParser
+
+from pbem.core import armor
+from pbem.core.errors import FileRejected, PbemError
+from pbem.core.records import MAX_FILE_BYTES, SignedFile, decode_text, open_text
+
+MAX_PARTS = 200
+MAX_DEPTH = 8
+
+
+class MessageRefused(PbemError):
+    """A message the gateway will not process (its reason is one line)."""
+
+
+class _Text(HTMLParser):
+    """HTML to text: tags dropped, block ends and <br> as line ends, entities decoded."""
+
+    _BREAK = {"br", "p", "div", "pre", "tr", "li", "blockquote", "h1", "h2", "h3", "table"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.out: list[str] = []
+        self.skip = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("script", "style"):
+            self.skip += 1
+        if tag in self._BREAK:
+            self.out.append("\n")
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style") and self.skip:
+            self.skip -= 1
+        if tag in self._BREAK:
+            self.out.append("\n")
+
+    def handle_data(self, data):
+        if not self.skip:
+            self.out.append(data)
+
+
+def html_to_text(markup: str) -> str:
+    p = _Text()
+    try:
+        p.feed(markup)
+        p.close()
+    except Exception:                     # noqa: BLE001  a broken page: strip tags crudely
+        return html.unescape(re.sub(r"<[^>]*>", "\n", markup))
+    return "".join(p.out)
+
+
+def parse(raw: bytes) -> EmailMessage:
+    return email.message_from_bytes(raw, policy=email.policy.default)  # type: ignore[return-value]
+
+
+def _part_text(part: EmailMessage) -> str | None:
+    """The text of one leaf part, or None when it cannot hold a block."""
+    ctype = part.get_content_type()
+    try:
+        raw = part.get_payload(decode=True)
+    except Exception:                     # noqa: BLE001  a broken transfer encoding
+        return None
+    if not isinstance(raw, bytes) or len(raw) > 4 * MAX_FILE_BYTES:
+        return None
+    text: str | None = None
+    if part.get_content_maintype() == "text":
+        charset = part.get_content_charset() or "ascii"
+        try:
+            text = raw.decode(charset, errors="replace")
+        except LookupError:               # an unknown charset: the block itself is ASCII
+            text = decode_text(raw)
+    else:
+        text = decode_text(raw)
+    if ctype == "text/html":
+        text = html_to_text(text)
+    return text
+
+
+def texts(msg: EmailMessage) -> list[str]:
+    """The text of every leaf part that mentions an armored block, forwarded ones included."""
+    out: list[str] = []
+    count = 0
+
+    def walk(m: EmailMessage, depth: int) -> None:
+        nonlocal count
+        count += 1
+        if count > MAX_PARTS or depth > MAX_DEPTH:
+            raise MessageRefused(f"too many parts or nested messages (limit {MAX_PARTS} "
+                                 f"parts, {MAX_DEPTH} levels)")
+        if m.is_multipart():
+            payload = m.get_payload()
+            for sub in payload if isinstance(payload, list) else []:
+                walk(sub, depth + 1)
+            return
+        t = _part_text(m)
+        if t is not None and "PBEM FILE" in re.sub(r"\s+", " ", armor._INVISIBLE.sub("", t)):
+            out.append(t)
+
+    walk(msg, 0)
+    return out
+
+
+def files(msg: EmailMessage) -> list[SignedFile]:
+    """Every distinct pbem file in a message (not yet verified against any game), in the
+    order a game plays them: acceptances first, then by sequence number."""
+    found: dict[bytes, SignedFile] = {}
+    problems: list[str] = []
+    for t in texts(msg):
+        try:
+            blocks = armor.dearmor_all(t, name="message")
+        except FileRejected as e:
+            problems.append(str(e))
+            continue
+        for data in blocks:
+            try:
+                f = open_text(armor.armor(data), name="message")
+            except FileRejected as e:
+                problems.append(str(e))
+                continue
+            found.setdefault(f.payload_bytes, f)
+    if not found:
+        raise MessageRefused(problems[0] if problems else "no pbem file found in the message")
+
+    def order(f: SignedFile) -> tuple[int, int]:
+        k = type(f.payload).__name__
+        return ({"Proposal": 0, "Acceptance": 1}.get(k, 2), getattr(f.payload, "seq", 0) or 0)
+
+    return sorted(found.values(), key=order)

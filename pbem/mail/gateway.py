@@ -1,0 +1,325 @@
+"""The gateway: one pass over the inbox (`poll`), or passes until a signal (`watch`).
+
+For each message: bound its size, parse it (email package), find every pbem file, route each
+to its archive by game id (acceptances by proposal hash), check that the sender's address is
+in the game's address book for the party that signed the file, run `receive`, and journal the
+outcome with every mail it sends (the signed reply, the referee's views and rejections, the
+player's own report, or a one-line failure notice) before the message moves to `done` or
+`failed`. See docs/mail.md.
+"""
+
+from __future__ import annotations
+
+import email.policy
+import hashlib
+import signal
+import threading
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from email.utils import formatdate, getaddresses
+from pathlib import Path
+from typing import Callable
+
+from pbem.core.errors import PbemError
+from pbem.core.records import SignedFile
+from pbem.core.textsafe import one_line, printable
+from pbem.mail import addressbook, extract
+from pbem.mail.config import Config
+from pbem.mail.journal import Journal
+from pbem.mail.maildir import MaildirSource
+from pbem.mail.smtp import Sender
+from pbem.protocol.archive import Archive
+from pbem.protocol.genesis import HOST
+from pbem.protocol.ops import receive_file
+from pbem.protocol.rejection import Refused
+
+Log = Callable[[str], None]
+
+
+def _h(*parts: bytes | str) -> str:
+    d = hashlib.sha256()
+    for p in parts:
+        b = p.encode("utf-8", "surrogateescape") if isinstance(p, str) else p
+        d.update(len(b).to_bytes(8, "big") + b)
+    return d.hexdigest()
+
+
+@dataclass
+class Result:
+    status: str                          # done | failed | duplicate
+    detail: str
+    mails: list[tuple[str, list[str], bytes]] = field(default_factory=list)
+
+
+def _domain(cfg: Config) -> str:
+    return cfg.address.rpartition("@")[2] or "pbem.invalid"
+
+
+def build_mail(cfg: Config, *, msgid_seed: str, to: list[str], subject: str, body: str,
+               attachments: list[tuple[str, str, str]] = (),
+               in_reply_to: str = "", auto: bool = False) -> tuple[str, list[str], bytes]:
+    """One outgoing mail: (Message-ID, recipients, bytes). The Message-ID is derived from
+    msgid_seed, so the same mail built again (after a crash) carries the same id."""
+    m = EmailMessage()
+    msgid = f"<pbem.{msgid_seed[:40]}@{_domain(cfg)}>"
+    m["Message-ID"] = msgid
+    m["From"] = cfg.address
+    m["To"] = ", ".join(to)
+    m["Subject"] = printable(subject).replace("\n", " ")[:200]
+    m["Date"] = formatdate(localtime=False)
+    m["X-Pbem-Gateway"] = "1"
+    if in_reply_to:
+        m["In-Reply-To"] = in_reply_to
+    if auto:
+        m["Auto-Submitted"] = "auto-replied"     # RFC 3834: never answered automatically
+    m.set_content(body)
+    for name, ctype, content in attachments:
+        maintype, subtype = ctype.split("/")
+        m.add_attachment(content, subtype=subtype, filename=name)
+    return msgid, to, m.as_bytes(policy=email.policy.SMTP)
+
+
+def _file_mail(cfg: Config, seed: str, to: list[str], game: addressbook.Game,
+               text: str, name: str) -> tuple[str, list[str], bytes]:
+    first = text.split("\n", 1)[0].strip() or "pbem file"
+    return build_mail(cfg, msgid_seed=_h(seed, name, ",".join(to)), to=to,
+                      subject=f"pbem {game.name}: {first}", body=text,
+                      attachments=[(name, "text/plain", text)])
+
+
+def _stored(game: addressbook.Game, f: SignedFile) -> bool:
+    """True if the archive already holds this exact file (a quoted or re-sent old file)."""
+    a = Archive(game.root)
+    for d in (a.files_dir, a.rejected_dir):
+        if d.is_dir():
+            for p in d.glob("*.pbem"):
+                try:
+                    if p.read_text(encoding="utf-8") == f.text:
+                        return True
+                except (OSError, UnicodeDecodeError):
+                    continue
+    return False
+
+
+def _report_mail(cfg: Config, seed: str, game: addressbook.Game) -> list:
+    """The player's own latest report: text in the body, HTML attached."""
+    if not cfg.report_to or game.party == HOST:
+        return []
+    d = game.root / "reports" / game.party
+    txts = sorted(d.glob("[0-9][0-9][0-9][0-9].txt")) if d.is_dir() else []
+    if not txts:
+        return []
+    txt = txts[-1]
+    html = txt.with_suffix(".html")
+    att = [(f"{game.name}-{txt.stem}.html", "text/html", html.read_text(encoding="utf-8"))] \
+        if html.is_file() else []
+    return [build_mail(cfg, msgid_seed=_h(seed, "report", txt.name), to=cfg.report_to,
+                       subject=f"pbem {game.name}: report {txt.stem} for {game.party}",
+                       body=txt.read_text(encoding="utf-8"), attachments=att)]
+
+
+class Gateway:
+    def __init__(self, cfg: Config, *, log: Log = print) -> None:
+        self.cfg = cfg
+        self.log = log
+        self._source = None
+        self.journal = Journal(cfg.state)
+        self.work = cfg.state.parent / (cfg.state.name + ".work")
+        self.sender = Sender(cfg.smtp)
+
+    @property
+    def source(self):
+        """The inbox: IMAP when configured, else the Maildir (opened on first use)."""
+        if self._source is None:
+            if self.cfg.imap is not None:
+                from pbem.mail.imap import ImapSource
+
+                self._source = ImapSource(self.cfg.imap)
+            else:
+                self._source = MaildirSource(self.cfg.maildir)
+        return self._source
+
+    def close(self) -> None:
+        self.sender.close()
+        if self._source is not None:
+            self._source.close()
+            self._source = None
+        self.journal.close()
+
+    # -- one message -------------------------------------------------------------------
+
+    def _process(self, raw: bytes, raw_hash: str, games: list[addressbook.Game]
+                 ) -> tuple[str, Result]:
+        cfg = self.cfg
+        try:
+            msg = extract.parse(raw)
+            msgid = str(msg.get("Message-ID", "") or "").strip()
+            frm = [a.lower() for _, a in getaddresses([str(msg.get("From", "") or "")]) if a]
+            auto = str(msg.get("Auto-Submitted", "no") or "no").strip().lower()
+            subject = str(msg.get("Subject", "") or "")
+        except Exception as e:               # noqa: BLE001  hostile headers
+            return _h("raw", raw_hash), Result("failed", f"unreadable message ({type(e).__name__})")
+        sender = frm[0] if len(frm) == 1 else ""
+        known = any(sender in b for g in games for b in g.addresses.values())
+
+        def fail(key: str, reason: str) -> tuple[str, Result]:
+            reason = one_line(reason)
+            mails = []
+            if known and auto == "no":      # never answer strangers (backscatter) or robots
+                mails.append(build_mail(
+                    cfg, msgid_seed=_h(key, "failed"), to=[sender],
+                    subject=f"Re: {subject}"[:200], in_reply_to=msgid, auto=True,
+                    body=("pbem could not process your message:\n\n> "
+                          f"{reason}\n\nThe message is kept; nothing was changed.\n")))
+            return key, Result("failed", reason, mails)
+
+        try:
+            files = extract.files(msg)
+        except extract.MessageRefused as e:
+            return fail(_h("msg", msgid, raw_hash), str(e))
+        except Exception as e:               # noqa: BLE001  anything the parser trips on
+            return fail(_h("msg", msgid, raw_hash), f"unreadable message ({type(e).__name__})")
+        key = _h("msg", msgid or raw_hash, *sorted(f.hash for f in files))
+        if self.journal.status(key, raw_hash):
+            return key, Result("duplicate", "already processed")
+        if not sender:
+            return fail(key, "the message has no single From address")
+        mails: list = []
+        details: list[str] = []
+        done_any = False
+        for f in files:
+            game = addressbook.route(games, f)
+            kind = type(f.payload).__name__
+            if game is None:
+                if kind == "Proposal":
+                    return fail(key, "a proposal is answered with 'pbem join', not by the "
+                                     "gateway")
+                return fail(key, f"no game served here holds this {kind.lower()} file")
+            party = addressbook.sender_party(f)
+            if party is None or sender not in game.addresses.get(party, []):
+                return fail(key, f"{sender} is not an address of {party} in game {game.name}: "
+                                 "refused")
+            if party == game.party:
+                continue                    # our own file, quoted back to us
+            self.work.mkdir(parents=True, exist_ok=True)
+            path = self.work / f"{f.hash[:32]}.pbem"
+            path.write_text(f.text, encoding="ascii")
+            out = self.work / f"out-{key[:16]}-{f.hash[:16]}"
+            out_arg = out if game.party == HOST else out.with_suffix(".pbem")
+            try:
+                result = receive_file(game.root, str(path), key_path=cfg.key, out=str(out_arg))
+            except Refused as e:
+                if out_arg.is_file():
+                    to = game.addresses.get(getattr(f.payload, "sender", ""), [])
+                    mails.append(_file_mail(cfg, key, to, game,
+                                            out_arg.read_text(encoding="ascii"),
+                                            "rejection.pbem"))
+                details.append(f"{game.name}: {one_line(str(e))}")
+                done_any = True
+                continue
+            except PbemError as e:
+                if _stored(game, f):
+                    continue                # an old file quoted in the reply: nothing to do
+                return fail(key, str(e))
+            done_any = True
+            details.append(f"{game.name}: {kind.lower()} "
+                           f"{getattr(f.payload, 'seq', 0)} from {party} received")
+            seed = _h(key, f.hash)
+            if result.reply:
+                to = sorted({a for p in game.others() for a in game.addresses[p]})
+                text = Path(result.reply).read_text(encoding="ascii")
+                mails.append(_file_mail(cfg, seed, to, game, text, "reply.pbem"))
+            for side, vpath in sorted(result.views.items()):
+                text = Path(vpath).read_text(encoding="ascii")
+                mails.append(_file_mail(cfg, seed, game.addresses.get(side, []), game, text,
+                                        f"view-{side}.pbem"))
+            mails += _report_mail(cfg, seed, game)
+        if not done_any:
+            return key, Result("done", "nothing new (every file is already in its archive)")
+        return key, Result("done", "; ".join(details), [m for m in mails if m[1]])
+
+    def handle(self, p, games: list[addressbook.Game]) -> str:
+        """Process one inbox message to the end; returns its log line."""
+        try:
+            raw = self.source.read(p, self.cfg.max_message_bytes)
+        except extract.MessageRefused as e:
+            key = _h("oversize", self.source.name(p))
+            if not self.journal.status(key, key):
+                self.journal.finish(key, key, "failed", str(e), [])
+            self.source.move(p, "failed")
+            return f"failed {self.source.name(p)}: {e}"
+        raw_hash = hashlib.sha256(raw).hexdigest()
+        key, res = self._process(raw, raw_hash, games)
+        if res.status == "duplicate":
+            st = self.journal.status(key, raw_hash) or "done"
+            self.source.move(p, st)
+            return f"duplicate {self.source.name(p)}: already {st}"
+        self.journal.finish(key, raw_hash, res.status, res.detail, res.mails)
+        self.source.move(p, res.status)
+        return f"{res.status} {self.source.name(p)}: {res.detail}"
+
+    # -- passes --------------------------------------------------------------------------
+
+    def flush(self) -> int:
+        """Send every journaled mail not yet sent; returns how many were sent."""
+        n = 0
+        for row, msgid, rcpt, body in self.journal.unsent():
+            self.sender.send(self.cfg.address, rcpt, body)
+            self.journal.mark_sent(row)
+            n += 1
+        return n
+
+    def send_file(self, game_name: str, path: str) -> str:
+        """Send a file this party signed (pbem submit's output) to the game's other parties."""
+        from pbem.core.records import read_file
+
+        game = next((g for g in addressbook.games(self.cfg) if g.name == game_name), None)
+        if game is None:
+            raise PbemError(f"{game_name}: no such game in {self.cfg.path} (or no archive yet)")
+        f = read_file(path)
+        if addressbook.sender_party(f) != game.party:
+            raise PbemError(f"{Path(path).name}: not a file of {game.party}, this archive's party")
+        if game.party != HOST and getattr(f.payload, "game_id", game.game_id) != game.game_id:
+            raise PbemError(f"{Path(path).name}: belongs to another game")
+        others = [HOST] if HOST in game.addresses and game.party != HOST else game.others()
+        to = sorted({a for p in others for a in game.addresses.get(p, [])})
+        if not to:
+            raise PbemError(f"{game_name}: the address book names no one to send to")
+        key = _h("send", f.hash)
+        mail = _file_mail(self.cfg, key, to, game, f.text, Path(path).name)
+        self.journal.finish(key, key, "done", f"sent {Path(path).name}", [mail])
+        self.flush()
+        self.sender.close()
+        return f"sent {Path(path).name} to {', '.join(to)}"
+
+    def poll(self) -> int:
+        """One pass: send what is owed, process every inbox message, send again."""
+        self.flush()
+        n = 0
+        for p in self.source.keys():
+            games = addressbook.games(self.cfg)
+            self.log(printable(self.handle(p, games)))
+            n += 1
+            self.flush()
+        self.sender.close()
+        return n
+
+    def watch(self, stop: threading.Event) -> None:
+        """Poll until stop is set, waiting at most the configured interval between passes."""
+        while not stop.is_set():
+            try:
+                self.poll()
+            except PbemError as e:          # SMTP down, say: log, wait, try again
+                self.log(printable(f"error: {one_line(str(e))}"))
+            if self._source is not None and self.cfg.imap is not None:
+                self._source.close()        # a fresh IMAP session each pass
+                self._source = None
+            stop.wait(self.cfg.interval)
+
+
+def install_stop(stop: threading.Event) -> None:
+    """SIGTERM and SIGINT end the watch after the message in hand."""
+    def handler(signum, frame):             # noqa: ARG001
+        stop.set()
+    signal.signal(signal.SIGTERM, handler)
+    signal.signal(signal.SIGINT, handler)

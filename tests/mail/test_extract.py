@@ -1,0 +1,96 @@
+"""Finding pbem files in mail messages of every shape, with the email package."""
+
+from __future__ import annotations
+
+import base64
+from email.message import EmailMessage
+from email.mime.multipart import MIMEMultipart
+from email.mime.text import MIMEText
+
+import pytest
+
+from fixtures.table import Table
+from pbem.mail import extract
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    t = Table(tmp_path_factory.mktemp("x"))
+    acc = t.inbox[0][0]
+    t.deliver()
+    t.play_one()
+    turn = t.inbox[0][0]
+    return open(acc).read(), open(turn).read()
+
+
+def _found(raw: bytes) -> list[str]:
+    return [type(f.payload).__name__ for f in extract.files(extract.parse(raw))]
+
+
+def test_plain_body_in_any_charset(files):
+    acc, _ = files
+    for cs, hello in (("utf-8", "Grüße, привет"), ("iso-8859-1", "Grüße"),
+                      ("utf-16", "привет"), ("koi8-r", "привет")):
+        m = EmailMessage()
+        m["From"] = "a@x.test"
+        m.set_content(hello + "\n\n" + acc, charset=cs)
+        assert _found(bytes(m)) == ["Acceptance"], cs
+
+
+def test_html_only_quoted_reply_and_attachment(files):
+    acc, turn = files
+    html = "<html><body><p>my move</p><pre>" + turn.replace("\n", "<br>") + "</pre>" \
+           "<blockquote>" + "".join(f"&gt; {ln}<br>" for ln in acc.splitlines()) + \
+           "</blockquote></body></html>"
+    m = EmailMessage()
+    m.set_content(html, subtype="html")
+    assert _found(bytes(m)) == ["Acceptance", "Turn"]
+    m = EmailMessage()
+    m.set_content("see the attachment")
+    m.add_attachment(turn.encode(), maintype="application", subtype="octet-stream",
+                     filename="t.pbem")
+    assert _found(bytes(m)) == ["Turn"]
+
+
+def test_forwarded_message(files):
+    _, turn = files
+    inner = EmailMessage()
+    inner["Subject"] = "turn"
+    inner.set_content(turn)
+    outer = EmailMessage()
+    outer.set_content("forwarding")
+    outer.add_attachment(inner)           # message/rfc822
+    assert _found(bytes(outer)) == ["Turn"]
+
+
+def test_base64_body_and_the_same_file_twice(files):
+    _, turn = files
+    m = MIMEMultipart()
+    part = MIMEText(turn, "plain", "utf-8")
+    m.attach(part)
+    m.attach(MIMEText("> " + turn.replace("\n", "\n> "), "plain", "utf-8"))
+    assert _found(m.as_bytes()) == ["Turn"]
+    assert base64.b64encode(b"x")
+
+
+@pytest.mark.parametrize("raw", [
+    b"", b"Subject: hi\n\nno block here\n",
+    b"Content-Type: multipart/mixed; boundary=x\n\n--x\n--x--\n",
+    b"Content-Type: text/plain; charset=no-such\n\n-----BEGIN PBEM FILE-----\nAAAA\n"
+    b"-----END PBEM FILE-----\n",
+])
+def test_no_file_is_a_one_line_refusal(raw):
+    with pytest.raises(extract.MessageRefused):
+        extract.files(extract.parse(raw))
+
+
+def test_deeply_nested_messages_are_refused():
+    m = EmailMessage()
+    m.set_content("x")
+    for _ in range(20):
+        outer = EmailMessage()
+        outer.set_content("fw")
+        outer.add_attachment(m)
+        m = outer
+    with pytest.raises(extract.MessageRefused, match="nested"):
+        extract.files(extract.parse(bytes(m)))

@@ -1,0 +1,146 @@
+"""One gateway against hostile, duplicated and broken mail: processed once, refused and kept,
+answered with the one-line reason (only to the game's own addresses)."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import signal
+import time
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+
+from fixtures.table import Table, snapshot
+from mail.helpers import pbem_process, write_config
+from pbem.mail.maildir import deliver
+
+RED, BLUE = "red@red.test", "blue@blue.test"
+
+
+def _msg(body: str, frm: str = BLUE, msgid: str = "<m1@blue.test>", **headers) -> bytes:
+    m = EmailMessage()
+    m["From"] = frm
+    m["To"] = RED
+    m["Subject"] = "turn"
+    m["Message-ID"] = msgid
+    for k, v in headers.items():
+        m[k.replace("_", "-")] = v
+    m.set_content(body)
+    return bytes(m)
+
+
+@pytest.fixture
+def red(tmp_path, smtp_server):
+    office, port, ca = smtp_server
+    office.hold = True
+    t = Table(tmp_path)
+    cfg = write_config(tmp_path / "red.toml", address=RED, key=t.key("red"), archives=tmp_path,
+                       maildir=tmp_path / "inbox", port=port, cafile=ca,
+                       games={"red": {"red": RED, "blue": BLUE}})
+    t.ok("mail", "poll", "--config", str(cfg))        # creates the Maildir
+    return t, str(cfg), office, tmp_path / "inbox"
+
+
+def _count(md: Path, folder: str) -> int:
+    return len(list((md / f".{folder}" / "cur").iterdir()))
+
+
+def test_a_message_delivered_twice_is_processed_once(red):
+    t, cfg, office, md = red
+    acc = Path(t.inbox[0][0]).read_text()
+    deliver(md, _msg("Hi!\n\n" + acc))
+    deliver(md, _msg("Hi!\n\n" + acc))                # the same Message-ID and file again
+    r = t.ok("mail", "poll", "--config", cfg)
+    assert "duplicate" in r.output and "2 message(s)" in r.output
+    assert _count(md, "done") == 2 and _count(md, "failed") == 0
+    assert r.output.count("acceptance 0 from blue received") == 1
+    assert not office.received                         # red moves first: no reply owed
+    assert t.status("red")["pending"] == ["red"]
+    # a re-sent copy with another Message-ID: receive is idempotent, nothing new
+    deliver(md, _msg("again\n\n" + acc, msgid="<m2@blue.test>"))
+    r = t.ok("mail", "poll", "--config", cfg)
+    assert "nothing new" in r.output and _count(md, "done") == 3 and not office.received
+
+
+def test_a_stranger_is_refused_kept_and_not_answered(red):
+    t, cfg, office, md = red
+    acc = Path(t.inbox[0][0]).read_text()
+    before = snapshot(t.dirs["red"])
+    deliver(md, _msg(acc, frm="mallory@evil.test"))
+    r = t.ok("mail", "poll", "--config", cfg)
+    assert "failed" in r.output and "mallory@evil.test is not an address of blue" in r.output
+    assert _count(md, "failed") == 1 and not office.received
+    assert snapshot(t.dirs["red"]) == before
+
+
+def test_a_bad_file_from_a_player_gets_the_one_line_reason(red):
+    t, cfg, office, md = red
+    acc = Path(t.inbox[0][0]).read_text()
+    lines = acc.splitlines()
+    i = next(n for n, ln in enumerate(lines) if ln.startswith("-----BEGIN")) + 2
+    lines[i] = lines[i][:10] + ("A" if lines[i][10] != "A" else "B") + lines[i][11:]
+    deliver(md, _msg("\n".join(lines) + "\n"))
+    deliver(md, _msg("no file at all, \x1b[31mred\x1b[0m", msgid="<m3@blue.test>"))
+    deliver(md, _msg("robot", msgid="<m4@blue.test>", Auto_Submitted="auto-replied"))
+    r = t.ok("mail", "poll", "--config", cfg)
+    assert "\x1b" not in r.output
+    assert _count(md, "failed") == 3
+    assert len(office.received) == 2                   # never answer an automatic reply
+    for _, rcpt, raw in office.received:
+        m = email.message_from_bytes(raw, policy=email.policy.default)
+        assert rcpt == [BLUE] and m["Auto-Submitted"] == "auto-replied"
+        body = m.get_body(("plain",)).get_content()
+        assert "\n> " in body and "BEGIN PBEM" not in body
+
+
+def test_an_oversized_message_is_refused_before_parsing(red):
+    t, cfg, office, md = red
+    Path(cfg).write_text(Path(cfg).read_text().replace("interval = 0.1",
+                                                       "interval = 0.1\nmax_message_bytes = 4096"))
+    deliver(md, _msg("x" * 10000))
+    r = t.ok("mail", "poll", "--config", cfg)
+    assert "too large" in r.output and _count(md, "failed") == 1
+
+
+def test_implicit_tls(tmp_path, smtps_server):
+    office, port, ca = smtps_server
+    t = Table(tmp_path)
+    cfg = write_config(tmp_path / "blue.toml", address=BLUE, key=t.key("blue"),
+                       archives=tmp_path, maildir=tmp_path / "inbox", port=port, cafile=ca,
+                       security="tls", games={"blue": {"red": RED, "blue": BLUE}})
+    t.ok("mail", "send", "--config", str(cfg), "blue", t.inbox[0][0])
+    assert office.received and office.received[0][1] == [RED]
+
+
+def test_an_untrusted_certificate_is_refused(tmp_path, smtp_server):
+    office, port, _ = smtp_server
+    t = Table(tmp_path)
+    cfg = write_config(tmp_path / "blue.toml", address=BLUE, key=t.key("blue"),
+                       archives=tmp_path, maildir=tmp_path / "inbox", port=port,
+                       cafile=Path("/etc/ssl/certs/ca-certificates.crt"),
+                       games={"blue": {"red": RED, "blue": BLUE}})
+    r = t.run("mail", "send", "--config", str(cfg), "blue", t.inbox[0][0])
+    assert r.exit_code == 1 and "Error: smtp" in r.output and not office.received
+
+
+def test_watch_stops_cleanly_on_sigterm(red):
+    t, cfg, office, md = red
+    acc = Path(t.inbox[0][0]).read_text()
+    p = pbem_process("mail", "poll", "--config", cfg, "--watch")
+    try:
+        time.sleep(1.0)
+        deliver(md, _msg(acc))
+        for _ in range(200):
+            if _count(md, "done"):
+                break
+            time.sleep(0.1)
+        p.send_signal(signal.SIGTERM)
+        out, _ = p.communicate(timeout=20)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == 0, out
+    assert "watching" in out and "done " in out and out.rstrip().endswith("stopped")
+    assert _count(md, "done") == 1 and not office.received    # red owes no reply yet
