@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import os
-import platform
 import random
 import shutil
 import subprocess
@@ -30,20 +29,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from bench import machine  # noqa: E402  (bench/bench.py: one description of this machine)
 
 GAMES = [("holdfast", "campaign"), ("kasserine", "historical"), ("holdfast", "race-to-tunis")]
-
-
-def machine() -> str:
-    cpu = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
 
 
 def play(job: tuple[str, str, int, str]) -> tuple[str, float]:

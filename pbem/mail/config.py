@@ -12,6 +12,7 @@ import stat
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pbem.core.errors import PbemError
 from pbem.core.inputs import read_limited
@@ -72,6 +73,21 @@ class Config:
     games: dict[str, GameEntry] = field(default_factory=dict)
 
 
+def _connection(conf: Any, s: dict[str, Any], base: Path, where: str, section: str,
+                default_port: int) -> None:
+    """Read a server section's port, extra CA file and timeout into conf."""
+    port = s.get("port", default_port)
+    if not isinstance(port, int) or not 0 < port < 65536:
+        raise ConfigError(f"{where}: [{section}] port must be 1 to 65535")
+    conf.port = port
+    if "cafile" in s:
+        conf.cafile = str(base / _str(s, "cafile", where))
+    if "timeout" in s:
+        if not isinstance(s["timeout"], (int, float)) or not 0 < s["timeout"] <= 600:
+            raise ConfigError(f"{where}: [{section}] timeout must be 0 to 600 seconds")
+        conf.timeout = float(s["timeout"])
+
+
 def _read_secret_file(path: Path, where: str) -> str:
     try:
         st = os.stat(path)
@@ -130,16 +146,7 @@ def _imap(s: object, base: Path, where: str) -> ImapConfig:
                     folder_prefix=_str(s, "folder_prefix", where, ""))
     if ic.security not in ("tls", "starttls"):
         raise ConfigError(f"{where}: [imap] security must be tls or starttls")
-    port = s.get("port", 993 if ic.security == "tls" else 143)
-    if not isinstance(port, int) or not 0 < port < 65536:
-        raise ConfigError(f"{where}: [imap] port must be 1 to 65535")
-    ic.port = port
-    if "cafile" in s:
-        ic.cafile = str(base / _str(s, "cafile", where))
-    if "timeout" in s:
-        if not isinstance(s["timeout"], (int, float)) or not 0 < s["timeout"] <= 600:
-            raise ConfigError(f"{where}: [imap] timeout must be 0 to 600 seconds")
-        ic.timeout = float(s["timeout"])
+    _connection(ic, s, base, where, "imap", 993 if ic.security == "tls" else 143)
     ic.password = _password(s, base, where, "imap")
     if not ic.password:
         raise ConfigError(f"{where}: [imap] needs password_env or password_file")
@@ -197,16 +204,7 @@ def load(path: str | os.PathLike[str]) -> Config:
                     user=_str(s, "user", where, ""))
     if sc.security not in ("starttls", "tls", "none"):
         raise ConfigError(f"{where}: [smtp] security must be starttls, tls or none")
-    port = s.get("port", 465 if sc.security == "tls" else 587)
-    if not isinstance(port, int) or not 0 < port < 65536:
-        raise ConfigError(f"{where}: [smtp] port must be 1 to 65535")
-    sc.port = port
-    if "cafile" in s:
-        sc.cafile = str(base / _str(s, "cafile", where))
-    if "timeout" in s:
-        if not isinstance(s["timeout"], (int, float)) or not 0 < s["timeout"] <= 600:
-            raise ConfigError(f"{where}: [smtp] timeout must be 0 to 600 seconds")
-        sc.timeout = float(s["timeout"])
+    _connection(sc, s, base, where, "smtp", 465 if sc.security == "tls" else 587)
     sc.password = _password(s, base, where, "smtp")
     if sc.user and not sc.password:
         raise ConfigError(f"{where}: [smtp] user is set but no password_env or password_file")

@@ -182,6 +182,20 @@ def create_in_place(root: str | Path, info: "ArchiveInfo",
     fsync_dir(root if existing else root.parent)
 
 
+def write_derived(path: Path, data: bytes | str, *, only_changed: bool = False) -> bool:
+    """Write a derived file (report, cache; no fsync); with only_changed, leave a file that
+    already holds these bytes alone. True if written."""
+    if only_changed:
+        raw = data.encode("utf-8") if isinstance(data, str) else data
+        try:
+            if path.read_bytes() == raw:
+                return False
+        except OSError:
+            pass
+    atomic_write(path, data, durable=False)
+    return True
+
+
 def safe_name(name: str) -> str:
     """A file name with no folder part; ArchiveError for '..', slashes or empty names."""
     if not name or name in (".", "..") or "/" in name or "\\" in name or "\0" in name:

@@ -24,7 +24,7 @@ from pbem.core.registry import find_game
 from pbem.protocol import hosted, joined, views
 from pbem.protocol.rejection import receive_rejection, refuse
 from pbem.protocol.archive import (Archive, ArchiveInfo, atomic_write, create_in_place,
-                                   remove_partials, remove_stale_temps)
+                                   remove_partials, remove_stale_temps, write_derived)
 from pbem.protocol.genesis import HOST, Genesis, data_hash, host_classes, resolve_options
 from pbem.protocol.orders_file import Checked, check_orders, read_lines
 from pbem.protocol.reporting import write_reports
@@ -361,7 +361,7 @@ def _receive_turn(archive: Archive, f: SignedFile, key: Any, out: str | None) ->
         new_logs = s.add(f)
     except IllegalFile as e:
         if s.genesis.mode == "hosted" and s.party == HOST:
-            raise refuse(load(archive.root, key=key, use_cache=True), f, e, out) from None
+            raise refuse(s, f, e, out) from None
         raise
     archive.write_signed(turn_file_name(t.seq, t.sender), f.text)
     result = Outcome(messages=[f"File {t.seq} from {t.sender} verified: signature, chain and "
@@ -507,16 +507,8 @@ def make_turn(s: Session, orders: list[str], message: str) -> SignedFile:
 def write_cache(s: Session, *, only_changed: bool = False) -> bool:
     """Write the derived state cache (never trusted on its own); with only_changed, leave an
     identical cache alone. True if written."""
-    path = s.archive.cache_dir / "state.json"
-    blob = cache_blob(s)
-    if only_changed:
-        try:
-            if path.read_bytes() == blob:
-                return False
-        except OSError:
-            pass
-    atomic_write(path, blob, durable=False)
-    return True
+    return write_derived(s.archive.cache_dir / "state.json", cache_blob(s),
+                         only_changed=only_changed)
 
 
 def check_file(root: str | Path, orders_path: str, *, key_path: str | None = None,

@@ -8,7 +8,7 @@ import msgspec
 
 from pbem.core.game import ALL, Event, Roll
 from pbem.core.keys import fingerprint
-from pbem.protocol.archive import atomic_write
+from pbem.protocol.archive import write_derived
 from pbem.protocol.genesis import HOST
 
 
@@ -64,16 +64,7 @@ def write_reports(s: Any, side: str, logs: list[Any], result: Any, *,
 
 
 def _put(path: Any, data: str | bytes, only_changed: bool) -> bool:
-    """Write a derived file (no fsync); with only_changed, skip it if it holds these bytes."""
-    if only_changed:
-        raw = data.encode("utf-8") if isinstance(data, str) else data
-        try:
-            if path.read_bytes() == raw:
-                return False
-        except OSError:
-            pass
-    atomic_write(path, data, durable=False)
-    return True
+    return write_derived(path, data, only_changed=only_changed)
 
 
 def write_report_files(folder: Any, ctx: Any, game_map: Any, seq: int, title: str,

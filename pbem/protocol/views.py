@@ -15,23 +15,17 @@ import msgspec
 
 from pbem.core.dice import derive_roll, file_key
 from pbem.core.errors import FileRejected
-from pbem.core.game import ALL
+from pbem.core.game import ALL, Roll
 from pbem.core.onion import proves
 from pbem.core.records import DiceProof, SignedFile, Turn, ViewFile, seal
 from pbem.protocol.genesis import HOST, Genesis
 from pbem.protocol.reporting import visible
 
 
-class ViewRoll(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+class ViewRoll(Roll, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """A roll as sent to a player: with the file it belongs to."""
 
     seq: int
-    action: int
-    index: int
-    sides: int
-    value: int
-    purpose: str
-    visible_to: str = ALL
 
 
 def view_name(side: str, seq: int) -> str:
