@@ -1,3 +1,5 @@
-"""Game packages. Importing this package registers every shipped game."""
-from pbem.games import holdfast  # noqa: F401
-from pbem.games import kasserine  # noqa: F401
+"""The games shipped with pbem, one package each.
+
+Nothing imports this package to find the games: each declares itself in pyproject.toml under
+the ``pbem.games`` entry point group and pbem.core.registry loads it from there.
+"""
