@@ -12,7 +12,7 @@ from pathlib import Path
 import msgspec
 
 from pbem.core.errors import ScenarioError
-from pbem.core.hexgrid import HexGrid, hexside_key
+from pbem.core.hexgrid import HexGrid, Sheet, SheetGrid, hexside_key
 
 
 class _Strict(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -22,12 +22,27 @@ class _Strict(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 class MapHeader(_Strict, kw_only=True):
     id: str
     title: str
+    first_col: int | None = None     # one-sheet maps ("CCRR" ids); absent on a map of sheets
+    last_col: int | None = None
+    first_row: int | None = None
+    last_row: int | None = None
+    shifted: str = "even"
+    digits: int = 2
+    source: str
+
+
+class SheetSpec(_Strict, kw_only=True):
+    """One lettered map sheet: its printed ranges, its place on the whole map, its terrain."""
+
+    letter: str
+    title: str = ""
     first_col: int
     last_col: int
     first_row: int
     last_row: int
-    shifted: str = "even"
-    digits: int = 2
+    col0: int          # whole-map column of first_col (same parity as first_col)
+    row0: int          # whole-map row (counted downwards) of last_row, the sheet's top row
+    grid: list[str]    # one string per printed row, top row (last_row) first
     source: str
 
 
@@ -61,7 +76,8 @@ class HexSet(_Strict, kw_only=True):
 class MapFile(_Strict, kw_only=True):
     map: MapHeader
     legend: dict[str, str]
-    grid: list[str]
+    grid: list[str] = []
+    sheet: list[SheetSpec] = []
     place: list[Place] = []
     road: list[Road] = []
     hexside: list[HexsideGroup] = []
@@ -86,27 +102,17 @@ class GameMap:
         self.path = path
         h = data.map
         check_source(f"{path}: [map]", h.source)
-        self.grid = HexGrid(first_col=h.first_col, last_col=h.last_col, first_row=h.first_row,
-                            last_row=h.last_row, shifted=h.shifted, digits=h.digits)
-        self.terrain: dict[str, str] = {}
-        rows = h.last_row - h.first_row + 1
-        cols = h.last_col - h.first_col + 1
-        if len(data.grid) != rows:
-            raise ScenarioError(f"{path}: grid has {len(data.grid)} rows, the header says {rows}")
         for k, v in data.legend.items():
             if len(k) != 1:
                 raise ScenarioError(f"{path}: legend key {k!r} must be one character")
             if hex_terrains is not None and v not in hex_terrains:
                 raise ScenarioError(f"{path}: legend {k!r} names unknown terrain {v!r}")
-        for i, line in enumerate(data.grid):
-            row = h.first_row + i
-            if len(line) != cols:
-                raise ScenarioError(f"{path}: grid row {row} has {len(line)} columns, expected {cols}")
-            for j, ch in enumerate(line):
-                if ch not in data.legend:
-                    raise ScenarioError(f"{path}: grid row {row} column {h.first_col + j}: "
-                                        f"character {ch!r} is not in the legend")
-                self.terrain[self.grid.hex_id(h.first_col + j, row)] = data.legend[ch]
+        self.terrain: dict[str, str] = {}
+        self.grid: HexGrid | SheetGrid
+        if data.sheet:
+            self._load_sheets(data, path)
+        else:
+            self._load_one_sheet(data, path)
 
         self.places: dict[str, Place] = {}
         self.place_at: dict[str, list[Place]] = {}
@@ -161,6 +167,66 @@ class GameMap:
             for x in s.hexes:
                 self._check_hex(where, x)
             self.hexsets[s.name] = list(s.hexes)
+
+    def _load_one_sheet(self, data: MapFile, path: str) -> None:
+        h = data.map
+        if None in (h.first_col, h.last_col, h.first_row, h.last_row) or data.grid == []:
+            raise ScenarioError(f"{path}: [map] needs first_col, last_col, first_row, last_row "
+                                f"and a grid, or the map needs [[sheet]] entries")
+        assert h.first_col is not None and h.last_col is not None
+        assert h.first_row is not None and h.last_row is not None
+        self.grid = HexGrid(first_col=h.first_col, last_col=h.last_col, first_row=h.first_row,
+                            last_row=h.last_row, shifted=h.shifted, digits=h.digits)
+        rows = h.last_row - h.first_row + 1
+        cols = h.last_col - h.first_col + 1
+        if len(data.grid) != rows:
+            raise ScenarioError(f"{path}: grid has {len(data.grid)} rows, the header says {rows}")
+        for i, line in enumerate(data.grid):
+            row = h.first_row + i
+            if len(line) != cols:
+                raise ScenarioError(f"{path}: grid row {row} has {len(line)} columns, expected {cols}")
+            for j, ch in enumerate(line):
+                if ch not in data.legend:
+                    raise ScenarioError(f"{path}: grid row {row} column {h.first_col + j}: "
+                                        f"character {ch!r} is not in the legend")
+                self.terrain[self.grid.hex_id(h.first_col + j, row)] = data.legend[ch]
+
+    def _load_sheets(self, data: MapFile, path: str) -> None:
+        h = data.map
+        if any(v is not None for v in (h.first_col, h.last_col, h.first_row, h.last_row)) \
+                or data.grid:
+            raise ScenarioError(f"{path}: a map of sheets gives its ranges and grids per "
+                                f"[[sheet]], not in [map] or a top-level grid")
+        sheets = []
+        for sp in data.sheet:
+            where = f"{path}: sheet {sp.letter!r}"
+            check_source(where, sp.source)
+            try:
+                sheets.append(Sheet(letter=sp.letter, first_col=sp.first_col,
+                                    last_col=sp.last_col, first_row=sp.first_row,
+                                    last_row=sp.last_row, col0=sp.col0, row0=sp.row0))
+            except ValueError as e:
+                raise ScenarioError(f"{where}: {e}") from None
+        try:
+            self.grid = SheetGrid(sheets, shifted=h.shifted)
+        except ValueError as e:
+            raise ScenarioError(f"{path}: {e}") from None
+        for sp in data.sheet:
+            rows = sp.last_row - sp.first_row + 1
+            cols = sp.last_col - sp.first_col + 1
+            if len(sp.grid) != rows:
+                raise ScenarioError(f"{path}: sheet {sp.letter} grid has {len(sp.grid)} rows, "
+                                    f"its ranges say {rows}")
+            for i, line in enumerate(sp.grid):
+                row = sp.last_row - i
+                if len(line) != cols:
+                    raise ScenarioError(f"{path}: sheet {sp.letter} row {row} has {len(line)} "
+                                        f"columns, expected {cols}")
+                for j, ch in enumerate(line):
+                    if ch not in data.legend:
+                        raise ScenarioError(f"{path}: hex {sp.letter}{sp.first_col + j}."
+                                            f"{row:02d}: character {ch!r} is not in the legend")
+                    self.terrain[f"{sp.letter}{sp.first_col + j}.{row:02d}"] = data.legend[ch]
 
     def _check_hex(self, where: str, hex_id: str) -> None:
         if not self.grid.is_hex(hex_id):
