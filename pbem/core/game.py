@@ -263,3 +263,20 @@ class Game(Protocol):
     def game_map(self, scenario: str) -> Any:
         """The scenario's GameMap (for drawing)."""
         ...
+
+
+class MarkerStyle(msgspec.Struct, frozen=True, kw_only=True):
+    """How the report map draws one marker kind; a game declares its kinds as data.
+
+    A game may offer ``marker_styles() -> dict[str, MarkerStyle]`` (marker kind -> style); the
+    renderer falls back to its built-in styles for a game without it and for kinds it lacks.
+    """
+
+    shape: str                      # burst | star | square | no_entry | circle
+    fill: str
+    stroke: str = "#111111"
+    accent: str = ""                # burst: inner colour; square: symbol colour
+    symbol: str = ""                # text drawn inside the shape ("?" for a face-down marker)
+    symbol_if_unlabelled: str = ""  # text inside when the marker has no label
+    show_label: bool = True         # draw the marker's label under it
+    css: str = "other"              # class on the drawn group: combat, objective, support ...

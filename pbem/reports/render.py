@@ -20,7 +20,8 @@ from markupsafe import Markup
 
 from pbem.core.mapdata import GameMap
 from pbem.reports.context import IndexEntry, ReportContext
-from pbem.reports.svgmap import legend_items, render_svg, side_colour, text_colour_on
+from pbem.reports.svgmap import (game_marker_styles, legend_items, render_svg, side_colour,
+                                 text_colour_on)
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 TEXT_WIDTH = 100
@@ -154,7 +155,8 @@ def render_html(ctx: ReportContext, game_map: GameMap) -> str:
     m = ctx.model
     svg = render_svg(game_map, m.units, m.markers, m.arrows, terrain_colours=ctx.terrain_colours,
                      side_colours=ctx.side_colours, own_side=m.side,
-                     title=f"{m.game_title}: {m.turn_label}")
+                     title=f"{m.game_title}: {m.turn_label}",
+                     marker_styles=game_marker_styles(m.game))
     legend = legend_items(game_map, terrain_colours=ctx.terrain_colours,
                           side_colours=ctx.side_colours, sides=_sides(ctx))
     v["svg"] = Markup(svg)  # every text inside was escaped by svgmap

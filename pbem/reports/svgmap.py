@@ -26,7 +26,7 @@ import weakref
 from html import escape as _html_escape
 from typing import Iterable, Sequence
 
-from pbem.core.game import MapArrow, MapMarker, MapUnit
+from pbem.core.game import MapArrow, MapMarker, MapUnit, MarkerStyle
 from pbem.core.mapdata import GameMap
 
 # Drawn map layers per GameMap (maps are loaded once per scenario and never change).
@@ -173,10 +173,13 @@ class _Geometry:
         self.h = math.sqrt(3) * size
         self.left = size * 1.0     # room for row numbers
         self.top = size * 0.75     # room for column numbers
-        cols = self.g.last_col - self.g.first_col + 1
-        rows = self.g.last_row - self.g.first_row + 1
-        self.map_w = (cols * 1.5 + 0.5) * size
-        self.map_h = (rows + 0.5) * self.h
+        if hasattr(self.g, "sheets"):          # a map of several lettered sheets
+            self.map_w, self.map_h = self.g.extent(size)
+        else:
+            cols = self.g.last_col - self.g.first_col + 1
+            rows = self.g.last_row - self.g.first_row + 1
+            self.map_w = (cols * 1.5 + 0.5) * size
+            self.map_h = (rows + 0.5) * self.h
         self.width = self.left + self.map_w + size * 0.4
         self.height = self.top + self.map_h + size * 0.4
 
@@ -428,10 +431,12 @@ def _block(unit: MapUnit, cx: float, cy: float, b: float, fill: str, own: bool) 
                 f'{shadow}{body}{bevel}</g>')
     label = _short(unit.label, 12)
     values = _short(unit.values, 12)
-    tip = " ".join(p for p in (unit.label, unit.values, f"({unit.kind})" if unit.kind else "",
+    tip = " ".join(p for p in (unit.label, f"[{unit.id}]" if unit.id and unit.id != unit.label
+                               else "", unit.values, f"({unit.kind})" if unit.kind else "",
                                f"in {unit.hex}", f"- {unit.note}" if unit.note else "") if p)
+    data_unit = f' data-unit="{esc(unit.id)}"' if unit.id else ""
     parts = [f'<g class="unit{" own" if own else " enemy"}" data-hex="{esc(unit.hex)}" '
-             f'data-side="{side_txt}"><title>{esc(tip)}</title>', shadow, body]
+             f'data-side="{side_txt}"{data_unit}><title>{esc(tip)}</title>', shadow, body]
     sym = _nato_symbol(unit.kind, x + b * 0.24, y + b * 0.1, b * 0.52, b * 0.3, ink) \
         if b >= 22 else ""
     parts.append(sym)
@@ -490,47 +495,121 @@ def _star(cx: float, cy: float, r: float) -> str:
     return _pts(pts)
 
 
-def _marker_svg(m: MapMarker, cx: float, cy: float, s: float) -> str:
-    n = norm_kind(m.kind)
+# Built-in marker styles, used for a game that declares none and for kinds a game lacks.
+# Keys are normalised kind names.
+_COMBAT = MarkerStyle(shape="burst", fill="#e02020", stroke="#6b0000", accent="#ffd23f",
+                      show_label=False, css="combat")
+_OBJECTIVE = MarkerStyle(shape="star", fill="#f2c21b", stroke="#7a5a00", css="objective")
+_FACEDOWN = MarkerStyle(shape="square", fill="#4a4a4a", stroke="#111", accent="#ffffff",
+                        symbol="?", css="support")
+_SUPPORT = MarkerStyle(shape="square", fill="#4a4a4a", stroke="#111", accent="#ffffff",
+                       symbol_if_unlabelled="?", css="support")
+_OOS = MarkerStyle(shape="no_entry", fill="#ffffff", stroke="#c01010", css="oos")
+OTHER_MARKER = MarkerStyle(shape="circle", fill="#2b2b6b", stroke="#ffffff", css="other")
+DEFAULT_MARKER_STYLES: dict[str, MarkerStyle] = {
+    **{k: _COMBAT for k in ("combat", "battle", "attack", "assault", "shock")},
+    **{k: _OBJECTIVE for k in ("objective", "victory", "vp", "victory_hex", "key_terrain")},
+    **{k: _SUPPORT for k in ("support", "support_fire", "barrage", "air")},
+    **{k: _FACEDOWN for k in ("facedown", "face_down", "hidden")},
+    **{k: _OOS for k in ("out_of_supply", "oos", "no_supply", "isolated")},
+}
+
+
+def game_marker_styles(game_id: str) -> dict[str, MarkerStyle]:
+    """The marker styles a registered game declares (its ``marker_styles()``), else {}."""
+    from pbem.core import registry
+
+    try:
+        game = registry.find_game(game_id)
+    except Exception:  # noqa: BLE001 (an unknown game draws with the built-in styles)
+        return {}
+    fn = getattr(game, "marker_styles", None)
+    return dict(fn()) if callable(fn) else {}
+
+
+def marker_style(kind: str, styles: dict[str, MarkerStyle] | None = None) -> MarkerStyle:
+    """The style of a marker kind: the game's declaration first, then the built-in styles."""
+    n = norm_kind(kind)
+    for table in (styles or {}, DEFAULT_MARKER_STYLES):
+        for key in (kind, n):
+            if key in table:
+                return table[key]
+        for key, st in table.items():
+            if norm_kind(key) == n:
+                return st
+    return OTHER_MARKER
+
+
+def _marker_svg(m: MapMarker, cx: float, cy: float, s: float,
+                styles: dict[str, MarkerStyle] | None = None) -> str:
+    st = marker_style(m.kind, styles)
     label = _short(m.label, 14)
     tip = esc(f"{m.kind}: {m.label} in {m.hex}" if m.label else f"{m.kind} in {m.hex}")
     tag = ""
-    if label and n not in ("combat", "battle", "attack", "assault", "shock"):
+    if label and st.show_label:
         tag = (f'<text x="{_f(cx)}" y="{_f(cy + s*0.36)}" font-size="{_f(s*0.2)}" '
                f'font-weight="bold" fill="#1a1a1a" text-anchor="middle" class="halo">'
                f'{esc(label)}</text>')
-    if n in ("combat", "battle", "attack", "assault", "shock"):
-        return (f'<g class="marker combat" data-hex="{esc(m.hex)}"><title>{tip}</title>'
-                f'<polygon points="{_burst(cx, cy, s*0.3)}" fill="#e02020" stroke="#6b0000" '
+    fill = safe_colour(st.fill, "#2b2b6b")
+    stroke = safe_colour(st.stroke, "#111111")
+    head = f'<g class="marker {esc(st.css)}" data-hex="{esc(m.hex)}"><title>{tip}</title>'
+    if st.shape == "burst":
+        accent = safe_colour(st.accent, "#ffd23f")
+        return (f'{head}<polygon points="{_burst(cx, cy, s*0.3)}" fill="{fill}" stroke="{stroke}" '
                 f'stroke-width="{_f(s*0.03)}" opacity="0.95"/>'
-                f'<polygon points="{_burst(cx, cy, s*0.15, 8)}" fill="#ffd23f"/>{tag}</g>')
-    if n in ("objective", "victory", "vp", "victory_hex", "key_terrain"):
-        return (f'<g class="marker objective" data-hex="{esc(m.hex)}"><title>{tip}</title>'
-                f'<polygon points="{_star(cx, cy, s*0.24)}" fill="#f2c21b" stroke="#7a5a00" '
+                f'<polygon points="{_burst(cx, cy, s*0.15, 8)}" fill="{accent}"/>{tag}</g>')
+    if st.shape == "star":
+        return (f'{head}<polygon points="{_star(cx, cy, s*0.24)}" fill="{fill}" stroke="{stroke}" '
                 f'stroke-width="{_f(s*0.03)}"/>{tag}</g>')
-    if n in ("support", "support_fire", "facedown", "face_down", "hidden", "barrage", "air"):
+    if st.shape == "square":
         w = s * 0.42
-        txt = "?" if n in ("facedown", "face_down", "hidden") or not label else ""
+        txt = st.symbol or (st.symbol_if_unlabelled if not label else "")
+        accent = safe_colour(st.accent, "#ffffff")
         inner = (f'<text x="{_f(cx)}" y="{_f(cy + s*0.08)}" font-size="{_f(s*0.25)}" '
-                 f'font-weight="bold" fill="#ffffff" text-anchor="middle">{txt}</text>'
+                 f'font-weight="bold" fill="{accent}" text-anchor="middle">{esc(txt)}</text>'
                  if txt else "")
-        return (f'<g class="marker support" data-hex="{esc(m.hex)}"><title>{tip}</title>'
-                f'<rect x="{_f(cx - w/2)}" y="{_f(cy - w/2)}" width="{_f(w)}" height="{_f(w)}" '
-                f'rx="{_f(s*0.04)}" fill="#4a4a4a" stroke="#111" stroke-width="{_f(s*0.03)}"/>'
-                f'{inner}{tag}</g>')
-    if n in ("out_of_supply", "oos", "no_supply", "isolated"):
-        return (f'<g class="marker oos" data-hex="{esc(m.hex)}"><title>{tip}</title>'
-                f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(s*0.17)}" fill="#ffffff" '
-                f'stroke="#c01010" stroke-width="{_f(s*0.05)}"/>'
+        return (f'{head}<rect x="{_f(cx - w/2)}" y="{_f(cy - w/2)}" width="{_f(w)}" '
+                f'height="{_f(w)}" rx="{_f(s*0.04)}" fill="{fill}" stroke="{stroke}" '
+                f'stroke-width="{_f(s*0.03)}"/>{inner}{tag}</g>')
+    if st.shape == "no_entry":
+        return (f'{head}<circle cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(s*0.17)}" fill="{fill}" '
+                f'stroke="{stroke}" stroke-width="{_f(s*0.05)}"/>'
                 f'<path d="M{_f(cx - s*0.12)},{_f(cy + s*0.12)} '
                 f'L{_f(cx + s*0.12)},{_f(cy - s*0.12)}" '
-                f'stroke="#c01010" stroke-width="{_f(s*0.05)}"/>{tag}</g>')
-    return (f'<g class="marker other" data-hex="{esc(m.hex)}"><title>{tip}</title>'
-            f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(s*0.16)}" fill="#2b2b6b" stroke="#ffffff" '
-            f'stroke-width="{_f(s*0.03)}"/>{tag}</g>')
+                f'stroke="{stroke}" stroke-width="{_f(s*0.05)}"/>{tag}</g>')
+    inner = (f'<text x="{_f(cx)}" y="{_f(cy + s*0.07)}" font-size="{_f(s*0.18)}" '
+             f'font-weight="bold" fill="{safe_colour(st.accent, "#ffffff")}" '
+             f'text-anchor="middle">{esc(st.symbol)}</text>' if st.symbol else "")
+    return (f'{head}<circle cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(s*0.16)}" fill="{fill}" '
+            f'stroke="{stroke}" stroke-width="{_f(s*0.03)}"/>{inner}{tag}</g>')
 
 
 # -- the map ---------------------------------------------------------------------------------------
+
+def _sheet_labels(g, geo: _Geometry) -> str:
+    """Frames, letters and edge numbers of each sheet of a map of several sheets."""
+    s = geo.s
+    out = [f'<g class="sheets" font-size="{_f(s*0.3)}" text-anchor="middle">']
+    for letter, sh in g.sheets.items():
+        x, y, bw, bh = g.sheet_box(letter, s)
+        x, y = x + geo.left, y + geo.top
+        out.append(f'<rect class="sheet-edge" x="{_f(x)}" y="{_f(y)}" width="{_f(bw)}" '
+                   f'height="{_f(bh)}" fill="none" stroke="#3a3328" stroke-width="1.2"/>')
+        for col in range(sh.first_col, sh.last_col + 1):
+            cx, _ = geo.center(f"{letter}{col}.{sh.last_row:02d}")
+            out.append(f'<text class="edge col" x="{_f(cx)}" y="{_f(y - s*0.12)}">{col}</text>')
+        for row in range(sh.first_row, sh.last_row + 1):
+            if row % 5:
+                continue        # as printed: every fifth row is numbered (BCS 1.1b)
+            _, cy = geo.center(f"{letter}{sh.first_col}.{row:02d}")
+            out.append(f'<text class="edge row" x="{_f(geo.left * 0.45)}" '
+                       f'y="{_f(cy + s*0.1)}">{row:02d}</text>')
+        title = getattr(sh, "title", "") or f"Map {letter}"
+        out.append(f'<text class="edge sheet" x="{_f(x + bw / 2)}" y="{_f(y + s*0.5)}" '
+                   f'font-size="{_f(s*0.6)}" opacity="0.55">{esc(title)}</text>')
+    out.append("</g>")
+    return "".join(out)
+
 
 def _valid_hex(game_map: GameMap, hex_id: str) -> bool:
     return isinstance(hex_id, str) and game_map.grid.is_hex(hex_id)
@@ -559,12 +638,21 @@ def _static_layers(game_map: GameMap, terrain_colours: dict[str, str] | None,
         used.add("gray")
     used_patterns = sorted(used)
     defs = [patterns[p] for p in used_patterns]
+    sheeted = hasattr(g, "sheets")
+    clip = ""
+    if sheeted:
+        # Each sheet's printed edge cuts its edge hexes in half (BCS 1.1c): clip to the sheets.
+        rects = "".join(f'<rect x="{_f(x + geo.left)}" y="{_f(y + geo.top)}" width="{_f(bw)}" '
+                        f'height="{_f(bh)}"/>'
+                        for x, y, bw, bh in (g.sheet_box(k, s) for k in g.sheets))
+        defs.append(f'<clipPath id="sheet-clip">{rects}</clipPath>')
+        clip = ' clip-path="url(#sheet-clip)"'
 
     # background and frame
     out.append(f'<rect x="0" y="0" width="{_f(w)}" height="{_f(h)}" fill="#fbf6e9"/>')
 
     # terrain
-    out.append('<g class="terrain">')
+    out.append(f'<g class="terrain"{clip}>')
     for hx in hexes:
         kind = game_map.terrain.get(hx, "")
         fill = terrain_colour(kind, terrain_colours) if kind else "#ffffff"
@@ -574,7 +662,7 @@ def _static_layers(game_map: GameMap, terrain_colours: dict[str, str] | None,
                    f'fill="{fill}"><title>{hx} {esc(kind)}</title></polygon>')
     out.append("</g>")
     if used_patterns:
-        out.append('<g class="texture" pointer-events="none">')
+        out.append(f'<g class="texture" pointer-events="none"{clip}>')
         for hx in hexes:
             p = _pattern_for(game_map.terrain.get(hx, ""))
             if p:
@@ -592,7 +680,7 @@ def _static_layers(game_map: GameMap, terrain_colours: dict[str, str] | None,
         d.append("M" + " L".join(f"{_f(x)},{_f(y)}" for x, y in c) + " Z")
     out.append(f'<path class="grid" d="{" ".join(d)}" fill="none" stroke="#6d6555" '
                f'stroke-width="{_f(max(0.6, s*0.022))}" stroke-opacity="0.7" '
-               f'pointer-events="none"/>')
+               f'pointer-events="none"{clip}/>')
 
     # hexside features, in the pair order of the map file when it is known
     sides: list[tuple[str, str, str]] = []
@@ -681,17 +769,20 @@ def _static_layers(game_map: GameMap, terrain_colours: dict[str, str] | None,
         cx, cy = geo.center(hx)
         out.append(f'<text class="hexid" x="{_f(cx)}" y="{_f(cy - s*0.6)}">{hx}</text>')
     out.append("</g>")
-    dg = g.digits
-    out.append(f'<g class="edge-labels" font-size="{_f(s*0.3)}" text-anchor="middle">')
-    for col in range(g.first_col, g.last_col + 1):
-        cx, _ = geo.center(g.hex_id(col, g.first_row))
-        out.append(f'<text class="edge col" x="{_f(cx)}" y="{_f(geo.top - s*0.22)}">'
-                   f'{col:0{dg}d}</text>')
-    for row in range(g.first_row, g.last_row + 1):
-        _, cy = geo.center(g.hex_id(g.first_col, row))
-        out.append(f'<text class="edge row" x="{_f(geo.left * 0.45)}" y="{_f(cy + s*0.1)}">'
-                   f'{row:0{dg}d}</text>')
-    out.append("</g>")
+    if sheeted:
+        out.append(_sheet_labels(g, geo))
+    else:
+        dg = g.digits
+        out.append(f'<g class="edge-labels" font-size="{_f(s*0.3)}" text-anchor="middle">')
+        for col in range(g.first_col, g.last_col + 1):
+            cx, _ = geo.center(g.hex_id(col, g.first_row))
+            out.append(f'<text class="edge col" x="{_f(cx)}" y="{_f(geo.top - s*0.22)}">'
+                       f'{col:0{dg}d}</text>')
+        for row in range(g.first_row, g.last_row + 1):
+            _, cy = geo.center(g.hex_id(g.first_col, row))
+            out.append(f'<text class="edge row" x="{_f(geo.left * 0.45)}" y="{_f(cy + s*0.1)}">'
+                       f'{row:0{dg}d}</text>')
+        out.append("</g>")
 
     result = ("".join(defs), "".join(out), "".join(place_names))
     per_map[key] = result
@@ -701,11 +792,13 @@ def _static_layers(game_map: GameMap, terrain_colours: dict[str, str] | None,
 def render_svg(game_map: GameMap, units: Sequence[MapUnit] = (), markers: Sequence[MapMarker] = (),
                arrows: Sequence[MapArrow] = (), *, terrain_colours: dict[str, str] | None = None,
                side_colours: dict[str, str] | None = None, hex_size: float = DEFAULT_HEX_SIZE,
-               own_side: str | None = None, title: str = "") -> str:
+               own_side: str | None = None, title: str = "",
+               marker_styles: dict[str, MarkerStyle] | None = None) -> str:
     """Return one ``<svg>`` element drawing the map and the given units, markers and arrows.
 
     Every text is escaped; items whose hex is not on the map are skipped (the text report
     still lists them). ``own_side`` marks that side's units as own (for styling only).
+    ``marker_styles`` is the game's declaration of its marker kinds (``game_marker_styles``).
     """
     geo = _Geometry(game_map, float(hex_size))
     s = geo.s
@@ -767,7 +860,7 @@ def render_svg(game_map: GameMap, units: Sequence[MapUnit] = (), markers: Sequen
         i = count.get(m.hex, 0)
         count[m.hex] = i + 1
         cx, cy = geo.center(m.hex)
-        out.append(_marker_svg(m, cx + s * 0.52 - i * s * 0.42, cy - s * 0.45, s))
+        out.append(_marker_svg(m, cx + s * 0.52 - i * s * 0.42, cy - s * 0.45, s, marker_styles))
     out.append("</g>")
 
     # arrows last, stopping short of the destination block

@@ -6,11 +6,11 @@ import random
 from pathlib import Path
 from typing import Any
 
-from pbem.core.game import Context, Decision, OptionSpec, Outcome, ReportModel
+from pbem.core.game import Context, Decision, MarkerStyle, OptionSpec, Outcome, ReportModel
 from pbem.games.holdfast import actions, bot as bots, orders, sequence
 from pbem.games.holdfast.data import world
 from pbem.games.holdfast.options import OPTIONS, resolve_options
-from pbem.games.holdfast.report import TITLE, build_report
+from pbem.games.holdfast.report import MARKER_STYLES, TITLE, build_report
 from pbem.games.holdfast.scenario import SCENARIO_DIR, data_files, scenario_ids
 from pbem.games.holdfast.standin import standin
 from pbem.games.holdfast.state import HoldfastState
@@ -91,6 +91,10 @@ class HoldfastGame:
     def report(self, state: HoldfastState, side: str) -> ReportModel:
         """The report model of one side."""
         return build_report(state, world(state.public.scenario), side)
+
+    def marker_styles(self) -> dict[str, MarkerStyle]:
+        """The marker kinds this game draws on the report map, and their styles."""
+        return dict(MARKER_STYLES)
 
     def game_map(self, scenario: str) -> Any:
         """The scenario's GameMap."""

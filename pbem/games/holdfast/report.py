@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 from pbem.core.game import MapArrow, MapMarker, MapUnit, Panel, ReportModel
+from pbem.core.game import MarkerStyle
 from pbem.games.holdfast.data import World
 from pbem.games.holdfast.state import HoldfastState
 from pbem.games.holdfast.victory import status
 from pbem.games.holdfast.view import build_view
 
 TITLE = "Holdfast: Tunisia 1942-43"
+
+# The marker kinds this game draws on the report map, and how (pbem.core.game.MarkerStyle).
+MARKER_STYLES: dict[str, MarkerStyle] = {
+    "combat": MarkerStyle(shape="burst", fill="#e02020", stroke="#6b0000", accent="#ffd23f",
+                          show_label=False, css="combat"),
+    "supply_base": MarkerStyle(shape="circle", fill="#2b2b6b", stroke="#ffffff", css="other"),
+}
 
 
 def build_report(state: HoldfastState, w: World, side: str) -> ReportModel:

@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import Any
 
 from pbem.core.errors import ScenarioError
-from pbem.core.game import Context, Decision, OptionSpec, Outcome, ReportModel
+from pbem.core.game import Context, Decision, MarkerStyle, OptionSpec, Outcome, ReportModel
 from pbem.games.kasserine import actions, bot as bots, orders, sequence
 from pbem.games.kasserine.board import data_of
 from pbem.games.kasserine.options import OPTIONS, resolve_options
-from pbem.games.kasserine.report import TITLE, build_report
+from pbem.games.kasserine.report import MARKER_STYLES, TITLE, build_report
 from pbem.games.kasserine.scenario import data_files, load_kasserine, scenario_ids
 from pbem.games.kasserine.standin import standin
 from pbem.games.kasserine.state import KasserineState
@@ -96,6 +96,10 @@ class KasserineGame:
     def report(self, state: KasserineState, side: str) -> ReportModel:
         """The report model of one side."""
         return build_report(state, side)
+
+    def marker_styles(self) -> dict[str, MarkerStyle]:
+        """The marker kinds this game draws on the report map, and their styles."""
+        return dict(MARKER_STYLES)
 
     def game_map(self, scenario: str) -> Any:
         """The scenario's GameMap."""

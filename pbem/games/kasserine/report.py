@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pbem.core.game import MapArrow, MapMarker, MapUnit, Panel, ReportModel
+from pbem.core.game import MarkerStyle
 from pbem.games.kasserine.board import data_of
 from pbem.games.kasserine.seen import seen_lines
 from pbem.games.kasserine.sequence import released_now
@@ -12,6 +13,15 @@ from pbem.games.kasserine.view import build_view, standing_lines
 from pbem.games.kasserine.victory import status_lines
 
 TITLE = "Kasserine: Baptism of Fire"
+
+# The marker kinds this game draws on the report map, and how (pbem.core.game.MarkerStyle).
+MARKER_STYLES: dict[str, MarkerStyle] = {
+    "objective": MarkerStyle(shape="star", fill="#f2c21b", stroke="#7a5a00", css="objective"),
+    "combat": MarkerStyle(shape="burst", fill="#e02020", stroke="#6b0000", accent="#ffd23f",
+                          show_label=False, css="combat"),
+    "support-facedown": MarkerStyle(shape="circle", fill="#2b2b6b", stroke="#ffffff",
+                                    css="other"),
+}
 
 
 def build_report(state: KasserineState, side: str) -> ReportModel:
