@@ -76,11 +76,18 @@ class Roll(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class OptionSpec(msgspec.Struct, frozen=True, kw_only=True):
-    """A house option: its default, allowed values and the rule gap it settles."""
+    """A house option: its default, allowed values and the rule gap it settles.
 
-    default: Any
+    Resolution and the meaning of ``required``, ``when`` and ``value_when`` are in
+    pbem.core.options (docs/adding-a-game.md, "House options").
+    """
+
+    default: Any = None
     choices: tuple[Any, ...]
     doc: str
+    required: bool = False                        # no default: the proposer must choose
+    when: dict[str, tuple[Any, ...]] = {}         # applies only when these options have these values
+    value_when: dict[Any, dict[str, tuple[Any, ...]]] = {}   # a value allowed only when ...
 
 
 class NeedsDice(Exception):

@@ -11,7 +11,7 @@ from pbem.core.keys import generate
 from pbem.core.registry import find_game
 from pbem.protocol import ops
 from pbem.protocol.audit import verify_archive
-from pbem.protocol.genesis import HOST
+from pbem.protocol.genesis import HOST, resolve_options
 
 MAX_FILES = 20000
 
@@ -46,6 +46,7 @@ def play_demo(root: str | Path, *, game_name: str = "holdfast", scenario: str | 
     scenario = scenario or next(iter(game.scenarios()))
     if scenario not in game.scenarios():
         raise PbemError(f"unknown scenario {scenario!r} of {game.id}")
+    resolve_options(game, {}, name="pbem demo")     # a required option refuses the demo here
     root = Path(root)
     if root.exists() and any(root.iterdir()):
         raise PbemError(f"{root}: folder is not empty")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from pbem.core import options
 from pbem.core.dice import lp
 from pbem.core.encoding import sha256, sha256_hex
 from pbem.core.errors import ArchiveError, FileRejected, PbemError
@@ -26,19 +27,9 @@ def data_hash(game: Game, scenario: str) -> str:
 
 
 def resolve_options(game: Game, given: dict[str, Any], *, name: str = "options") -> dict[str, Any]:
-    """All house options with defaults filled in; PbemError for unknown options or values."""
-    specs = game.options()
-    out = {}
-    for k in given:
-        if k not in specs:
-            raise PbemError(f"{name}: unknown option {k!r} for {game.id} "
-                            f"(known: {', '.join(sorted(specs)) or 'none'})")
-    for k, spec in sorted(specs.items()):
-        v = given.get(k, spec.default)
-        if v not in spec.choices:
-            raise PbemError(f"{name}: option {k}={v!r} is not one of {list(spec.choices)}")
-        out[k] = v
-    return out
+    """All house options with defaults filled in (pbem.core.options.resolve); PbemError for
+    unknown options or values, a required option missing or a dependency broken."""
+    return options.resolve(game.options(), given, where=name, owner=game.id)
 
 
 class Genesis:

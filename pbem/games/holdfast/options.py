@@ -6,6 +6,7 @@ from typing import Any
 
 from pbem.core.errors import ScenarioError
 from pbem.core.game import OptionSpec
+from pbem.core.options import resolve
 
 OPTIONS: dict[str, OptionSpec] = {
     "hit_allocation": OptionSpec(
@@ -62,11 +63,4 @@ OPTIONS: dict[str, OptionSpec] = {
 
 def resolve_options(given: dict[str, Any] | None) -> dict[str, Any]:
     """Defaults overlaid with the given options; ScenarioError for unknown names or values."""
-    out = {k: v.default for k, v in OPTIONS.items()}
-    for k, v in (given or {}).items():
-        if k not in OPTIONS:
-            raise ScenarioError(f"unknown Holdfast option {k!r} (known: {', '.join(sorted(OPTIONS))})")
-        if v not in OPTIONS[k].choices:
-            raise ScenarioError(f"option {k}: {v!r} is not one of {OPTIONS[k].choices}")
-        out[k] = v
-    return out
+    return resolve(OPTIONS, given, where="Holdfast options", owner="holdfast", error=ScenarioError)

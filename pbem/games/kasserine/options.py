@@ -8,6 +8,7 @@ import msgspec
 
 from pbem.core.errors import ScenarioError
 from pbem.core.game import OptionSpec
+from pbem.core.options import resolve
 
 OPTIONS: dict[str, OptionSpec] = {
     "sbeitla_hex": OptionSpec(
@@ -86,15 +87,8 @@ class Options(msgspec.Struct, kw_only=True, frozen=True):
     mobile_ezoc_stop: bool = False
 
 
-def resolve_options(given: dict[str, Any]) -> Options:
+def resolve_options(given: dict[str, Any] | None) -> Options:
     """Fill defaults and check every given option; ScenarioError on an unknown option or value."""
-    values: dict[str, Any] = {}
-    for key, value in (given or {}).items():
-        spec = OPTIONS.get(key)
-        if spec is None:
-            raise ScenarioError(f"unknown Kasserine option {key!r} (known: {', '.join(OPTIONS)})")
-        if value not in spec.choices:
-            raise ScenarioError(f"option {key}: {value!r} is not one of {spec.choices}")
-        values[key] = value
-    fields = set(Options.__struct_fields__)
-    return Options(**{k: v for k, v in values.items() if k in fields})
+    values = resolve(OPTIONS, given, where="Kasserine options", owner="kasserine",
+                     error=ScenarioError)
+    return Options(**{k: v for k, v in values.items() if k in Options.__struct_fields__})

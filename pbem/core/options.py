@@ -1,0 +1,117 @@
+"""House options: resolving what a proposer chose against a game's option specs.
+
+An option (``pbem.core.game.OptionSpec``) has a list of ``choices`` and either a ``default``
+or ``required=True`` (no default: the proposer must choose). Two kinds of dependency:
+
+- ``when = {"other": (v1, v2)}``: the option applies only while every named option has one of
+  the listed values. While it does not apply its value is its ``default`` (``None`` for a
+  required option): giving that value is accepted (a proposal lists every option explicitly),
+  any other value contradicts the other option and is refused.
+- ``value_when = {value: {"other": (v1, ...)}}``: this value is allowed only while every named
+  option has one of the listed values (a default that contradicts another choice is refused
+  too: the proposer must choose).
+
+``resolve`` returns every option with its value, which is what the genesis records; every
+refusal is one ``PbemError`` line naming the options and the allowed values.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from pbem.core.errors import PbemError, ScenarioError
+from pbem.core.game import OptionSpec
+
+
+def _cond(cond: Mapping[str, tuple[Any, ...]]) -> str:
+    return " and ".join(f"{k} is {' or '.join(repr(v) for v in vals)}"
+                        for k, vals in sorted(cond.items()))
+
+
+def _holds(cond: Mapping[str, tuple[Any, ...]], values: Mapping[str, Any]) -> bool:
+    return all(values[k] in vals for k, vals in cond.items())
+
+
+def check_specs(specs: Mapping[str, OptionSpec], owner: str = "game") -> None:
+    """ScenarioError if the specs themselves are inconsistent (a bug of the game, not the user)."""
+    for k, spec in specs.items():
+        if not spec.required and spec.default not in spec.choices and not spec.when:
+            raise ScenarioError(f"{owner}: option {k} has default {spec.default!r}, "
+                                f"not one of {list(spec.choices)}")
+        for v, cond in spec.value_when.items():
+            if v not in spec.choices:
+                raise ScenarioError(f"{owner}: option {k}: value_when names {v!r}, "
+                                    f"not one of {list(spec.choices)}")
+        for cond in (spec.when, *spec.value_when.values()):
+            for other in cond:
+                if other not in specs or other == k:
+                    raise ScenarioError(f"{owner}: option {k} depends on {other!r}, "
+                                        "which is not another option of the game")
+
+
+def resolve(specs: Mapping[str, OptionSpec], given: Mapping[str, Any] | None, *,
+            where: str = "options", owner: str = "game",
+            error: type[PbemError] = PbemError) -> dict[str, Any]:
+    """Every option with its value, defaults filled in; ``error`` (one line) when the choice is
+    incomplete or contradictory: an unknown option or value, a required option missing, an
+    option given while another option makes it not apply, a value another option forbids."""
+    check_specs(specs, owner)
+    given = dict(given or {})
+    for k in given:
+        if k not in specs:
+            raise error(f"{where}: unknown option {k!r} for {owner} "
+                        f"(known: {', '.join(sorted(specs)) or 'none'})")
+    out: dict[str, Any] = {}
+    busy: list[str] = []
+
+    def value_of(k: str) -> Any:
+        if k in out:
+            return out[k]
+        if k in busy:
+            raise ScenarioError(f"{owner}: options {' -> '.join([*busy, k])} depend on "
+                                "each other in a cycle")
+        busy.append(k)
+        spec = specs[k]
+        deps = {d: value_of(d) for d in sorted(spec.when)}
+        busy.pop()
+        if not _holds(spec.when, deps):
+            off = spec.default
+            if k in given and given[k] != off:
+                now = ", ".join(f"{d}={deps[d]!r}" for d in sorted(deps))
+                raise error(f"{where}: option {k} applies only when {_cond(spec.when)}, "
+                            f"not with {now}: leave it out")
+            out[k] = off
+            return off
+        if k in given:
+            v = given[k]
+            if v not in spec.choices:
+                raise error(f"{where}: option {k}={v!r} is not one of {list(spec.choices)}")
+        elif spec.required:
+            raise error(f"{where}: option {k} is required for {owner} (no default): "
+                        f"choose one of {list(spec.choices)}")
+        else:
+            v = spec.default
+            if v not in spec.choices:
+                raise ScenarioError(f"{owner}: option {k} has default {v!r}, "
+                                    f"not one of {list(spec.choices)}")
+        out[k] = v
+        return v
+
+    for k in sorted(specs):
+        value_of(k)
+    for k in sorted(specs):
+        cond = _value_cond(specs[k], out[k])
+        if cond and not _holds(cond, out):
+            now = ", ".join(f"{d}={out[d]!r}" for d in sorted(cond))
+            how = "given" if k in given else "the default"
+            raise error(f"{where}: option {k}={out[k]!r} ({how}) needs {_cond(cond)}, "
+                        f"not {now}: choose another {k} or change {', '.join(sorted(cond))}")
+    return out
+
+
+def _value_cond(spec: OptionSpec, value: Any) -> dict[str, tuple[Any, ...]]:
+    """The condition on other options that this value of the option needs (type-exact match)."""
+    for v, cond in spec.value_when.items():
+        if v == value and type(v) is type(value):
+            return dict(cond)
+    return {}
