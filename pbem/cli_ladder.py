@@ -270,13 +270,17 @@ def standings_cmd(db: str, fmt: str, game: str | None, min_games: int) -> None:
 @command("recompute")
 @click.argument("db")
 @click.option("--check", is_flag=True, help="Only compare the stored ratings with a replay.")
-def recompute(db: str, check: bool) -> None:
+@click.option("--from", "start", type=int, default=None, metavar="SEQ",
+              help="Replay only the games from game SEQ on, over the stored ratings before it.")
+def recompute(db: str, check: bool, start: int | None) -> None:
     """Replay every rating from the recorded games in order (or --check they agree).
 
     Example: pbem ladder recompute club.ladder --check
     """
     from pbem.ladder import ratings
 
+    if start is not None and start < 1:
+        raise PbemError(f"--from {start}: games are numbered from 1")
     conn = _open(db)
     if check:
         diffs = ratings.check(conn)
@@ -286,8 +290,9 @@ def recompute(db: str, check: bool) -> None:
             sys.exit(1)
         echo("OK: the stored ratings equal a replay of every recorded game.")
         return
-    n = ratings.recompute(conn)
-    echo(f"Ratings replayed from {n} recorded games.")
+    n = ratings.recompute(conn, start)
+    echo(f"Ratings replayed from {n} recorded games"
+         + (f" (from game {start} on)." if start and start > 1 else "."))
 
 
 @command("claim")

@@ -87,3 +87,92 @@ def test_recompute_and_check_through_the_cli(full_ladder: Path) -> None:
     assert "Ratings replayed from 14 recorded games" in ok("ladder", "recompute",
                                                            full_ladder).output
     ok("ladder", "recompute", full_ladder, "--check")
+
+
+def _plain_openskill(conn) -> dict:  # type: ignore[no-untyped-def]
+    """Every rating by asking openskill's rate for every game and scope (no memo, no
+    checkpoint): the reference the ladder's replay must equal to the last bit."""
+    m = PlackettLuce()
+    state: dict = {}
+    games = conn.execute("SELECT seq, game FROM games ORDER BY seq").fetchall()
+    for seq, game in games:
+        sides = conn.execute("SELECT player_id, result FROM game_players WHERE game_seq = ? "
+                             "ORDER BY side", (seq,)).fetchall()
+        for scope in ("overall", game):
+            olds = [state.get((p, scope)) or m.rating() for p, _ in sides]
+            new = m.rate([[r] for r in olds], ranks=[ratings.RANK[r] for _, r in sides])
+            for (p, _), team in zip(sides, new):
+                state[(p, scope)] = team[0]
+    return {k: (r.mu, r.sigma) for k, r in state.items()}
+
+
+def test_the_replay_memo_gives_exactly_openskills_answers(tmp_path: Path) -> None:
+    """Many games between new players ask openskill the same question: the replay reuses
+    the answer (asks fewer times) and every rating is still exactly openskill's."""
+    conn, pids = synthetic_ladder(tmp_path / "l.ladder", 12)
+    n = 0
+    for i in range(0, 12, 2):                     # six first games between new players
+        n += 1
+        synthetic_game(conn, n, pids[i], pids[i + 1], "win")
+    for i in range(12):
+        n += 1
+        synthetic_game(conn, n, pids[i], pids[(i + 3) % 12], ["win", "loss", "draw"][i % 3],
+                       game=["holdfast", "kasserine"][i % 2])
+    t = ratings.replay(conn)
+    assert t.asked < 2 * n                          # the memo answered some
+    got = {k: (e[0].mu, e[0].sigma) for k, e in t.rows.items()}
+    assert got == _plain_openskill(conn)
+    assert ratings.check(conn) == []
+
+
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5),
+                          st.sampled_from(["win", "loss", "draw"]),
+                          st.sampled_from(["holdfast", "kasserine"])), min_size=1, max_size=20),
+       st.integers(1, 20), st.sampled_from(["result", "title"]))
+def test_recompute_from_a_game_equals_a_full_rebuild(tmp_path_factory,  # type: ignore
+                                                     games, at, change) -> None:
+    """After a change at game k, replaying from k over the stored history (a checkpoint)
+    gives exactly the ratings and history of a rebuild from scratch; a player left with no
+    game in a title loses that title's rating, as in a rebuild."""
+    conn, pids = synthetic_ladder(tmp_path_factory.mktemp("k") / "l.ladder", 6)
+    n = 0
+    for x, y, result, title in games:
+        if x != y:
+            n += 1
+            synthetic_game(conn, n, pids[x], pids[y], result, game=title)
+    if n == 0:
+        return
+    k = min(at, n)
+    if change == "result":
+        conn.execute("UPDATE game_players SET result = CASE result WHEN 'win' THEN 'loss' "
+                     "WHEN 'loss' THEN 'win' WHEN 'draw' THEN CASE side WHEN 'allied' THEN 'win' "
+                     "ELSE 'loss' END END WHERE game_seq = ?", (k,))
+    else:
+        conn.execute("UPDATE games SET game = 'dash' WHERE seq = ?", (k,))
+    conn.commit()
+    assert ratings.check(conn) != []                # the stored ratings are now stale
+    assert ratings.recompute(conn, k) == n - k + 1
+    assert ratings.check(conn) == []
+    from_k = [tuple(r) for r in conn.execute("SELECT * FROM ratings ORDER BY 1, 2")]
+    hist_k = [tuple(r) for r in conn.execute("SELECT * FROM rating_history ORDER BY 1, 2, 3")]
+    ratings.recompute(conn)
+    assert from_k == [tuple(r) for r in conn.execute("SELECT * FROM ratings ORDER BY 1, 2")]
+    assert hist_k == [tuple(r) for r in conn.execute(
+        "SELECT * FROM rating_history ORDER BY 1, 2, 3")]
+    got = {(r[0], r[1]): (r[2], r[3]) for r in conn.execute("SELECT * FROM ratings")}
+    assert got == _plain_openskill(conn)
+
+
+def test_recompute_from_through_the_cli(full_ladder: Path) -> None:
+    con = sqlite3.connect(full_ladder)
+    with con:
+        con.execute("UPDATE ratings SET mu = mu + 1")      # stale from the first game on
+    con.close()
+    assert "Ratings replayed from 4 recorded games (from game 11 on)" in ok(
+        "ladder", "recompute", full_ladder, "--from", "11").output
+    refused("ladder", "recompute", full_ladder, "--check")   # games before 11: still stale
+    ok("ladder", "recompute", full_ladder, "--from", "1")
+    ok("ladder", "recompute", full_ladder, "--check")
+    assert "--from" in refused("ladder", "recompute", full_ladder, "--from", "0")
