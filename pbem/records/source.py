@@ -247,7 +247,8 @@ def _player_frames(v: Verified, view: str) -> Iterator[Frame]:
         model = msgspec.convert(vf.report, type=ReportModel)
         mine = [o for o in own if prev < o.payload.seq <= vf.seq]
         orders = [line for o in mine for line in o.payload.orders]
-        notes = [f"your file {o.payload.seq} ({len(o.payload.orders)} orders)" for o in mine]
+        notes = [f"your file {o.payload.seq} ({len(o.payload.orders)} order"
+                 f"{'s' if len(o.payload.orders) != 1 else ''})" for o in mine]
         notes += [f"the referee refused your file {r.payload.seq}: order {r.payload.order}: "
                   f"{r.payload.reason}" for r in rejections if prev < r.payload.seq <= vf.seq]
         rolls = [Roll(**r) for r in vf.rolls]  # type: ignore[arg-type]

@@ -6,6 +6,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context, Decision, MarkerStyle, OptionSpec, Outcome, ReportModel
 from pbem.games.holdfast import actions, bot as bots, orders, sequence
 from pbem.games.holdfast.data import world
@@ -60,7 +61,17 @@ class HoldfastGame:
 
     def apply(self, state: HoldfastState, side: str, order: orders.Order, ctx: Context) -> None:
         """Check and apply one order, then run the automatic steps."""
+        if isinstance(order, orders.MoveTo):
+            raise IllegalOrder(orders.UNEXPANDED, rule="HF-9.1-b")
         actions.apply(state, world(state.public.scenario), side, order, ctx)
+
+    def expand_order(self, state: Any, side: str, order: orders.Order) -> orders.Order:
+        """A destination-only move as the Move along its cheapest legal path; others as given."""
+        if isinstance(order, orders.MoveTo):
+            from pbem.games.holdfast.movement import expand
+
+            return expand(state, world(state.public.scenario), side, order)
+        return order
 
     def view(self, state: HoldfastState, side: str) -> HoldfastView:
         """What one side may know."""

@@ -71,7 +71,8 @@ def check_path(state: HoldfastState, w: World, side: str, unit_id: str, path: li
     here = u.hex
     for nxt in path:
         if not w.adjacent(here, nxt):
-            raise IllegalOrder(f"{nxt} is not adjacent to {here}", rule="HF-9.1-b")
+            raise IllegalOrder(f"{nxt} is not adjacent to {here} (adjacent: "
+                               f"{', '.join(sorted(w.neighbours(here)))})", rule="HF-9.1-b")
         if nxt in w.prohibited:
             raise IllegalOrder(f"{nxt} is {w.terrain(nxt)}, prohibited terrain", rule="HF-TEC-a")
         if w.side_prohibited(here, nxt):
@@ -87,10 +88,11 @@ def check_path(state: HoldfastState, w: World, side: str, unit_id: str, path: li
                                rule="HF-9.3-a")
         cost = hex_cost(w, spec.type, here, nxt, nxt in ez) + side_cost(w, here, nxt, pub.weather)
         spent += cost
-        if spent > mp:
-            raise IllegalOrder(f"entering {nxt} needs {spent} MP in all; {unit_id} has {mp}",
-                               rule="HF-9.1-b")
         costs.append(cost)
+        if spent > mp:
+            entered = " + ".join(f"{h} {c}" for h, c in zip(path, costs))
+            raise IllegalOrder(f"entering {nxt} needs {spent} MP in all ({entered}); {unit_id} "
+                               f"has {mp} MP", rule="HF-9.1-b")
         here = nxt
     if here in block_hexes(state, side):
         raise IllegalOrder(f"{here} already holds a friendly block", rule="HF-9.1-c")
@@ -138,3 +140,82 @@ def reachable(state: HoldfastState, w: World, side: str, unit_id: str, mp: int,
             path.append(prev[path[-1]])
         out[h] = path[::-1]
     return out
+
+
+def cheapest_path(state: HoldfastState, w: World, side: str, unit_id: str, dest: str,
+                  strategic: bool) -> tuple[int, list[str]] | None:
+    """The cheapest legal path to dest and its cost, ignoring the allowance; None if none.
+
+    Ties are broken deterministically: the fewest hexes entered, then the path whose hex ids
+    come first in order (compared hex by hex), so that every processor writes the same path.
+    """
+    import heapq
+
+    u = state.private[side].units[unit_id]
+    ez = ezoc(state, w, side)
+    if strategic and u.hex in ez:
+        return None
+    steps = step_table(w, w.units[unit_id].type, state.public.weather)
+    stop = block_hexes(state, enemy(side)) | (ez if strategic else set())
+    if not w.gray_open(side, state.public.turn):
+        stop = stop | w.gray
+    best: dict[str, tuple[int, int, tuple[str, ...]]] = {u.hex: (0, 0, ())}
+    heap = [(0, 0, (), u.hex)]
+    while heap:
+        c, n_steps, path, h = heapq.heappop(heap)
+        if (c, n_steps, path) != best.get(h):
+            continue
+        if h == dest:
+            return c, list(path)
+        for n, hc, sc in steps[h]:
+            if n in stop:
+                continue
+            label = (c + (max(hc, w.tables.ezoc_mp) if n in ez else hc) + sc, n_steps + 1,
+                     path + (n,))
+            if n not in best or label < best[n]:
+                best[n] = label
+                heapq.heappush(heap, (*label, n))
+    return None
+
+
+def expand_move(state: HoldfastState, w: World, side: str, unit_id: str, dest: str,
+                mp: int, strategic: bool) -> list[str]:
+    """The path a destination-only move stands for (cheapest_path); IllegalOrder if none fits mp."""
+    u = state.private[side].units[unit_id]
+    if dest == u.hex:
+        raise IllegalOrder(f"{unit_id} is already in {dest}", rule="HF-9.1-b")
+    found = cheapest_path(state, w, side, unit_id, dest, strategic)
+    if found is None:
+        raise IllegalOrder(f"{unit_id} has no legal path from {u.hex} to {dest}"
+                           + (" by strategic movement" if strategic else ""), rule="HF-9.1-b")
+    cost, path = found
+    if cost > mp:
+        # check_path names the cost of each hex entered and the allowance
+        check_path(state, w, side, unit_id, path, mp, strategic)
+    return path
+
+
+def expand(state: HoldfastState, w: World, side: str, order: Any) -> Any:
+    """A destination-only move (orders.MoveTo) as the Move along its cheapest legal path.
+
+    Problems that are not about the path (not your unit, already moved, no RP, ...) are left
+    to the rules: the Move then names the destination alone and apply refuses it with them.
+    """
+    from pbem.games.holdfast.orders import Move
+    from pbem.games.holdfast.supply import in_supply
+
+    def as_move(path: list[str]) -> Move:
+        return Move(unit=order.unit, path=tuple(path), strategic=order.strategic,
+                    leader=order.leader)
+
+    dest = w.resolve(order.dest)
+    if not dest:
+        raise IllegalOrder(f"unknown hex or place {order.dest!r}", rule="HF-9.1-b")
+    u = state.private[side].units.get(order.unit)
+    if (state.public.phase != "turn" or side != state.public.active or u is None
+            or u.where != "map" or u.moved or w.units[order.unit].type == "support"):
+        return as_move([dest])
+    supplied = in_supply(state, w, side, order.unit)
+    mp = allowance(w, w.units[order.unit], weather=state.public.weather, supplied=supplied,
+                   leader=order.leader, strategic=order.strategic)
+    return as_move(expand_move(state, w, side, order.unit, dest, mp, order.strategic))

@@ -4,7 +4,10 @@ Notation (tokens separated by spaces, case-insensitive, canonical form lower cas
   place UNIT HEX                           set-up or reinforcement/replacement placement
   buy UNIT N                               add N steps to a unit on the map
   rebuild UNIT                             buy back an eliminated unit (returns next turn, 1 SP)
-  move UNIT HEX-HEX-... [strat] [leader]   move along a path (the start hex may be listed)
+  move UNIT HEX-HEX-... [strat] [leader]   move along a path (the start hex may be listed);
+                                           the hexes may be separated by dashes or spaces
+  move UNIT to HEX [strat] [leader]        destination only: pbem check/submit write the
+                                           cheapest legal path in its place before signing
   attack HEX with UNIT... [support S...] [hits UNIT,UNIT...]
   allocate UNIT,UNIT...                    priority order for hits on the attacking units
   end                                      end the set-up or the player turn
@@ -13,7 +16,9 @@ HEX is a hex id (0812) or a place name with underscores for spaces (souk_ahras).
 
 from __future__ import annotations
 
+import difflib
 import re
+from typing import ClassVar
 
 import msgspec
 
@@ -52,6 +57,16 @@ class Move(msgspec.Struct, tag="move", frozen=True, kw_only=True):
     leader: bool = False
 
 
+class MoveTo(msgspec.Struct, tag="move-to", frozen=True, kw_only=True):
+    """A move naming only its destination; expanded to a full Move before signing."""
+
+    needs_path: ClassVar[bool] = True
+    unit: str
+    dest: str
+    strategic: bool = False
+    leader: bool = False
+
+
 class Attack(msgspec.Struct, tag="attack", frozen=True, kw_only=True):
     """Activate units to attack one hex, with optional support and hit priority."""
 
@@ -71,7 +86,10 @@ class End(msgspec.Struct, tag="end", frozen=True, kw_only=True):
     """End the set-up or the player turn."""
 
 
-Order = Place | Buy | Rebuild | Move | Attack | Allocate | End
+Order = Place | Buy | Rebuild | Move | MoveTo | Attack | Allocate | End
+
+VERBS = ("place", "buy", "rebuild", "move", "attack", "allocate", "end")
+FLAGS = ("strat", "leader")
 
 
 def _unit(tok: str) -> str:
@@ -93,6 +111,10 @@ def _list(tok: str) -> tuple[str, ...]:
     return items
 
 
+UNEXPANDED = ("a destination-only move ('move UNIT to HEX') must be written out as its full "
+              "path before signing (pbem check and submit do it)")
+
+
 def parse_order(text: str) -> Order:
     """Parse one order line; OrderSyntaxError naming the problem if it is not valid notation."""
     toks = text.strip().lower().split()
@@ -111,19 +133,45 @@ def parse_order(text: str) -> Order:
     if verb == "rebuild" and len(args) == 1:
         return Rebuild(unit=_unit(args[0]))
     if verb == "move" and len(args) >= 2:
-        flags = args[2:]
-        if any(f not in ("strat", "leader") for f in flags) or len(set(flags)) != len(flags):
-            raise OrderSyntaxError(f"unknown move flags {' '.join(flags)!r} (strat, leader)")
-        path = tuple(_hex(h) for h in args[1].split("-"))
-        if any(not h for h in path):
-            raise OrderSyntaxError(f"bad path {args[1]!r}")
-        return Move(unit=_unit(args[0]), path=path, strategic="strat" in flags,
-                    leader="leader" in flags)
+        return _move(args)
     if verb == "attack" and len(args) >= 3 and args[1] == "with":
         return _attack(args)
     if verb == "allocate" and len(args) == 1:
         return Allocate(order=_list(args[0]))
-    raise OrderSyntaxError(f"cannot read order {text.strip()!r}: see docs/holdfast.md")
+    raise OrderSyntaxError(f"cannot read order {text.strip()!r}{suggest(verb, VERBS)}: "
+                           "see docs/holdfast.md")
+
+
+def suggest(word: str, known: tuple[str, ...]) -> str:
+    """' (did you mean X?)' for a word close to a known one, '' otherwise."""
+    if word in known:
+        return ""
+    close = difflib.get_close_matches(word, known, n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _move(args: list[str]) -> Move | MoveTo:
+    """move UNIT PATH [strat] [leader]: the path's hexes joined by dashes and/or spaces."""
+    unit = _unit(args[0])
+    rest = args[1:]
+    cut = next((i for i, t in enumerate(rest) if t in FLAGS), len(rest))
+    words, flags = rest[:cut], rest[cut:]
+    bad = [f for f in flags if f not in FLAGS]
+    if bad or len(set(flags)) != len(flags):
+        raise OrderSyntaxError(f"unknown move flags {' '.join(flags)!r} (strat, leader, after "
+                               f"the path){suggest(bad[0], FLAGS) if bad else ''}")
+    if not words:
+        raise OrderSyntaxError("a move needs a path (HEX-HEX-...) or 'to HEX'")
+    if words[0] == "to":
+        if len(words) != 2 or "-" in words[1]:
+            raise OrderSyntaxError("expected 'move UNIT to HEX': one destination hex")
+        return MoveTo(unit=unit, dest=_hex(words[1]), strategic="strat" in flags,
+                      leader="leader" in flags)
+    path = tuple(h for w in words for h in w.split("-"))
+    if any(not h for h in path):
+        raise OrderSyntaxError(f"bad path {' '.join(words)!r}")
+    return Move(unit=unit, path=tuple(_hex(h) for h in path), strategic="strat" in flags,
+                leader="leader" in flags)
 
 
 def _attack(args: list[str]) -> Attack:
@@ -165,6 +213,9 @@ def format_order(order: Order) -> str:
     if isinstance(order, Move):
         flags = (" strat" if order.strategic else "") + (" leader" if order.leader else "")
         return f"move {order.unit} {'-'.join(order.path)}{flags}"
+    if isinstance(order, MoveTo):
+        flags = (" strat" if order.strategic else "") + (" leader" if order.leader else "")
+        return f"move {order.unit} to {order.dest}{flags}"
     if isinstance(order, Attack):
         out = f"attack {order.hex} with {' '.join(order.units)}"
         if order.support:

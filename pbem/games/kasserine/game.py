@@ -6,7 +6,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from pbem.core.errors import ScenarioError
+from pbem.core.errors import IllegalOrder, ScenarioError
 from pbem.core.game import Context, Decision, MarkerStyle, OptionSpec, Outcome, ReportModel
 from pbem.games.kasserine import actions, bot as bots, orders, sequence
 from pbem.games.kasserine.board import data_of
@@ -65,7 +65,17 @@ class KasserineGame:
 
     def apply(self, state: KasserineState, side: str, order: orders.Order, ctx: Context) -> None:
         """Check and apply one order, then run the automatic steps."""
+        if isinstance(order, orders.MoveTo):
+            raise IllegalOrder(orders.UNEXPANDED, rule="KAS-5.1-a")
         actions.apply(state, data_of(state), side, order, ctx)
+
+    def expand_order(self, state: Any, side: str, order: orders.Order) -> orders.Order:
+        """A destination-only move as the Move along its cheapest legal path; others as given."""
+        if isinstance(order, orders.MoveTo):
+            from pbem.games.kasserine.movement import expand
+
+            return expand(state, data_of(state), side, order)
+        return order
 
     def view(self, state: KasserineState, side: str) -> KasserineView:
         """What one side may know."""

@@ -5,6 +5,10 @@ Costs are kept in half movement points so the state stays integer (road = 1 half
 
 from __future__ import annotations
 
+import copy
+import heapq
+from typing import Any
+
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.games.kasserine.board import (ezoc, fortification_hex, hexside_kinds, label, occupancy,
@@ -99,6 +103,8 @@ class Walker:
         self.start_in_ezoc = self.in_ezoc
         self.steps = 0
         self.stopped = False
+        self.entered: list[tuple[str, int]] = []   # (hex, half-MP) of every hex entered
+        self.path: list[str] = []                  # the hexes entered (the start hex left out)
 
     def step(self, h: str) -> None:
         """Enter the next hex; IllegalOrder naming the rule if the unit may not."""
@@ -108,7 +114,9 @@ class Walker:
         if not grid.is_hex(h):
             raise IllegalOrder(f"{h} is off the map", rule="KAS-5.2-g")
         if self.pos is not None and not grid.adjacent(self.pos, h):
-            raise IllegalOrder(f"{h} is not adjacent to {self.pos}", rule="KAS-5.1-a")
+            raise IllegalOrder(f"{h} is not adjacent to {self.pos} (adjacent: "
+                               f"{', '.join(sorted(grid.neighbours(self.pos)))})",
+                               rule="KAS-5.1-a")
         if h in d.prohibited:
             raise IllegalOrder(f"{h} is a prohibited hex", rule="KAS-17.0")
         occupant = self.occ.get(h)
@@ -154,8 +162,13 @@ class Walker:
                 raise IllegalOrder(f"{self.uid} lacks the MA for the terrain of {h}", rule="KAS-6.1-b")
             cost = self.ma2 - self.spent
         if self.spent + cost > self.ma2:
-            raise IllegalOrder(f"{self.uid} has {(self.ma2 - self.spent) / 2:g} MP left, "
-                               f"{h} costs {cost / 2:g}", rule="KAS-5.2-d")
+            before = self.spent - sum(c for _, c in self.entered)
+            costs = " + ".join(f"{x} {c / 2:g}" for x, c in [*self.entered, (h, cost)])
+            raise IllegalOrder(f"entering {h} needs {(self.spent + cost) / 2:g} MP in all ("
+                               + (f"{before / 2:g} spent before + " if before else "")
+                               + f"{costs}); {self.uid} has {self.ma2 / 2:g} MP",
+                               rule="KAS-5.2-d")
+        self.entered.append((h, cost))
         self.spent += cost
         self.pos = h
         self.in_ezoc = into_ezoc
@@ -163,6 +176,14 @@ class Walker:
         self.stopped = stop
 
     _stop_rule = "KAS-6.1-a"
+
+    def branch(self, h: str) -> "Walker":
+        """A copy of this walker that has entered h too; IllegalOrder if it may not."""
+        w = copy.copy(self)
+        w.entered, w.path = list(self.entered), list(self.path)
+        w.step(h)
+        w.path.append(h)
+        return w
 
 
 def check_move(state: KasserineState, data: KasserineData, side: str, uid: str,
@@ -192,11 +213,14 @@ def check_move(state: KasserineState, data: KasserineData, side: str, uid: str,
             raise IllegalOrder(f"{uid} is west of Kasserine on turn {state.turn}: it may not move",
                                rule="KAS-17.1")
         if u.hex in path[:1]:
-            raise IllegalOrder("the path starts with the next hex entered, not the unit's hex",
-                               rule="KAS-5.1-a")
+            path = path[1:]                   # the start hex may be listed (notation)
+            if not path:
+                raise IllegalOrder(f"the path enters no hex ({uid} is in {u.hex})",
+                                   rule="KAS-5.1-a")
     w = Walker(state, data, uid, entering)
     for h in path:
         w.step(h)
+    w.path = list(path)
     if len(set(path)) != len(path):
         raise IllegalOrder("a path may not enter the same hex twice", rule="KAS-5.1-a")
     final = path[-1]
@@ -245,7 +269,8 @@ def _check_arrival(state: KasserineState, data: KasserineData, side: str, uid: s
     if mobile_phase and group.movement_phase_only:
         raise IllegalOrder(f"{uid} arrives in the Movement Phase only", rule="KAS-15.0-b")
     if path[0] not in data.entry_hexes(arrival.entry):
-        raise IllegalOrder(f"{path[0]} is not an entry hex of {uid}", rule="KAS-11.0-a")
+        raise IllegalOrder(f"{path[0]} is not an entry hex of {uid} (entry hexes: "
+                           f"{', '.join(data.entry_hexes(arrival.entry))})", rule="KAS-11.0-a")
     if path[0] not in arrival_hexes(state, data, uid):
         raise IllegalOrder(f"entry hex {path[0]} is occupied by the enemy", rule="KAS-11.4-b")
     if len(path) > 1 and penny_packet(state, data, uid, path[0]):
@@ -257,6 +282,7 @@ def do_move(state: KasserineState, data: KasserineData, side: str, uid: str, pat
             entering: bool, ctx: Context) -> None:
     """Check, then carry out a move or arrival; records triggers and checks sudden death."""
     w = check_move(state, data, side, uid, path, entering)
+    path = w.path
     u = state.units[uid]
     start = u.hex or "off map"
     u.mp = w.spent
@@ -273,3 +299,65 @@ def do_move(state: KasserineState, data: KasserineData, side: str, uid: str, pat
     ctx.log(f"{side}: {label(data, state, uid)} {verb} {' '.join(path)} ({w.spent / 2:g} MP)",
             kind="move", hexes=tuple(([] if entering else [start]) + path))
     check_sudden_death(state, data, ctx)
+
+
+def cheapest_path(state: KasserineState, data: KasserineData, side: str, uid: str,
+                  dest: str) -> list[str] | None:
+    """The cheapest path the movement rules allow from the unit's hex to dest, or None.
+
+    Every step is checked by the Walker (terrain, EZOC stops, minefields, the allowance).
+    Ties are broken deterministically: the fewest hexes entered, then the path whose hex ids
+    come first in order (compared hex by hex), so that every processor writes the same path.
+    """
+    start = Walker(state, data, uid, False)
+    seen: dict[tuple[str | None, bool], tuple[int, int, tuple[str, ...]]] = {}
+    heap: list[tuple[int, int, tuple[str, ...], int, Walker]] = [(start.spent, 0, (), 0, start)]
+    tick = 0
+    while heap:
+        spent, n, path, _, w = heapq.heappop(heap)
+        if path and seen.get((path[-1], w.stopped)) != (spent, n, path):
+            continue                          # a cheaper way to this hex was found since
+        if path and path[-1] == dest:
+            if w.occ.get(dest) in (None, uid):
+                return list(path)
+            continue
+        if w.stopped or w.pos is None:
+            continue
+        for h in sorted(data.map.grid.neighbours(w.pos)):
+            if h in path or h == start.pos:
+                continue
+            try:
+                nxt = w.branch(h)
+            except IllegalOrder:
+                continue
+            key = (h, nxt.stopped)
+            label = (nxt.spent, n + 1, path + (h,))
+            if key in seen and seen[key] <= label:
+                continue
+            seen[key] = label
+            tick += 1
+            heapq.heappush(heap, (*label, tick, nxt))
+    return None
+
+
+def expand(state: KasserineState, data: KasserineData, side: str, order: Any) -> Any:
+    """A destination-only move (orders.MoveTo) as the Move along its cheapest legal path.
+
+    Problems that are not about the path (not your unit, wrong phase, already moved, ...) are
+    left to the rules: the Move then names the destination alone and apply refuses it.
+    """
+    from pbem.games.kasserine.orders import Move
+
+    u = state.units.get(order.unit)
+    if (u is None or u.side != side or u.status != "map" or u.hex is None
+            or state.phase not in ("movement", "mobile-movement") or side != state.active
+            or u.moved or u.mobile_moved):
+        return Move(unit=order.unit, path=[order.dest])
+    if order.dest == u.hex:
+        raise IllegalOrder(f"{order.unit} is already in {order.dest}", rule="KAS-5.1-a")
+    path = cheapest_path(state, data, side, order.unit, order.dest)
+    if path is None:
+        raise IllegalOrder(f"{order.unit} has no legal path from {u.hex} to {order.dest} this "
+                           "phase (its allowance, terrain, enemy units and zones of control "
+                           "allow none)", rule="KAS-5.2-d")
+    return Move(unit=order.unit, path=path)

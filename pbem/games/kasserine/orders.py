@@ -1,12 +1,16 @@
 """Kasserine order notation: typed orders (a tagged union), parse_order and format_order.
 
 One order per line; unit ids as in units.toml, hexes as four digits (see docs/kasserine.md).
+A path's hexes are separated by spaces or dashes (`move s501 3214 3215` = `move s501 3214-3215`);
+the unit's own hex may be listed first. `move UNIT to HEX` names only the destination: pbem
+check/submit write the cheapest legal path in its place before signing.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
-from typing import Union
+from typing import ClassVar, Union
 
 import msgspec
 
@@ -24,6 +28,14 @@ class Move(msgspec.Struct, tag="move"):
 
     unit: str
     path: list[str]
+
+
+class MoveTo(msgspec.Struct, tag="move-to"):
+    """A move naming only its destination; expanded to a full Move before signing."""
+
+    needs_path: ClassVar[bool] = True
+    unit: str
+    dest: str
 
 
 class Enter(msgspec.Struct, tag="enter"):
@@ -110,7 +122,7 @@ class StandingOrder(msgspec.Struct, tag="standing"):
     min: int | None = None
 
 
-Order = Union[Move, Enter, End, Bombard, Attack, Support, Box, Stiff, Retreat, Displace, Advance,
+Order = Union[Move, MoveTo, Enter, End, Bombard, Attack, Support, Box, Stiff, Retreat, Displace, Advance,
               Loss, StandingOrder]
 
 STANDING_MODES = {"support": ("never", "one", "two", "match", "ask"),
@@ -118,11 +130,18 @@ STANDING_MODES = {"support": ("never", "one", "two", "match", "ask"),
                   "retreat": ("auto", "ask"),
                   "box": ("hold", "yield", "ask"),
                   "displace": ("auto", "ask")}
-USAGE = ("move UNIT HEX..., enter UNIT HEX..., end, bombard HEX N [loss UNIT], "
+VERBS = ("move", "enter", "end", "bombard", "attack", "support", "box", "stiff", "retreat",
+         "displace", "advance", "loss", "standing")
+USAGE = ("move UNIT HEX... (or move UNIT to HEX), enter UNIT HEX..., end, bombard HEX N [loss UNIT], "
          "attack HEX with U,U [sf 0|1|2|ask|0+ask] [advance U[:N],...|none] [loss U], "
          "support yes|no, box hold|yield, stiff yes|no, retreat UNIT HEX...|auto, "
          "displace UNIT HEX, advance U[:N],...|none, loss UNIT, "
          "standing support|stiff|retreat|box|displace MODE")
+
+
+def _path(words: list[str]) -> list[str]:
+    """The hexes of a path written with spaces and/or dashes between them."""
+    return [h for w in words for h in w.split("-")]
 
 
 def _hexes(words: list[str], what: str) -> list[str]:
@@ -192,6 +211,10 @@ def _attack(words: list[str]) -> Attack:
     return order
 
 
+UNEXPANDED = ("a destination-only move ('move UNIT to HEX') must be written out as its full "
+              "path before signing (pbem check and submit do it)")
+
+
 def parse_order(text: str) -> Order:
     """Parse one order line; OrderSyntaxError if it is not valid notation."""
     words = text.strip().lower().split()
@@ -201,8 +224,12 @@ def parse_order(text: str) -> Order:
     if verb in ("move", "enter"):
         if len(words) < 3:
             raise OrderSyntaxError(f"expected '{verb} UNIT HEX ...'", rule=RULE)
+        if verb == "move" and words[2] == "to":
+            if len(words) != 4:
+                raise OrderSyntaxError("expected 'move UNIT to HEX': one destination hex", rule=RULE)
+            return MoveTo(unit=_unit(words[1]), dest=_hexes([words[3]], "move")[0])
         cls = Move if verb == "move" else Enter
-        return cls(unit=_unit(words[1]), path=_hexes(words[2:], verb))
+        return cls(unit=_unit(words[1]), path=_hexes(_path(words[2:]), verb))
     if verb == "end" and len(words) == 1:
         return End()
     if verb == "bombard":
@@ -224,7 +251,7 @@ def parse_order(text: str) -> Order:
             raise OrderSyntaxError("expected 'retreat UNIT HEX ...' or 'retreat UNIT auto'", rule=RULE)
         if words[2:] == ["auto"]:
             return Retreat(unit=_unit(words[1]))
-        path = _hexes(words[2:], "retreat")
+        path = _hexes(_path(words[2:]), "retreat")
         if len(path) > 3:
             raise OrderSyntaxError("a retreat is at most three hexes", rule=RULE)
         return Retreat(unit=_unit(words[1]), path=path)
@@ -250,13 +277,17 @@ def parse_order(text: str) -> Order:
         elif len(words) != 3:
             raise OrderSyntaxError("expected 'standing TOPIC MODE' (support may add 'min D')", rule=RULE)
         return order
-    raise OrderSyntaxError(f"unknown order (expected one of: {USAGE})", rule=RULE)
+    close = difflib.get_close_matches(verb, VERBS, n=1, cutoff=0.6) if verb not in VERBS else []
+    hint = f"did you mean {close[0]!r}? " if close else ""
+    raise OrderSyntaxError(f"unknown order ({hint}expected one of: {USAGE})", rule=RULE)
 
 
 def format_order(order: Order) -> str:
     """The canonical text of an order."""
     if isinstance(order, (Move, Enter)):
         return f"{'move' if isinstance(order, Move) else 'enter'} {order.unit} {' '.join(order.path)}"
+    if isinstance(order, MoveTo):
+        return f"move {order.unit} to {order.dest}"
     if isinstance(order, End):
         return "end"
     if isinstance(order, Bombard):

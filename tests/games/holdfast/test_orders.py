@@ -45,7 +45,7 @@ def test_canonical_form(text: str, canon: str) -> None:
 
 
 @pytest.mark.parametrize("text", [
-    "", "fly 1gds 0101", "move 1gds", "move 1gds 0101 fast", "move 1gds 0101--0102",
+    "", "fly 1gds 0101", "move 1gds", "move 1gds 0101 strat fast", "move 1gds 0101--0102",
     "attack 0101", "attack 0101 with", "attack 0101 with a a", "attack 0101 with a support",
     "buy 1gds 0", "buy 1gds x", "place 1gds", "allocate a,a", "end now", "place 1gds bone!",
 ])
