@@ -150,6 +150,7 @@ class MapUnit(msgspec.Struct, frozen=True, kw_only=True):
     kind: str = ""
     masked: bool = False
     note: str = ""
+    id: str = ""            # the id orders use (own and revealed units; never a masked one's)
 
 
 class MapMarker(msgspec.Struct, frozen=True, kw_only=True):
@@ -175,6 +176,40 @@ class Panel(msgspec.Struct, frozen=True, kw_only=True):
     lines: tuple[str, ...]
 
 
+class Placement(msgspec.Struct, frozen=True, kw_only=True):
+    """A unit of the viewer still to place (set-up or reinforcement) and the hexes allowed now."""
+
+    unit: str                       # the id orders use
+    name: str = ""
+    values: str = ""
+    turn: int = 0                   # the turn it is due (0 for set-up)
+    kind: str = "reinforcement"     # set-up | reinforcement
+    hexes: tuple[str, ...] = ()     # where it may be placed or enter now (empty: nowhere now)
+    order: str = ""                 # the order form, e.g. "place UNIT HEX"
+    note: str = ""
+
+
+class Reach(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
+    """One hex a unit can reach: the cost of its cheapest legal path and the hex before it."""
+
+    hex: str
+    cost: str                       # as printed, e.g. "3" or "1.5" (movement points)
+    prev: str                       # the hex entered before this one ("" = the first hex)
+    end: bool = True                # False: passed through only (a move may not end there)
+
+
+class UnitReach(msgspec.Struct, frozen=True, kw_only=True):
+    """Move helper data of one own unit: its hex, allowance and the hexes it can reach."""
+
+    unit: str
+    hex: str                        # where it stands ("" for a unit entering the map)
+    label: str
+    allowance: str                  # e.g. "5 MP"
+    order: str                      # the order line with "{path}" for the path text
+    sep: str                        # between hexes of a path in the game's notation
+    hexes: tuple[Reach, ...] = ()
+
+
 class ReportModel(msgspec.Struct, kw_only=True):
     """Everything a report shows, built by the game from one side's view."""
 
@@ -189,6 +224,9 @@ class ReportModel(msgspec.Struct, kw_only=True):
     markers: list[MapMarker] = []
     arrows: list[MapArrow] = []
     panels: list[Panel] = []
+    placements: list[Placement] = []   # this side's units still to place, with their hexes
+    legend: list[str] = []               # what the values printed on a counter mean
+    reach: list[UnitReach] = []        # move helper: where each own unit can move this phase
 
 
 class Game(Protocol):

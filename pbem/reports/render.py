@@ -8,6 +8,9 @@ at most :data:`TEXT_WIDTH` columns (one column per character), so it survives an
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import json
 import re
 import textwrap
 import unicodedata
@@ -98,6 +101,7 @@ def _env(autoescape: bool) -> jinja2.Environment:
     env.filters["wrap"] = wrap
     env.filters["wrap_command"] = wrap_command
     env.filters["css_kind"] = css_kind
+    env.globals["unit_name"] = unit_name
     return env
 
 
@@ -120,6 +124,33 @@ def _sides(ctx: ReportContext) -> list[str]:
         if s not in out:
             out.append(s)
     return out
+
+
+def unit_name(label: str, uid: str) -> str:
+    """A unit as lists show it: its label, then the id orders use in brackets when different."""
+    return f"{label} [{uid}]" if uid and uid != label else (label or uid)
+
+
+def helper_data(ctx: ReportContext) -> dict[str, Any]:
+    """The data the page's script reads: hexes to highlight per unit to place, and the move
+    helper's reachable hexes (all precomputed by the game's rules; the page adds no rule)."""
+    m = ctx.model
+    return {
+        "side": m.side,
+        "place": [{"unit": p.unit, "label": unit_name(p.name, p.unit), "hexes": list(p.hexes),
+                   "order": p.order} for p in m.placements],
+        "reach": [{"unit": r.unit, "hex": r.hex, "label": r.label, "allowance": r.allowance,
+                   "order": r.order, "sep": r.sep,
+                   "to": {x.hex: [x.cost, x.prev, 1 if x.end else 0] for x in r.hexes}}
+                  for r in m.reach],
+    }
+
+
+def script_json(data: Any) -> Markup:
+    """JSON safe inside a <script> element: no '<', '>' or '&' appears literally."""
+    text = json.dumps(data, separators=(",", ":"), sort_keys=True, ensure_ascii=True)
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return Markup(text)
 
 
 def _view(ctx: ReportContext) -> dict[str, Any]:
@@ -146,6 +177,8 @@ def _view(ctx: ReportContext) -> dict[str, Any]:
         "colours": colours,
         "ink": {s: text_colour_on(c) for s, c in colours.items()},
         "width": TEXT_WIDTH,
+        "placements": list(m.placements),
+        "counter_legend": list(m.legend),
     }
 
 
@@ -161,7 +194,26 @@ def render_html(ctx: ReportContext, game_map: GameMap) -> str:
                           side_colours=ctx.side_colours, sides=_sides(ctx))
     v["svg"] = Markup(svg)  # every text inside was escaped by svgmap
     v["legend"] = [(Markup(label), Markup(swatch)) for label, swatch in legend]
+    v["helper_json"] = script_json(helper_data(ctx))
+    code = "\n" + _script("movehelper.js")
+    v["helper_js"] = Markup(code)
+    v["script_hash"] = Markup(script_hash(code))  # base64 and quotes only
     return html_env().get_template("report.html.j2").render(**v)
+
+
+def script_hash(code: str) -> str:
+    """The Content-Security-Policy source allowing exactly this inline script."""
+    digest = hashlib.sha256(code.encode("utf-8")).digest()
+    return "'sha256-" + base64.b64encode(digest).decode("ascii") + "'"
+
+
+@lru_cache(maxsize=4)
+def _script(name: str) -> str:
+    """A script from templates/, inlined so the page works offline as a single file."""
+    text = (TEMPLATES / name).read_text(encoding="utf-8")
+    if "</" in text:
+        raise ValueError(f"templates/{name}: '</' would close the inline <script> element")
+    return text
 
 
 def render_text(ctx: ReportContext) -> str:

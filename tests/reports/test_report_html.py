@@ -11,7 +11,7 @@ import msgspec
 import pytest
 
 from fixtures.report_samples import XSS, make_context, make_map
-from pbem.core.game import MapArrow, MapMarker, MapUnit, Panel
+from pbem.core.game import MapArrow, MapMarker, MapUnit, Panel, Placement, Reach, UnitReach
 from pbem.core.mapdata import GameMap, MapFile
 from pbem.reports import IndexEntry, render_html, render_index, render_svg
 from pbem.reports.render import TEMPLATES, html_env, safe_href
@@ -74,10 +74,25 @@ def page(sample_map: GameMap, sample_ctx) -> str:  # noqa: ANN001
     return render_html(sample_ctx, sample_map)
 
 
-def test_page_is_balanced_and_has_no_scripts(page: str) -> None:
+def test_page_is_balanced_and_runs_only_its_own_script(page: str) -> None:
+    """The only script is templates/movehelper.js (the helper's data is JSON, not code), and
+    the page's Content-Security-Policy allows exactly that script by its hash."""
+    import base64
+    import hashlib
+    import json
+
     p = _check_balanced(page)
-    assert p.scripts == 0
+    assert p.scripts == 2
     assert page.startswith("<!DOCTYPE html>")
+    scripts = re.findall(r"<script([^>]*)>(.*?)</script>", page, re.S)
+    assert [attrs for attrs, _ in scripts] == [' type="application/json" id="pbem-helper"', ""]
+    json.loads(scripts[0][1])
+    code = scripts[1][1]
+    assert code == "\n" + (TEMPLATES / "movehelper.js").read_text(encoding="utf-8")
+    digest = base64.b64encode(hashlib.sha256(code.encode()).digest()).decode()
+    csp = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">', page)
+    assert csp and f"script-src 'sha256-{digest}'" in csp.group(1)
+    assert "default-src 'none'" in csp.group(1) and "unsafe-eval" not in csp.group(1)
 
 
 def test_svg_is_well_formed_xml(page: str, sample_map: GameMap) -> None:
@@ -152,12 +167,22 @@ def test_untrusted_text_is_escaped(tmp_path: Path) -> None:
     ctx.file_name = XSS
     ctx.side_colours = {"allied": 'red;}</style><script>alert(1)</script>', XSS: "x\" onload=\"y"}
     ctx.terrain_colours = {"open": "url(http://evil.example/x.png)"}
+    ctx.model.placements.append(Placement(unit=XSS, name=XSS, values=XSS, hexes=(XSS,),
+                                          order=XSS, note=XSS))
+    ctx.model.reach.append(UnitReach(unit=XSS, hex=XSS, label=XSS, allowance=XSS, order=XSS,
+                                     sep=XSS, hexes=(Reach(hex=XSS, cost=XSS, prev=XSS),)))
+    ctx.model.legend.append(XSS)
     page = render_html(ctx, game_map)
-    assert "<script" not in page.lower()
+    # the page's own two script elements (helper data, helper code) and no other
+    assert page.lower().count("<script") == 2 and page.lower().count("</script") == 2
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "evil.example" not in page and "onload" not in page
     p = _check_balanced(page)
-    assert p.scripts == 0
+    assert p.scripts == 2
+    data = re.search(r'id="pbem-helper">(.*?)</script>', page, re.S).group(1)
+    assert "<" not in data and ">" not in data and "&" not in data
+    import json
+    assert json.loads(data)["place"][0]["label"] == XSS
     assert XSS in "".join(p.text)  # shown to the reader as text
     ET.fromstring(_svg_part(page))
 

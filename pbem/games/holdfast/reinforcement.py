@@ -21,7 +21,8 @@ def check_setup_place(state: HoldfastState, w: World, side: str, unit: str, targ
         raise IllegalOrder(f"{unit} is not a unit you place at set-up", rule="HF-12.1-a")
     h = w.resolve(target)
     if h not in setup_zone(w, unit):
-        raise IllegalOrder(f"{target} is not a set-up hex for {unit}", rule="HF-12.1-a")
+        raise IllegalOrder(f"{target} is not a set-up hex for {unit} (set-up hexes: "
+                           f"{', '.join(sorted(setup_zone(w, unit)))})", rule="HF-12.1-a")
     if h in w.prohibited:
         raise IllegalOrder(f"{h} is prohibited terrain", rule="HF-TEC-a")
     if side_at(state, h) is not None and not (u.where == "map" and u.hex == h):
@@ -72,7 +73,9 @@ def check_place(state: HoldfastState, w: World, side: str, unit: str, target: st
             rule = "HF-10-i"
         else:
             rule = "HF-8.1-b" if side == "axis" else "HF-8.1-c"
-        raise IllegalOrder(f"{unit} may not enter at {w.label(h)}", rule=rule)
+        raise IllegalOrder(f"{unit} may not enter at {w.label(h)}; it may enter at "
+                           f"{', '.join(w.label(x) for x in sorted(allowed)) or 'no hex now'}",
+                           rule=rule)
     if side_at(state, h) not in (None, side):
         raise IllegalOrder(f"{h} holds an enemy block", rule="HF-8.1-e")
     fallback = side == "allied" and h in w.west_edge and h not in w.entry["allied"]

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from pbem.core.game import MapArrow, MapMarker, MapUnit, Panel, ReportModel
 from pbem.core.game import MarkerStyle
-from pbem.games.kasserine.board import data_of
+from pbem.core.game import Placement
+from pbem.games.kasserine.board import data_of, values
+from pbem.games.kasserine.movement import arrival_hexes, can_arrive
+from pbem.games.kasserine.reach import unit_reach
+from pbem.games.kasserine.scenario import KasserineData
 from pbem.games.kasserine.seen import seen_lines
 from pbem.games.kasserine.sequence import released_now
 from pbem.games.kasserine.state import KasserineState
@@ -24,12 +28,86 @@ MARKER_STYLES: dict[str, MarkerStyle] = {
 }
 
 
+LEGEND = ["Counter values A-D-M: attack strength - defense strength - movement allowance "
+          "(movement points); a depleted unit shows its reduced side.",
+          "The unit id on each counter (and in the map's tooltips) is what orders use: "
+          "'move UNIT HEX HEX...', 'enter UNIT HEX...', 'attack HEX with UNIT,UNIT'."]
+
+
+def _unit_text(data: KasserineData, state: KasserineState, uid: str) -> str:
+    """'id (name) a-d-m': how reinforcement lists name a counter."""
+    a, d, m = values(data, state, uid)
+    return f"{uid} ({data.units[uid].name}) {a}-{d}-{m}"
+
+
+def _entry_text(data: KasserineData, state: KasserineState, uid: str) -> str:
+    """Where a reinforcement may enter: the hexes open now (not enemy-occupied)."""
+    return ", ".join(arrival_hexes(state, data, uid)) or "no entry hex open now"
+
+
+def _group_when(data: KasserineData, state: KasserineState, gid: str) -> str:
+    """When a reinforcement group arrives: its turn, or the event it waits for."""
+    g = data.reinforcements[gid]
+    if g.trigger.kind == "turn":
+        return f"turn {g.trigger.turn}"
+    if gid in state.triggered:
+        t = state.triggered[gid]
+        return f"turn {t + 1 if g.arrival == 'next_game_turn' else max(t, g.trigger.turn)}"
+    return "on an event" + (f", turn {g.trigger.turn} at the earliest" if g.trigger.turn > 1 else "")
+
+
+def placements(state: KasserineState, data: KasserineData, side: str) -> list[Placement]:
+    """Side's reinforcements that may enter now, with the entry hexes open to each."""
+    if state.active != side or state.wait is not None or state.result is not None:
+        return []
+    out = []
+    for uid in sorted(state.units):
+        if state.units[uid].side != side or not can_arrive(state, data, uid):
+            continue
+        a, d, m = values(data, state, uid)
+        group, _ = data.arrival_of[uid]
+        hexes = tuple(arrival_hexes(state, data, uid))
+        out.append(Placement(unit=uid, name=data.units[uid].name, values=f"{a}-{d}-{m}",
+                             turn=state.turn, kind="reinforcement", hexes=hexes,
+                             order=f"enter {uid} HEX...",
+                             note=group.title if hexes else "every entry hex is enemy-occupied"))
+    return out
+
+
+def reinforcement_lines(state: KasserineState, data: KasserineData,
+                        released: list[str]) -> list[str]:
+    """Every reinforcement not yet on the map: waiting ones with their open entry hexes, then
+    the rest of the schedule with when and where each unit arrives."""
+    due = []
+    for s in ("axis", "us"):
+        groups = set(released) | (set(released_now(state, data, s)) if s != state.active else set())
+        waiting = [uid for uid, u in state.units.items() if u.side == s and u.status == "off"
+                   and uid in data.arrival_of and data.arrival_of[uid][0].id in groups]
+        if not waiting:
+            due.append(f"{s}: none waiting to enter")
+        for uid in waiting:
+            due.append(f"{s}: {_unit_text(data, state, uid)} waiting to enter; "
+                       f"entry hexes {_entry_text(data, state, uid)}")
+        for gid, g in data.reinforcements.items():
+            if g.side != s or gid in groups:
+                continue
+            by_entry: dict[tuple[str, ...], list[str]] = {}
+            for a in g.units:
+                if state.units[a.unit].status == "off":
+                    by_entry.setdefault(tuple(data.entry_hexes(a.entry)), []).append(a.unit)
+            for hexes, units in by_entry.items():
+                due.append(f"{s}, {_group_when(data, state, gid)}: {g.title}: "
+                           + ", ".join(_unit_text(data, state, uid) for uid in units)
+                           + f"; entry hexes {', '.join(hexes)}")
+    return due
+
+
 def build_report(state: KasserineState, side: str) -> ReportModel:
     """Everything one side's report shows; enemy markers only as face-down counts."""
     data = data_of(state)
     v = build_view(state, side)
     units = [MapUnit(hex=u.hex, side=u.side, label=u.id, values=u.values,
-                     kind=data.units[u.id].type, note="depleted" if u.depleted else "")
+                     kind=data.units[u.id].type, note="depleted" if u.depleted else "", id=u.id)
              for u in v.units if u.status == "map"]
     markers: list[MapMarker] = [MapMarker(hex=h, kind="objective", label=f"held by {v.holder[h]}"
                                           if h in v.holder else "objective")
@@ -54,12 +132,7 @@ def build_report(state: KasserineState, side: str) -> ReportModel:
            f"Unused: {m.unused}; face down now: {m.facedown}"
            + (f" ({' '.join(f'+{x}' for x in m.facedown_values)})" if m.facedown_values else ""),
            f"Spent this turn: {' '.join(f'+{x}' for x in m.spent) or 'none'}"]
-    due = []
-    for s in ("axis", "us"):
-        groups = set(v.released) | (set(released_now(state, data, s)) if s != state.active else set())
-        waiting = [uid for uid, u in state.units.items() if u.side == s and u.status == "off"
-                   and uid in data.arrival_of and data.arrival_of[uid][0].id in groups]
-        due.append(f"{s}: {', '.join(waiting) or 'none'} waiting to enter")
+    due = reinforcement_lines(state, data, v.released)
     for gid, turn in sorted(v.triggered.items()):
         due.append(f"event on turn {turn}: {data.reinforcements[gid].title}")
     loc = [f"{s}: supply symbols {' '.join(sorted(data.supply[s]))}; occupied by the enemy now: "
@@ -80,4 +153,5 @@ def build_report(state: KasserineState, side: str) -> ReportModel:
     return ReportModel(game="kasserine", game_title=TITLE, scenario=state.scenario, side=side,
                        turn=v.turn, turn_label=f"Turn {v.turn} ({label})",
                        phase=f"{v.active} {v.phase}", units=units, markers=markers, arrows=arrows,
-                       panels=panels)
+                       panels=panels, placements=placements(state, data, side),
+                       legend=list(LEGEND), reach=unit_reach(state, data, side))

@@ -1,0 +1,53 @@
+"""The move helper's data: where each own unit can move this player turn, at what cost (HF-9.1).
+
+Computed by the movement rules themselves (``movement.reachable`` finds the cheapest paths and
+``movement.check_path`` prices every step of each), so the report page holds no rule of its own.
+Only the viewer's own units are listed; enemy blocks count only by their public positions.
+"""
+
+from __future__ import annotations
+
+from pbem.core.errors import IllegalOrder
+from pbem.core.game import Reach, UnitReach
+from pbem.games.holdfast.data import World
+from pbem.games.holdfast.movement import allowance, check_path, reachable
+from pbem.games.holdfast.state import HoldfastState
+from pbem.games.holdfast.supply import block_hexes, in_supply
+
+
+def movable(state: HoldfastState, w: World, side: str) -> list[str]:
+    """Ids of side's units that may be activated to move now (its turn, RP left, not yet moved)."""
+    pub = state.public
+    if pub.phase != "turn" or pub.active != side or pub.rp[side] < w.rp_cost("activate_move"):
+        return []
+    return sorted(uid for uid, u in state.private[side].units.items()
+                  if u.where == "map" and not u.moved and w.units[uid].type != "support")
+
+
+def unit_reach(state: HoldfastState, w: World, side: str) -> list[UnitReach]:
+    """For each unit side may move now: every hex of a cheapest legal normal move and its MP."""
+    out: list[UnitReach] = []
+    pub = state.public
+    own = block_hexes(state, side)
+    for uid in movable(state, w, side):
+        u = state.private[side].units[uid]
+        supplied = in_supply(state, w, side, uid)
+        mp = allowance(w, w.units[uid], weather=pub.weather, supplied=supplied, leader=False,
+                       strategic=False)
+        nodes: dict[str, Reach] = {}
+        for dest, path in sorted(reachable(state, w, side, uid, mp, False).items()):
+            try:
+                costs = check_path(state, w, side, uid, path, mp, False)
+            except IllegalOrder:        # the rules have the last word: never offer such a path
+                continue
+            total, prev = 0, ""
+            for h, c in zip(path, costs):
+                total += c
+                if h not in nodes:
+                    nodes[h] = Reach(hex=h, cost=str(total), prev=prev, end=h not in own)
+                prev = h
+        out.append(UnitReach(unit=uid, hex=u.hex, label=f"{w.units[uid].name} [{uid}]",
+                             allowance=f"{mp} MP" + ("" if supplied else " (out of supply)"),
+                             order=f"move {uid} {u.hex}-{{path}}", sep="-",
+                             hexes=tuple(nodes[h] for h in sorted(nodes))))
+    return out

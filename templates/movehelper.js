@@ -1,0 +1,179 @@
+/* pbem report helper: outlines the hexes where units may be placed, and the move helper.
+   Every hex, cost and order template comes from the data the rules engine wrote into the
+   page (#pbem-helper); this script only draws it and assembles order lines from it. */
+(function () {
+  "use strict";
+  var NS = "http://www.w3.org/2000/svg";
+  var dataEl = document.getElementById("pbem-helper");
+  var svg = document.querySelector("svg.hexmap");
+  if (!dataEl || !svg) { return; }
+  var data = JSON.parse(dataEl.textContent);
+  var layer = document.createElementNS(NS, "g");
+  layer.setAttribute("class", "hl-layer");
+  layer.setAttribute("pointer-events", "none");
+  svg.appendChild(layer);
+
+  function hexShape(h) {
+    var all = svg.querySelectorAll(".hex[data-hex]");
+    for (var i = 0; i < all.length; i++) {
+      if (all[i].getAttribute("data-hex") === h) { return all[i]; }
+    }
+    return null;
+  }
+
+  function clearLayer(kind) {
+    var old = layer.querySelectorAll("." + kind);
+    for (var i = 0; i < old.length; i++) { layer.removeChild(old[i]); }
+  }
+
+  function outline(h, kind, text) {
+    var shape = hexShape(h);
+    if (!shape) { return; }
+    var g = document.createElementNS(NS, "g");
+    g.setAttribute("class", "hl " + kind);
+    g.setAttribute("data-hl", h);
+    var c = shape.cloneNode(false);
+    c.removeAttribute("class");
+    c.removeAttribute("data-hex");
+    c.removeAttribute("data-terrain");
+    c.setAttribute("class", "hl-shape");
+    g.appendChild(c);
+    if (text) {
+      var box = shape.getBBox();
+      var t = document.createElementNS(NS, "text");
+      t.setAttribute("x", String(box.x + box.width / 2));
+      t.setAttribute("y", String(box.y + box.height * 0.86));
+      t.setAttribute("text-anchor", "middle");
+      t.setAttribute("class", "hl-cost");
+      t.setAttribute("font-size", String(Math.max(8, box.height * 0.24)));
+      t.textContent = text;
+      g.appendChild(t);
+    }
+    layer.appendChild(g);
+  }
+
+  /* -- units to place ------------------------------------------------------------------ */
+  var placeRows = document.querySelectorAll("tr.place-row");
+  var placeShown = "";
+  function showPlaces(unit) {
+    clearLayer("hl-place");
+    var seen = {};
+    data.place.forEach(function (p) {
+      if (unit && p.unit !== unit) { return; }
+      p.hexes.forEach(function (h) {
+        if (!seen[h]) { seen[h] = 1; outline(h, "hl-place", ""); }
+      });
+    });
+    placeShown = unit;
+    for (var i = 0; i < placeRows.length; i++) {
+      placeRows[i].classList.toggle("selected", placeRows[i].getAttribute("data-unit") === unit);
+    }
+  }
+  for (var i = 0; i < placeRows.length; i++) {
+    placeRows[i].addEventListener("click", function (ev) {
+      var u = ev.currentTarget.getAttribute("data-unit");
+      showPlaces(placeShown === u ? "" : u);
+    });
+  }
+  if (data.place.length) { showPlaces(""); }
+
+  /* -- move helper --------------------------------------------------------------------- */
+  if (!data.reach.length) { return; }
+  var status = document.getElementById("mh-status");
+  var box = document.getElementById("mh-orders");
+  var selected = null;
+  var lines = {};          /* unit id -> order line */
+  var order = [];          /* unit ids in the order their lines were written */
+  var cycle = {};          /* hex -> index of the unit last selected there */
+
+  function say(text) { if (status) { status.textContent = text; } }
+
+  function select(r) {
+    selected = r;
+    clearLayer("hl-reach");
+    if (!r) { say("No unit selected."); return; }
+    var n = 0;
+    Object.keys(r.to).forEach(function (h) {
+      var x = r.to[h];
+      outline(h, x[2] ? "hl-reach" : "hl-reach hl-through", x[0]);
+      if (x[2]) { n += 1; }
+    });
+    say("Selected " + r.label + (r.hex ? " in " + r.hex : " (entering)") + ", " +
+        r.allowance + ": " + n + " hexes it can end in. Click one to write the order.");
+  }
+
+  function path(r, h) {
+    var out = [];
+    var guard = 0;
+    while (h && guard < 1000) { out.unshift(h); h = r.to[h][1]; guard += 1; }
+    return out;
+  }
+
+  function write(r, h) {
+    var line = r.order.replace("{path}", path(r, h).join(r.sep));
+    if (!(r.unit in lines)) { order.push(r.unit); }
+    lines[r.unit] = line;
+    box.value = order.map(function (u) { return lines[u]; }).join("\n") + "\n";
+    say("Wrote: " + line + " (cost " + r.to[h][0] + ").");
+    selected = null;
+    clearLayer("hl-reach");
+  }
+
+  function hexAt(ev) {
+    /* the hex under the pointer, even below roads, rivers and labels drawn over it */
+    var el = ev.target.closest ? ev.target.closest("[data-hex]") : null;
+    if (el) { return el.getAttribute("data-hex"); }
+    var stack = document.elementsFromPoint(ev.clientX, ev.clientY);
+    for (var i = 0; i < stack.length; i++) {
+      if (stack[i].getAttribute && stack[i].getAttribute("data-hex")) {
+        return stack[i].getAttribute("data-hex");
+      }
+    }
+    return "";
+  }
+
+  svg.addEventListener("click", function (ev) {
+    var h = hexAt(ev);
+    if (!h) { return; }
+    if (selected && selected.to[h] && selected.to[h][2]) { write(selected, h); return; }
+    var here = data.reach.filter(function (r) { return r.hex === h; });
+    if (!here.length) { select(null); return; }
+    var k = h in cycle ? (cycle[h] + 1) % here.length : 0;
+    cycle[h] = k;
+    select(here[k]);
+  });
+
+  var card = document.getElementById("movehelper");
+  var entering = data.reach.filter(function (r) { return !r.hex; });
+  if (card && entering.length) {
+    var p = document.createElement("p");
+    p.textContent = "Entering the map: ";
+    entering.forEach(function (r) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "mh-enter";
+      b.setAttribute("data-unit", r.unit);
+      b.textContent = r.label;
+      b.addEventListener("click", function () { select(r); });
+      p.appendChild(b);
+      p.appendChild(document.createTextNode(" "));
+    });
+    card.insertBefore(p, box);
+  }
+
+  document.getElementById("mh-clear").addEventListener("click", function () {
+    lines = {}; order = []; box.value = ""; select(null);
+  });
+  document.getElementById("mh-copy").addEventListener("click", function () {
+    box.select();
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(box.value).then(function () { say("Copied."); },
+        function () { say(document.execCommand("copy") ? "Copied." : "Select the text and copy it."); });
+    } else {
+      say(document.execCommand("copy") ? "Copied." : "Select the text and copy it.");
+    }
+  });
+  document.addEventListener("keydown", function (ev) {
+    if (ev.key === "Escape") { select(null); }
+  });
+}());
