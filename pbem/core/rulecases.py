@@ -163,11 +163,6 @@ def run_case(hooks: CaseHooks, case: Case) -> CaseRun:
     return run
 
 
-def visible(items: list[Any], side: str) -> list[Any]:
-    """The events or rolls side may see: public ones and its own."""
-    return [x for x in items if x.visible_to in (ALL, side)]
-
-
 def _texts(events: list[Event], visible_to: str) -> list[str]:
     return [e.text for e in events if e.visible_to == visible_to]
 

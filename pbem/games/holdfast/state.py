@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import msgspec
 
+from pbem.core.game import Outcome as Result  # the end of the game: the core's struct
+
 SIDES = ("allied", "axis")
 
 
@@ -53,13 +55,6 @@ class MoveSeen(msgspec.Struct, kw_only=True):
 
     side: str
     path: list[str]
-
-
-class Result(msgspec.Struct, kw_only=True):
-    """The end of the game."""
-
-    winner: str | None
-    reason: str
 
 
 class PublicState(msgspec.Struct, kw_only=True):

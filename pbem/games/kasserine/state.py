@@ -5,6 +5,7 @@ from __future__ import annotations
 import msgspec
 
 from pbem.core.game import NOBODY
+from pbem.core.game import Outcome as Result  # the end of the game: the core's struct
 from pbem.games.kasserine.options import Options
 
 SIDES = ("axis", "us")
@@ -115,13 +116,6 @@ class MoveSeen(msgspec.Struct, kw_only=True):
     kind: str                    # move | enter | retreat | displace | advance
     unit: str
     path: list[str]              # hexes from the start hex (none for "enter") to the last one
-
-
-class Result(msgspec.Struct, kw_only=True):
-    """The end of the game."""
-
-    winner: str | None
-    reason: str
 
 
 class KasserineState(msgspec.Struct, kw_only=True):
