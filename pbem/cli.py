@@ -12,12 +12,23 @@ from typing import Any, Callable
 
 import click
 
-from pbem.core.errors import PbemError
+from pbem.core.errors import (EXIT_CHEATING, EXIT_INTERNAL, EXIT_REFUSED, REPORT_BUGS,
+                              PbemError)
 from pbem.core.textsafe import one_line, printable
+
+DEBUG_ENV = "PBEM_DEBUG"
+
+
+class Failure(click.ClickException):
+    """'Error: <one line>' on standard error and the exit code of its kind (docs/cli.md)."""
+
+    def __init__(self, message: str, exit_code: int = EXIT_REFUSED) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
 
 
 def clean_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn PbemError into 'Error: <one line>' and exit status 1, never a traceback.
+    """Turn PbemError into 'Error: <one line>' and its exit code, never a traceback.
 
     Everything the CLI prints goes through printable() (pbem.core.textsafe): text from a file
     (a name, a message, an order, a field a decoder quotes) never reaches the terminal raw.
@@ -28,11 +39,36 @@ def clean_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return fn(*args, **kwargs)
         except PbemError as e:
-            raise click.ClickException(one_line(str(e))) from None
+            raise Failure(one_line(str(e)), e.exit_code) from None
         except OSError as e:
-            raise click.ClickException(one_line(f"{e.filename or ''}: {e.strerror}")) from None
+            raise Failure(one_line(f"{e.filename or ''}: {e.strerror}")) from None
 
     return wrapper
+
+
+class PbemGroup(click.Group):
+    """The top-level group: whatever a command raises ends as one line and an exit code.
+
+    An exception that is not a user error is a bug: it is reported in one line with where to
+    report it (exit code EXIT_INTERNAL); the traceback only when $PBEM_DEBUG is set.
+    """
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the command, mapping every error to its exit code."""
+        try:
+            return super().invoke(ctx)
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except PbemError as e:
+            raise Failure(printable(one_line(str(e))), e.exit_code) from None
+        except OSError as e:
+            raise Failure(printable(one_line(f"{e.filename or ''}: {e.strerror}"))) from None
+        except Exception as e:
+            if os.environ.get(DEBUG_ENV):
+                raise
+            raise Failure(printable(one_line(
+                f"internal error (a bug in pbem): {type(e).__name__}: {e}; {REPORT_BUGS} "
+                f"(set {DEBUG_ENV}=1 to see the traceback)")), EXIT_INTERNAL) from None
 
 
 def echo(message: Any = "", **kwargs: Any) -> None:
@@ -59,18 +95,37 @@ def parse_options(values: tuple[str, ...]) -> dict[str, Any]:
     return out
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=PbemGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="pbem")
 def cli() -> None:
-    """Play-by-email processor for wargames: signed turn files, fair dice, masked reports."""
+    """Play-by-email processor for wargames: signed turn files, fair dice, masked reports.
+
+    Exit codes: 0 done, 1 input refused, 2 usage error, 3 audit failed (forgery, cheating or
+    equivocation proven), 4 internal error (docs/cli.md).
+    """
     from pbem.core import keys
 
     keys.notice = lambda m: echo(m, err=True)
+    keys.ask_passphrase = _ask_passphrase
+    _asked.clear()
 
 
 def _interactive() -> bool:
     """True if a passphrase can be asked for on the terminal."""
     return sys.stdin.isatty()
+
+
+_asked: dict[str, str] = {}
+
+
+def _ask_passphrase(path: str) -> str | None:
+    """An encrypted key's passphrase, asked on the terminal without echo; None with no terminal."""
+    if not _interactive():
+        return None
+    if path not in _asked:
+        _asked[path] = click.prompt(f"Passphrase for {printable(path)}", hide_input=True,
+                                    default="", show_default=False, err=True)
+    return _asked[path]
 
 
 def _empty_passphrase() -> PbemError:
@@ -115,8 +170,8 @@ def keygen(name: str, directory: str, no_passphrase: bool) -> None:
 def rekey(key: str, no_passphrase: bool) -> None:
     """Re-encrypt a private key file in the current format (scrypt); the key stays the same.
 
-    The current passphrase comes from $PBEM_PASSPHRASE; the new one from $PBEM_NEW_PASSPHRASE,
-    a prompt, or else stays the same. Example: pbem rekey keys/alice.key
+    The current passphrase comes from $PBEM_PASSPHRASE or a prompt; the new one from
+    $PBEM_NEW_PASSPHRASE, a prompt, or else stays the same. Example: pbem rekey keys/alice.key
     """
     from pbem.core import keys
 
@@ -278,8 +333,9 @@ def check(directory: str, orders: str, side: str | None, key: str | None) -> Non
     if not checked.ok:
         for p in checked.problems:
             echo(p, err=True)
-        sys.exit(1)
-    echo(f"{orders}: {len(checked.lines)} orders are legal.")
+        sys.exit(EXIT_REFUSED)
+    n = len(checked.lines)
+    echo(f"{orders}: {n} order{'s are' if n != 1 else ' is'} legal.")
     if checked.after_dice:
         echo("Lines " + ", ".join(map(str, checked.after_dice)) + " come after dice and are "
                    "checked again when resolved.")
@@ -328,8 +384,9 @@ def verify(directory: str, extra: tuple[str, ...]) -> None:
     """Audit a whole archive offline: signatures, chain, every die, replay and result.
 
     DIRECTORY may also be a one-file game record (pbem export). Extra files (e.g. a second
-    file with a sequence number already used) are checked for equivocation.
-    Example: pbem verify game-a
+    file with a sequence number already used) are checked for equivocation. Exit code 3 when
+    a signed file fails the audit (forgery, cheating or equivocation proven), 1 for other
+    problems (no archive, an unreadable file). Example: pbem verify game-a
     """
     from pbem.protocol.audit import verify_archive
 
@@ -342,7 +399,8 @@ def verify(directory: str, extra: tuple[str, ...]) -> None:
     for p in audit.problems:
         echo(f"Error: {one_line(p)}", err=True)
     if not audit.ok:
-        sys.exit(1)
+        # a signed file that fails a check proves forgery, cheating or equivocation
+        sys.exit(EXIT_CHEATING if audit.failed else EXIT_REFUSED)
     for line in audit.summary:
         echo(line)
     echo(f"OK: the {'record' if Path(directory).is_file() else 'archive'} verifies.")
@@ -401,13 +459,14 @@ def bot(directory: str, side: str, out: str, style: str, seed: int | None, key: 
     rng = random.Random(seed if seed is not None else int.from_bytes(os.urandom(8), "big"))
     lines = s.game.bot(s.state, side, rng, style)
     Path(out).write_text("\n".join(lines) + "\n", encoding="utf-8")
-    echo(f"Wrote {len(lines)} orders to {out}")
+    echo(f"Wrote {len(lines)} order{'s' if len(lines) != 1 else ''} to {out}")
 
 
 @cli.command()
 @click.argument("directory")
 @click.option("--game", "game", default="holdfast", show_default=True)
-@click.option("--scenario", default=None, help="Default: the game's shortest scenario.")
+@click.option("--scenario", default=None,
+              help="Default: the game's first scenario in 'pbem games' (Holdfast: campaign).")
 @click.option("--mode", type=click.Choice(["peer", "hosted"]), default="peer", show_default=True)
 @click.option("--seed", type=int, default=None, help="Seed the bots' choices.")
 @click.option("--quiet", is_flag=True)
