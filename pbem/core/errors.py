@@ -1,10 +1,25 @@
-"""The error taxonomy: every user-facing failure is a PbemError with a one-line message."""
+"""The error taxonomy: every user-facing failure is a PbemError with a one-line message.
+
+Each kind of failure has its exit status (docs/cli.md, "Exit codes"): the command line exits
+with the exit_code of the error it reports.
+"""
 
 from __future__ import annotations
+
+EXIT_OK = 0
+EXIT_REFUSED = 1      # an input was refused: illegal orders, a bad file, a wrong passphrase, ...
+EXIT_USAGE = 2        # the command line itself is wrong (click's usage errors)
+EXIT_CHEATING = 3     # an audit failed: a signed file is forged or altered, or proves cheating
+                      # (illegal orders signed, dice or results that disagree) or equivocation
+EXIT_INTERNAL = 4     # a bug in pbem: an unexpected exception
+REPORT_BUGS = ("please report it at the project's issue tracker with the command you ran and "
+               "this message")
 
 
 class PbemError(Exception):
     """Base of every error pbem reports to a user as one clean line."""
+
+    exit_code = EXIT_REFUSED
 
 
 class ScenarioError(PbemError):
@@ -18,8 +33,11 @@ class FileRejected(PbemError):
 class IllegalFile(FileRejected):
     """A well-signed, well-chained file whose orders break the rules before any die is rolled.
 
-    order is the 1-based index of the refused order; reason and rule say why.
+    order is the 1-based index of the refused order; reason and rule say why. Its sender's
+    signature on illegal orders is the proof (exit code EXIT_CHEATING).
     """
+
+    exit_code = EXIT_CHEATING
 
     def __init__(self, message: str, *, order: int, reason: str, rule: str = "") -> None:
         self.order, self.reason, self.rule = order, reason, rule
@@ -28,6 +46,8 @@ class IllegalFile(FileRejected):
 
 class Equivocation(FileRejected):
     """Two validly signed files claim the same (game id, sequence number)."""
+
+    exit_code = EXIT_CHEATING
 
 
 class OrderError(PbemError):

@@ -247,15 +247,27 @@ def _notice(message: str) -> None:
 notice = _notice
 
 
+def _no_prompt(path: str) -> str | None:
+    """Where a passphrase is asked for when none is given (the CLI asks on the terminal)."""
+    return None
+
+
+ask_passphrase = _no_prompt
+
+
 def load_private(path: str | Path, passphrase: str | None = None) -> Ed25519PrivateKey:
-    """Load a private key; the passphrase defaults to $PBEM_PASSPHRASE when the key is encrypted."""
+    """Load a private key; an encrypted key's passphrase comes from $PBEM_PASSPHRASE, else
+    from ask_passphrase (the CLI's prompt on a terminal, never echoed)."""
     p = Path(path)
     data = read_limited(p, MAX_KEY_FILE, what="key", error=KeyFileError)
     kind = key_kind(data)
     if kind != "plain" and passphrase is None:
         passphrase = os.environ.get(PASSPHRASE_ENV)
         if passphrase is None:
-            raise KeyFileError(f"{p}: key is encrypted; give the passphrase in ${PASSPHRASE_ENV}")
+            passphrase = ask_passphrase(str(p))
+        if passphrase is None:
+            raise KeyFileError(f"{p}: key is encrypted and there is no terminal to ask for its "
+                               f"passphrase: set ${PASSPHRASE_ENV}")
     if kind == "pbem":
         return decrypt_private(data, passphrase or "", source=str(p))
     try:

@@ -8,7 +8,7 @@ from typing import Any
 
 import msgspec
 
-from pbem.core.errors import PbemError
+from pbem.core.errors import ArchiveError, PbemError
 from pbem.core.records import Turn, read_file
 from pbem.protocol.archive import Archive, is_temp_name
 from pbem.protocol.genesis import HOST
@@ -21,6 +21,8 @@ class Audit(msgspec.Struct, kw_only=True):
     problems: list[str] = []
     summary: list[str] = []
     loaded: Any = None   # what the audit replayed: a Session, or a hosted player's PlayerState
+    failed: bool = False  # a signed file fails a check: forgery, cheating or equivocation proven
+                          # (exit code 3); other problems (no archive, junk) are refused input
 
     @property
     def ok(self) -> bool:
@@ -66,6 +68,7 @@ def verify_archive(root: str | Path, extra: list[str] | None = None) -> Audit:
             return audit
     except PbemError as e:
         audit.problems.append(str(e))
+        audit.failed = not isinstance(e, ArchiveError)
         return audit
     refused = {p.name.split("-")[2][:16] for p in archive.rejection_files()}
     extras = []
@@ -85,10 +88,13 @@ def verify_archive(root: str | Path, extra: list[str] | None = None) -> Audit:
             if (old.payload_bytes != f.payload_bytes and t.sender in s.genesis.pubs
                     and f.signed_by(s.genesis.pubs[t.sender])
                     and old.payload.sender == t.sender):  # type: ignore[union-attr]
+                audit.failed = True
                 audit.problems.append(f"{f.name}: equivocation: {t.sender} signed two different "
                                       f"files with sequence number {t.seq} ({old.name})")
     if s.genesis.mode == "hosted":
-        audit.problems.extend(audit_referee(s, extras))
+        referee = audit_referee(s, extras)
+        audit.problems.extend(referee)
+        audit.failed = audit.failed or bool(referee)
     rolls = [r for log in s.log for r in log.rolls]
     audit.summary.append(f"{s.game.title}, scenario {s.genesis.p.scenario}, {s.genesis.mode} "
                          f"mode, game {s.genesis.game_id}.")

@@ -58,7 +58,7 @@ def test_check_names_line_and_rule(tmp_path):
     assert r.exit_code == 1 and "line 1" in r.output and "[DASH-1]" in r.output
     good = tmp_path / "good.txt"
     good.write_text("pick alphawolf\n")
-    assert "1 orders are legal" in t.ok("check", str(t.dirs["red"]), str(good)).output
+    assert "1 order is legal" in t.ok("check", str(t.dirs["red"]), str(good)).output
 
 
 def test_submit_refuses_illegal_orders_and_signs_nothing(tmp_path):
