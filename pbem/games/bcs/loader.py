@@ -20,6 +20,9 @@ PLACE_KINDS = frozenset({"town", "city", "village", "pass", "hill", "crossroads"
 VP_TAGS = {"vp_either": "Either", "vp_tebessa": "Tebessa", "vp_lekef": "Le Kef"}
 VP_PER_OBJECTIVE = 14            # BbF 4.1: "of 14 possible"
 ENTRY_AREAS = "ABCDEFGH"
+# BbF 1.9: counter colours by nationality and which player controls them.
+NATION_SIDE = {"German": "axis", "Italian": "axis", "US": "allied", "British": "allied",
+               "French": "allied"}
 _COST = re.compile(r"^(P|ot|all|STOP|\+?[0-9]+(/[0-9]+)?)$")
 
 
@@ -126,6 +129,8 @@ def _check_counters(path: Path, c: CountersFile) -> None:
             raise _fail(path, where, f"unknown formation {u.formation!r}", "BCS-4.1")
         elif forms[u.formation].side != u.side:
             raise _fail(path, where, "belongs to a formation of the other side", "BBF-1.9")
+        if NATION_SIDE.get(u.nation) != u.side:
+            raise _fail(path, where, f"a {u.nation} unit is not on the {u.side} side", "BBF-1.9")
         if not 0 <= u.ar <= 5:
             raise _fail(path, where, f"Action Rating {u.ar} is not 0-5", "BCS-1.2a-3")
         if u.steps < 1:
