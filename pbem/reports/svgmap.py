@@ -767,7 +767,10 @@ def _static_layers(game_map: GameMap, terrain_colours: dict[str, str] | None,
                f'pointer-events="none">')
     for hx in hexes:
         cx, cy = geo.center(hx)
-        out.append(f'<text class="hexid" x="{_f(cx)}" y="{_f(cy - s*0.6)}">{hx}</text>')
+        # a half hex cut by its sheet's top edge shows its id in the half that is drawn
+        up = s * 0.45 if sheeted and g.is_half(hx) and hx.endswith(f".{g.sheets[hx[0]].last_row:02d}") \
+            else -s * 0.6
+        out.append(f'<text class="hexid" x="{_f(cx)}" y="{_f(cy + up)}">{hx}</text>')
     out.append("</g>")
     if sheeted:
         out.append(_sheet_labels(g, geo))

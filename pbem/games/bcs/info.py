@@ -1,0 +1,101 @@
+"""Baptism By Fire as data only: its scenarios with their status, maps and set-ups for drawing.
+
+Not a playable game (the rules engine is not built): ``pbem map bcs SCENARIO OUT.html`` draws
+a scenario's map and set-up through this object; ``new_game_refusal`` is the reason any
+attempt to start a game is refused.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from pbem.core.game import MapMarker, MapUnit, MarkerStyle
+from pbem.core.mapdata import GameMap
+from pbem.games.bcs.loader import BcsData, load_data
+
+STATUS = "data only: rules engine not built"
+
+
+@lru_cache(maxsize=1)
+def data() -> BcsData:
+    """The checked data set (loaded once per process)."""
+    return load_data()
+
+
+class BcsDataOnly:
+    """What can be shown of Baptism By Fire before its rules engine exists."""
+
+    id = "bcs"
+    title = "Baptism By Fire (BCS)"
+    aliases = ("bbf", "baptism-by-fire")
+    sides = ("allied", "axis")
+
+    def scenarios(self) -> dict[str, str]:
+        """Scenario id -> title with its data status (and gap id when incomplete)."""
+        d = data()
+        out = {}
+        for sid, s in sorted(d.scenarios.items()):
+            st, why = d.status(sid)
+            out[sid] = f"{s.title} ({st}{': ' + why if why else ''})"
+        return out
+
+    def new_game_refusal(self) -> str:
+        """Why a game of BbF cannot be started."""
+        return f"{self.title}: {STATUS} (docs/bcs.md); its scenario data can be drawn with pbem map"
+
+    def game_map(self, scenario: str) -> GameMap:
+        """The whole map (both sheets) of a scenario; ScenarioError for an unknown scenario."""
+        d = data()
+        if scenario not in d.scenarios:
+            d.check_playable(scenario)          # raises the one-line unknown-scenario error
+        return d.game_map
+
+    def setup_units(self, scenario: str) -> list[MapUnit]:
+        """The scenario's set-up as map units (counters; markers are in setup_markers)."""
+        d = data()
+        out = []
+        for p in d.scenarios[scenario].setup:
+            if not p.counter:
+                continue
+            if p.counter in d.units:
+                u = d.units[p.counter]
+                steps = p.steps if p.steps is not None else u.steps
+                av = f" AV{u.move.av}" if u.move.av is not None else ""
+                out.append(MapUnit(hex=p.hex, side=p.side, label=u.name.split(" ")[0],
+                                   values=f"{u.ar}-{steps}{av}", kind=u.kind,
+                                   note="in Support" if p.support else ""))
+            elif p.counter in d.hqs:
+                h = d.hqs[p.counter]
+                out.append(MapUnit(hex=p.hex, side=p.side, label=h.name.split(" ")[0],
+                                   values=f"CR{h.command_radius}", kind="hq"))
+            else:
+                t = d.trains[p.counter]
+                out.append(MapUnit(hex=p.hex, side=p.side, label="Trains",
+                                   values=d.formations[t.formation].name.split(" ")[0],
+                                   kind="trains", note="Ghost" if p.ghost else ""))
+        return out
+
+    def setup_markers(self, scenario: str) -> list[MapMarker]:
+        """Minefields of the set-up and the victory hexes with their initial control."""
+        d = data()
+        s = d.scenarios[scenario]
+        out = [MapMarker(hex=p.hex, kind="minefield", label="breached" if p.breached else "")
+               for p in s.setup if p.marker == "minefield"]
+        for p in d.game_map.data.place:
+            if "victory" in p.kinds and p.hex[0] in s.playing_area:
+                tag = next(k for k in p.kinds if k.startswith("vp_"))[3:]
+                holder = "Axis" if p.hex in s.victory.axis_controls else "Allied"
+                out.append(MapMarker(hex=p.hex, kind="objective", label=f"{tag} {holder}"))
+        return out
+
+    def marker_styles(self) -> dict[str, MarkerStyle]:
+        """The marker kinds BbF draws: objectives (VP hexes) and minefields."""
+        return {
+            "objective": MarkerStyle(shape="star", fill="#f2c21b", stroke="#7a5a00",
+                                     css="objective"),
+            "minefield": MarkerStyle(shape="square", fill="#8b0000", stroke="#2b0000",
+                                     accent="#ffffff", symbol="M", css="minefield"),
+        }
+
+
+GAME = BcsDataOnly()
