@@ -246,3 +246,18 @@ def test_safe_path_chart(bbf):
     assert c("HQ hex checked").startswith("3 hexes along roads")
     assert c("AV Repl Points or Support Reestablishment") == "Tac MA"
     assert c("Non-AV Repl Points") == "Leg MA"
+
+
+def test_bbf_cht_tec_n2_and_n3_minefield_row(bbf):
+    """BBF-CHT-TEC-n2: roads do not negate a minefield (its row applies as a hex marker, all MP
+    and STOP until breached). BBF-CHT-TEC-n3: a 1-point DRM against a unit in a minefield."""
+    m = bbf.terrain["minefield"]
+    assert m.applies == "marker" and m.stop and {m.leg, m.tac, m.truck} == {"all"}
+    assert "(2)" in m.note and "(3)" in m.note and m.combat_drm == 1
+    drm = [x for x in bbf.modifiers if x.name.startswith("Unit in a Minefield hex")]
+    assert len(drm) == 1 and abs(drm[0].drm) == 1 and "BBF-G3" in drm[0].source
+
+
+def test_err_bcs_1_1_1_voluntary_retreat_cites_7_5j(bbf):
+    """ERR-BCS-1.1-1: the Voluntary Retreat reference is 7.5j."""
+    assert "7.5j" in bbf.cell("retreat_results", "Voluntary", "Result")

@@ -112,3 +112,11 @@ def test_bbf_g24_aliases_resolve_inconsistent_names(bbf):
 def test_every_value_is_marked_printed_or_reconstructed(bbf):
     for u in bbf.units.values():
         assert u.source.startswith("reconstructed: BBF-G1")
+
+
+def test_bcs_1_1a_battalions_and_some_companies(bbf):
+    """BCS-1.1a: units are mostly battalions, some companies (the companies have one step)."""
+    companies = {u.id for u in bbf.units.values() if u.name.endswith(" Co")}
+    assert companies == {"g-1-arm", "1-501-tgr"}
+    assert all(bbf.units[c].steps == 1 for c in companies)
+    assert len(companies) < len(bbf.units) / 10
