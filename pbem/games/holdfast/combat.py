@@ -136,6 +136,55 @@ def check_attack(state: HoldfastState, w: World, side: str, o: Attack) -> Plan:
                 cost=cost, hits=list(o.hits), claims=claims)
 
 
+def _signed(n: int) -> str:
+    return f"{n:+d}"
+
+
+def _attacker_why(w: World, uid: str, att_hex: str, def_hex: str, supplied: bool,
+                  n: int) -> str:
+    """Log text: one attacker's dice and where they come from (the terms of unit_dice)."""
+    terms: list[tuple[str, int]] = []
+    if not supplied:
+        terms.append(("out of supply", w.oos(w.units[uid].type).dice))
+    t = w.terrain(def_hex)
+    terms.append((f"{t} defender hex", w.hex_terrain(t).attacker_dice))
+    terms += [(f"attacking across {k}", w.tables.hexside[k].attacker_dice)
+              for k in sorted(w.side_kinds(att_hex, def_hex))]
+    raw = w.units[uid].drc + sum(m for _, m in terms)
+    parts = [f"DRC {w.units[uid].drc}"] + [f"{name} {_signed(m)}" for name, m in terms if m]
+    return f"{uid} {n} ({', '.join(parts)}{', at least 0' if raw < 0 else ''})"
+
+
+def _attack_dice_text(w: World, plan: Plan, mine: dict[str, Any]) -> str:
+    """Log text: why the attack rolls the dice it rolls (units, support, air)."""
+    terms = [_attacker_why(w, u, mine[u].hex, plan.hex, plan.supplied[u], plan.dice[u])
+             for u in plan.units]
+    for sid in plan.support:
+        k = support_kind(w, sid)
+        if k in ("leader", "team"):
+            terms.append(f"{w.units[sid].name} [{sid}] +1 die")
+    a_n = sum(plan.dice.values()) + plan.extra
+    text = f"{a_n} attack dice: " + "; ".join(terms)
+    if plan.air:
+        air = next(s for s in plan.support if support_kind(w, s) == "air")
+        text += f"; plus {w.units[air].name} [{air}]: one separate die at {_signed(plan.air - 1)}"
+    return text
+
+
+def _defence_dice_text(w: World, plan: Plan, d_n: int, base_terms: list[str],
+                       d_bonus_text: list[str]) -> str:
+    """Log text: why the defender rolls the dice it rolls (DRC, town, port, hexsides)."""
+    text = f"{d_n} defence dice ({', '.join(base_terms)})"
+    if d_bonus_text:
+        text += "; bonus dice: " + "; ".join(d_bonus_text)
+    return text
+
+
+def _marked(values: list[int], th: int) -> str:
+    """Dice values with the hits (at or above th) starred."""
+    return " ".join(f"{v}*" if v >= th else str(v) for v in values) or "no dice"
+
+
 def _label(w: World, u: Any) -> str:
     spec = w.units[u.id]
     return f"{spec.name} [{u.id}] ({spec.type}, {spec.drc}-{spec.th}-{spec.mp}, SP {u.sp})"
@@ -174,6 +223,25 @@ def resolve(state: HoldfastState, w: World, side: str, plan: Plan, ctx: Context)
     d_n = max(d_n, 0)
     a_n = sum(plan.dice.values()) + plan.extra
     where = f"combat at {plan.hex}"
+    ctx.log(f"{where}: {side} rolls {_attack_dice_text(w, plan, mine)}", kind="combat",
+            hexes=(plan.hex,))
+    ctx.log(f"{where}: {foe_side} rolls " + _defence_dice_text(
+        w, plan, d_n,
+        [f"DRC {dspec.drc}"]
+        + [f"{k} {_signed(w.tables.place[k].defender_dice)}" for k in sorted(kinds)
+           if k in w.tables.place and w.tables.place[k].defender_dice]
+        + (["defender out of supply -1 (house option)"] if pub.options["oos_defender_penalty"]
+           and not in_supply(state, w, foe_side, plan.defender) else []),
+        [f"{w.tables.place[k].defender_bonus_dice} {k} die at "
+         f"{_signed(w.tables.place[k].bonus_modifier)}" for k in sorted(kinds)
+         if k in w.tables.place and w.tables.place[k].defender_bonus_dice]
+        + [f"{w.tables.hexside[k].defender_bonus_dice} {k} hexside die at "
+           f"{_signed(w.tables.hexside[k].bonus_modifier)}"
+           + (" (hits only a unit attacking across it)"
+              if getattr(w.tables.hexside[k], "bonus_hits_to_crosser", k == "bridge")
+              and pub.options["bridge_die_hits"] != "any" else "")
+           for k in sorted(crossed) if w.tables.hexside[k].defender_bonus_dice]),
+        kind="combat", hexes=(plan.hex,))
     a_rolls = ctx.rolls_of(a_n, 6, f"{where}: {side} attack dice") if a_n else []
     air_roll = ctx.roll(6, f"{where}: {side} air support die (+{plan.air - 1})") if plan.air else None
     d_rolls = ctx.rolls_of(d_n, 6, f"{where}: {foe_side} defence dice") if d_n else []
@@ -201,6 +269,12 @@ def resolve(state: HoldfastState, w: World, side: str, plan: Plan, ctx: Context)
     ctx.log(f"{where}: {side} rolls {a_vals or 'no dice'} -> {d_hits} hit(s) on the defender; "
             f"{foe_side} rolls {[d[0] for d in dice] or 'no dice'}", kind="combat",
             hexes=(plan.hex,))
+    ctx.log(f"{where}: a die at or above the defender's TH {dspec.th} hits: "
+            f"{_marked(a_vals, dspec.th)} -> {d_hits} hit(s) on {plan.defender}; the defender's "
+            f"dice (after modifiers) {' '.join(str(d[0]) for d in dice) or 'none'} hit an attacker "
+            f"whose TH "
+            f"they meet (" + ", ".join(f"{u} TH {w.units[u].th}" for u in plan.units) + ")",
+            kind="combat", hexes=(plan.hex,))
     apply_hits(state, w, foe_side, plan.defender, d_hits, ctx)
     pending = PendingHits(hex=plan.hex, attackers=list(plan.units), dice=dice,
                           crossing=list(plan.crossing))
@@ -251,6 +325,15 @@ def allocation_outcomes(state: HoldfastState, w: World, side: str,
 def _apply_allocation(state: HoldfastState, w: World, side: str, pending: PendingHits,
                       order: list[str] | tuple[str, ...], ctx: Context) -> None:
     got = distribute(state, w, side, pending, order)
+    ctx.log(f"combat at {pending.hex}: the defender's dice "
+            f"{' '.join(str(d[0]) + (' (bridge)' if d[2] else '') for d in pending.dice) or 'none'}"
+            f" go, bridge dice first, then sixes, then the highest, each to the first unit of "
+            f"the order {', '.join(order)} whose TH it meets and that has SP left"
+            f"{' (a six to armor first)' if any(w.units[u].type == 'armor' for u in order) else ''}"
+            + (f"; bridge dice only to {', '.join(pending.crossing) or 'no unit'} (attacking "
+               f"across the bridge)" if any(d[2] for d in pending.dice) else "")
+            + ": " + ", ".join(f"{u} {got[u]} hit(s)" for u in order), kind="combat",
+            hexes=(pending.hex,))
     for uid in pending.attackers:
         if got[uid]:
             apply_hits(state, w, side, uid, got[uid], ctx)

@@ -53,6 +53,38 @@ def _common_checks(state: KasserineState, side: str, target: str, empty_rule: st
     return defender
 
 
+def _row_why(state: KasserineState, data: KasserineData, target: str, attackers: list[str],
+             bombard: bool, row: str) -> str:
+    """Log text: the CRT rows the defender's position offers and why, and the one that applies."""
+    dside = state.units[occupancy(state)[target]].side
+    why = [f"{data.map.terrain[target]} hex: {data.tec.hex[data.map.terrain[target]].crt_row}"]
+    why += [f"{k}: {data.tec.place[k].crt_row}" for k in sorted(data.map.place_kinds(target))
+            if data.tec.place[k].crt_row]
+    why += [f"{name}: {eff.crt_row}" for name, eff in sorted(data.tec.hexset.items())
+            if target in data.map.hexsets.get(name, ()) and eff.crt_row
+            and (not eff.crt_sides or dside in eff.crt_sides)]
+    if not bombard and attackers:
+        kinds = [hexside_kinds(data, state.units[a].hex, target) for a in attackers]
+        if all("river" in k for k in kinds):
+            k = "bridge" if any("bridge" in x for x in kinds) else "river"
+            why.append(f"every attacker across a {k}: {data.tec.hexside[k].crt_row}")
+        mine = data.tec.hexside.get("minefield")
+        if mine is not None and any("minefield" in k for k in kinds) and (
+                not mine.crt_attackers or state.active in mine.crt_attackers):
+            why.append(f"attacking across a minefield: {mine.crt_row}")
+    why = [w for w in why if not w.endswith(": ")]
+    return f"row {row} ({'; '.join(why)}; the row best for the defender applies)"
+
+
+def _strength_text(data: KasserineData, state: KasserineState, units: list[str], index: int,
+                   markers: list[int], fort: bool, double: bool) -> str:
+    """Log text: a strength as the sum of each unit's value and each marker's."""
+    parts = [f"{u} {values(data, state, u)[index] * (2 if double else 1)}" for u in units]
+    parts += [f"marker +{v // 2 if fort else v}" + (f" (+{v} halved)" if fort else "")
+              for v in markers]
+    return " + ".join(parts) or "0"
+
+
 def declare_bombard(state: KasserineState, data: KasserineData, side: str, order: Bombard,
                     ctx: Context) -> None:
     """Check and resolve a bombardment: up to two markers drawn and stated (8.1.2)."""
@@ -90,8 +122,11 @@ def declare_bombard(state: KasserineState, data: KasserineData, side: str, order
     ctx.log(f"{side} bombards {label(data, state, defender)} in {order.target} with "
             f"{len(vals)} marker(s) totalling +{sum(vals)}"
             + (" (halved: fortified)" if fort else "")
-            + f": {strength} vs {defense}, differential {c.diff:+d}, row {c.row}, column "
-            f"{data.crt.column(c.row, c.diff)}, die {c.die}: {cell.result}"
+            + f": {strength} ({_strength_text(data, state, [], 0, vals, fort, False)}) vs "
+            f"{defense} ({_strength_text(data, state, [defender], 1, [], False, fort)}"
+            f"{', doubled: fortified' if fort else ''}), differential {c.diff:+d}, "
+            f"{_row_why(state, data, order.target, [], True, c.row)}, column "
+            f"{data.crt.column(c.row, c.diff)} (one die on the CRT), die {c.die}: {cell.result}"
             + (" (no effect in a bombardment)" if c.result != cell.result else ""),
             kind="combat", hexes=(order.target,))
     state.combat = c
@@ -265,6 +300,13 @@ def _resolve_ground(state: KasserineState, data: KasserineData, c: Combat, ctx: 
             f"{defense} ({units_def}{' fortified' if fort else ''} + markers): differential "
             f"{c.diff:+d}, row {c.row}, column {data.crt.column(c.row, c.diff)}, die {c.die}: "
             f"{c.result}", kind="combat", hexes=(c.target,))
+    ctx.log(f"why: attack {attack} = "
+            f"{_strength_text(data, state, c.attackers, 0, c.att_values, fort, False)}"
+            f"{' (markers halved: the defender is fortified)' if fort else ''}; defense "
+            f"{defense} = {_strength_text(data, state, [c.defender], 1, c.def_values, False, fort)}"
+            f"{' (unit doubled: fortified)' if fort else ''}; "
+            f"{_row_why(state, data, c.target, c.attackers, False, c.row)}; one die on the CRT",
+            kind="combat", hexes=(c.target,))
     results.queue(state, data, c)
 
 
