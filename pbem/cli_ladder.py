@@ -197,9 +197,10 @@ def replace_key(db: str, statement: str) -> None:
 @click.argument("archive")
 @click.option("--allow-retired", is_flag=True, help="Accept a game played with a retired key.")
 def submit(db: str, archive: str, allow_retired: bool) -> None:
-    """Audit a finished game's archive folder and record its result (exit 0 only if recorded).
+    """Audit a finished game's archive folder (or one-file game record) and record its
+    result (exit 0 only if recorded).
 
-    Example: pbem ladder submit club.ladder games/alice-vs-bob
+    Example: pbem ladder submit club.ladder games/alice-vs-bob (or alice-vs-bob.pbemrec)
     """
     from pbem.ladder.submit import submit as do_submit
 

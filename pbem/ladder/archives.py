@@ -96,36 +96,65 @@ def _scratch() -> str | None:
 
 
 @contextmanager
-def snapshot(path: str | Path) -> Iterator[Path]:
-    """A private copy of an archive folder's signed files (removed afterwards)."""
+def snapshot(path: str | Path) -> Iterator[tuple[Path, Any]]:
+    """A private copy of an archive folder's signed files, or of the archive a one-file game
+    record holds (read strictly: pbem.records.ladder_input); yields (the copy, the record or
+    None) and removes the copy afterwards."""
     src = Path(path)
     if src.is_file():
-        raise LadderError(f"{src}: not an archive folder (single-file game records are not "
-                          "supported yet; submit the archive folder)")
+        with _private() as copy:
+            from pbem.core.errors import PbemError
+            from pbem.records.ladder_input import write_archive
+
+            try:
+                rec = write_archive(src, copy)
+            except PbemError as e:
+                raise LadderError(f"{src}: the record does not verify: {_unnamed(e, src)}"
+                                  ) from None
+            yield copy, rec
+        return
     if not src.is_dir():
-        raise LadderError(f"{src}: no such archive folder")
+        raise LadderError(f"{src}: no such archive folder or record file")
     if not (src / "archive.json").is_file():
         raise LadderError(f"{src}: not a pbem archive (no archive.json)")
+    with _private() as copy:
+        _copy_signed(src, copy)
+        yield copy, None
+
+
+def _unnamed(e: Exception, src: Path) -> str:
+    """An error's message without the record's own name in front (the caller names it)."""
+    msg = str(e)
+    return msg[len(src.name) + 2:] if msg.startswith(f"{src.name}: ") else msg
+
+
+@contextmanager
+def _private() -> Iterator[Path]:
+    """A new private folder for a copy (in memory where possible), removed afterwards."""
     tmp = Path(tempfile.mkdtemp(prefix="pbem-ladder-", dir=_scratch()))
     try:
         copy = tmp / "archive"
         copy.mkdir()
-        budget = [MAX_FILES, MAX_BYTES]
-        for name in KEPT:
-            p = src / name
-            if not p.exists() and not p.is_symlink():
-                continue
-            st = p.lstat()
-            if stat.S_ISDIR(st.st_mode):
-                (copy / name).mkdir()
-                _copy_tree(p, copy / name, budget)
-            elif stat.S_ISREG(st.st_mode) and name == "archive.json":
-                shutil.copyfile(p, copy / name, follow_symlinks=False)
-            else:
-                raise LadderError(f"{p}: not a regular {'file' if '.' in name else 'folder'}")
         yield copy
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _copy_signed(src: Path, copy: Path) -> None:
+    """Copy an archive folder's signed files (KEPT) into copy, within the limits."""
+    budget = [MAX_FILES, MAX_BYTES]
+    for name in KEPT:
+        p = src / name
+        if not p.exists() and not p.is_symlink():
+            continue
+        st = p.lstat()
+        if stat.S_ISDIR(st.st_mode):
+            (copy / name).mkdir()
+            _copy_tree(p, copy / name, budget)
+        elif stat.S_ISREG(st.st_mode) and name == "archive.json":
+            shutil.copyfile(p, copy / name, follow_symlinks=False)
+        else:
+            raise LadderError(f"{p}: not a regular {'file' if '.' in name else 'folder'}")
 
 
 def zip_folder(root: Path, top: str) -> bytes:
@@ -285,19 +314,30 @@ class Audited(msgspec.Struct, kw_only=True):
 
 
 def audit_submission(path: str | Path, *, require_over: bool = True) -> Audited:
-    """Copy, audit and read an archive folder; LadderError (one line) if it does not verify,
-    or (require_over) if its game is not over."""
+    """Copy, audit and read an archive folder or a one-file game record (the record's full
+    verification: strict reading, the audit of the archive it holds, its stated result);
+    LadderError (one line) if it does not verify, or (require_over) if its game is not over."""
     shown = str(path)
-    with snapshot(path) as copy:
+    with snapshot(path) as (copy, rec):
+        what = "archive" if rec is None else "record"
         result, loaded = audit(copy)
         if not result.ok:
             first = result.problems[0].replace(str(copy), shown)
             more = f" (and {len(result.problems) - 1} more problems)" if len(
                 result.problems) > 1 else ""
-            raise LadderError(f"{shown}: the archive does not verify: {first}{more}")
+            raise LadderError(f"{shown}: the {what} does not verify: {first}{more}")
         if not loaded.genesis.complete:
             raise LadderError(f"{shown}: the game has not started (not every party has "
                               "accepted the proposal)")
+        if rec is not None:
+            from pbem.core.errors import PbemError
+            from pbem.records.ladder_input import check_after_audit
+
+            try:
+                check_after_audit(rec, copy, result)
+            except PbemError as e:
+                raise LadderError(f"{shown}: the record does not verify: "
+                                  f"{_unnamed(e, Path(shown))}") from None
         try:
             facts = facts_of(loaded)
             facts.faces = face_counts(loaded)
@@ -307,7 +347,7 @@ def audit_submission(path: str | Path, *, require_over: bool = True) -> Audited:
             raise LadderError(f"{shown}: {facts.mode} games count only with both final "
                               "reveals, which this ladder cannot check yet")
         if require_over and facts.outcome is None:
-            raise LadderError(f"{shown}: the game is not over in this archive (file "
+            raise LadderError(f"{shown}: the game is not over in this {what} (file "
                               f"{facts.last_seq}; receive the last files first)")
         data = zip_folder(copy, f"{facts.game_id}-{facts.party}")
     return Audited(path=shown, facts=facts, zip=data, digest=sha256_hex(data))

@@ -132,9 +132,11 @@ def apply_game(conn: sqlite3.Connection, seq: int) -> None:
 def _touched(conn: sqlite3.Connection, start: int) -> list[int]:
     """Players whose ratings a replay from game `start` on may change: every player of a game
     from `start` on, and every player with stored history from `start` on."""
-    return [r[0] for r in conn.execute(
-        "SELECT player_id FROM game_players WHERE game_seq >= ? UNION "
-        "SELECT player_id FROM rating_history WHERE game_seq >= ? ORDER BY 1", (start, start))]
+    pids = {r[0] for r in conn.execute(
+        "SELECT player_id FROM game_players WHERE game_seq >= ?", (start,))}
+    pids.update(r[0] for r in conn.execute(
+        "SELECT player_id FROM rating_history WHERE game_seq >= ?", (start,)))
+    return sorted(pids)
 
 
 def checkpoint(conn: sqlite3.Connection, start: int, pids: Iterable[int]) -> Table:
@@ -153,16 +155,19 @@ def checkpoint(conn: sqlite3.Connection, start: int, pids: Iterable[int]) -> Tab
                 "WHERE gp.player_id = ? AND gp.game_seq < ? GROUP BY g.game ORDER BY g.game",
                 (pid, start)):
             counts[game] = [n, wins, losses, draws]
-        if counts:
-            counts[OVERALL] = [sum(c[i] for c in counts.values()) for i in range(4)]
+        if not counts:
+            continue
+        counts[OVERALL] = [sum(c[i] for c in counts.values()) for i in range(4)]
+        # SQLite takes the bare columns of an aggregate query from the row of its MAX()
+        last = {scope: (mu, sigma) for scope, mu, sigma, _ in conn.execute(
+            "SELECT scope, mu, sigma, MAX(game_seq) FROM rating_history WHERE player_id = ? "
+            "AND game_seq < ? GROUP BY scope", (pid, start))}
         for scope, c in counts.items():
-            row = conn.execute("SELECT mu, sigma FROM rating_history WHERE player_id = ? AND "
-                               "scope = ? AND game_seq < ? ORDER BY game_seq DESC LIMIT 1",
-                               (pid, scope, start)).fetchone()
-            if row is None:
+            if scope not in last:
                 raise LadderError(f"player {pid} {scope}: no stored rating before game {start} "
                                   "(replay every game: pbem ladder recompute without --from)")
-            t.rows[(pid, scope)] = [m.rating(mu=row[0], sigma=row[1]), *c]
+            mu, sigma = last[scope]
+            t.rows[(pid, scope)] = [m.rating(mu=mu, sigma=sigma), *c]
     return t
 
 

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from ladder.helpers import ok, refused, synthetic_game, synthetic_ladder
+from ladder.helpers import ok, refused, run, synthetic_game, synthetic_ladder
 from pbem.ladder import ratings
 
 
@@ -167,12 +167,14 @@ def test_recompute_from_a_game_equals_a_full_rebuild(tmp_path_factory,  # type: 
 
 def test_recompute_from_through_the_cli(full_ladder: Path) -> None:
     con = sqlite3.connect(full_ladder)
-    with con:
-        con.execute("UPDATE ratings SET mu = mu + 1")      # stale from the first game on
+    with con:                                   # game 2's result changes: stale from game 2 on
+        con.execute("UPDATE game_players SET result = CASE result WHEN 'win' THEN 'loss' "
+                    "ELSE 'win' END WHERE game_seq = 2")
     con.close()
     assert "Ratings replayed from 4 recorded games (from game 11 on)" in ok(
         "ladder", "recompute", full_ladder, "--from", "11").output
-    refused("ladder", "recompute", full_ladder, "--check")   # games before 11: still stale
-    ok("ladder", "recompute", full_ladder, "--from", "1")
+    stale = run("ladder", "recompute", full_ladder, "--check")  # games 2 to 10: still stale
+    assert stale.exit_code == 1 and "Error: player " in stale.output
+    assert "(from game 2 on)" in ok("ladder", "recompute", full_ladder, "--from", "2").output
     ok("ladder", "recompute", full_ladder, "--check")
     assert "--from" in refused("ladder", "recompute", full_ladder, "--from", "0")

@@ -157,7 +157,7 @@ def test_a_single_file_or_a_missing_folder_is_refused(pool: Pool, ladder: Path,
                                                       tmp_path: Path) -> None:
     f = tmp_path / "game.txt"
     f.write_text("not a game")
-    assert "single-file game records are not supported" in refused("ladder", "submit", ladder, f)
+    assert "not a pbem game record" in refused("ladder", "submit", ladder, f)
     assert "no such archive folder" in refused("ladder", "submit", ladder, tmp_path / "nope")
     (tmp_path / "empty").mkdir()
     assert "not a pbem archive" in refused("ladder", "submit", ladder, tmp_path / "empty")

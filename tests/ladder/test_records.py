@@ -1,0 +1,124 @@
+"""`pbem ladder submit DB FILE` with a one-file game record (`pbem export`): the record's full
+verification, then the same checks as for an archive folder; one game counts once whether it
+comes as a folder or as a record."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from ladder.helpers import Pool, digest, ok, refused
+
+from pbem.protocol.audit import verify_archive
+
+
+def _export(archive: Path, out: Path) -> Path:
+    """The record of an archive, written by the real `pbem export` command."""
+    ok("export", archive, "--out", out)
+    return out
+
+
+def _games(db: Path) -> int:
+    con = sqlite3.connect(db)
+    try:
+        return con.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    finally:
+        con.close()
+
+
+def test_a_valid_record_is_recorded_like_its_archive(pool: Pool, ladder: Path,
+                                                     tmp_path: Path) -> None:
+    peer = next(g for g in pool.games if g.mode == "peer")
+    hosted = next(g for g in pool.games if g.mode == "hosted")
+    for i, archive in enumerate((peer.dirs["red"], hosted.dirs["host"])):
+        rec = _export(archive, tmp_path / f"game{i}.pbemrec")
+        out = ok("ladder", "submit", ladder, rec).output
+        assert out.startswith(f"Recorded game #{i + 1} "), out
+    assert _games(ladder) == 2
+    con = sqlite3.connect(ladder)
+    kinds = [r[0] for r in con.execute("SELECT kind FROM archives ORDER BY id")]
+    assert kinds == ["peer", "referee"]
+    con.close()
+    # what the ladder keeps is the archive the record holds, which audits on its own
+    game_id = json.loads(ok("ladder", "games", ladder, "--format", "json").output)[0]["game_id"]
+    ok("ladder", "export", ladder, game_id, tmp_path / "evidence")
+    [folder] = list((tmp_path / "evidence" / "archive-1").iterdir())
+    assert verify_archive(folder).ok
+
+
+def test_a_hosted_players_record_is_recorded(pool: Pool, ladder: Path, tmp_path: Path) -> None:
+    hosted = next(g for g in pool.games if g.mode == "hosted")
+    rec = _export(hosted.dirs["blue"], tmp_path / "blue.pbemrec")
+    assert ok("ladder", "submit", ladder, rec).output.startswith("Recorded game #1 ")
+
+
+def test_a_tampered_record_is_refused(pool: Pool, ladder: Path, tmp_path: Path) -> None:
+    text = _export(pool.games[0].dirs["red"], tmp_path / "good.pbemrec").read_text()
+    lines = text.splitlines(keepends=True)
+    # one character inside a signed block of the third entry
+    starts = [i for i, ln in enumerate(lines) if ln.startswith("-----BEGIN")]
+    i = starts[3] + 3
+    lines[i] = lines[i][:10] + ("A" if lines[i][10] != "A" else "B") + lines[i][11:]
+    bad = tmp_path / "tampered.pbemrec"
+    bad.write_text("".join(lines))
+    before = digest(ladder)
+    err = refused("ladder", "submit", ladder, bad)
+    assert err.startswith(f"Error: {bad}: the record does not verify: "), err
+    assert digest(ladder) == before
+
+
+def test_a_record_stating_a_false_result_is_refused(pool: Pool, ladder: Path,
+                                                    tmp_path: Path) -> None:
+    """Every signed file intact, but the header claims the other side won: the record's own
+    verification (its stated result against the replay) refuses it."""
+    text = _export(pool.games[0].dirs["red"], tmp_path / "good.pbemrec").read_text()
+    winner = "red" if "result: red wins" in text else "blue"
+    loser = {"red": "blue", "blue": "red"}[winner]
+    bad = tmp_path / "forged.pbemrec"
+    bad.write_text(text.replace(f"result: {winner} wins", f"result: {loser} wins", 1))
+    err = refused("ladder", "submit", ladder, bad)
+    assert "the record does not verify" in err and "the replay gives" in err, err
+    assert _games(ladder) == 0
+
+
+def test_a_record_of_an_unfinished_game_is_refused(pool: Pool, ladder: Path,
+                                                   tmp_path: Path) -> None:
+    rec = _export(pool.unfinished, tmp_path / "unfinished.pbemrec")
+    before = digest(ladder)
+    err = refused("ladder", "submit", ladder, rec)
+    assert "the game is not over in this record" in err, err
+    assert digest(ladder) == before
+
+
+def test_a_record_between_unregistered_keys_is_refused(pool: Pool, ladder: Path,
+                                                       tmp_path: Path) -> None:
+    rec = _export(pool.stranger, tmp_path / "stranger.pbemrec")
+    err = refused("ladder", "submit", ladder, rec)
+    assert "not registered" in err and "red" in err and "blue" in err
+
+
+def test_one_game_as_a_folder_and_as_a_record_counts_once(pool: Pool, ladder: Path,
+                                                          tmp_path: Path) -> None:
+    a, b = pool.games[0], pool.games[7]
+    # a folder first, then the records of both players' archives
+    ok("ladder", "submit", ladder, a.dirs["red"])
+    for party in ("red", "blue"):
+        rec = _export(a.dirs[party], tmp_path / f"a-{party}.pbemrec")
+        err = refused("ladder", "submit", ladder, rec)
+        assert "duplicate" in err and "already recorded" in err, err
+    # a record first, then the folders
+    ok("ladder", "submit", ladder, _export(b.dirs["host"], tmp_path / "b.pbemrec"))
+    for party in sorted(b.dirs):
+        err = refused("ladder", "submit", ladder, b.dirs[party])
+        assert "duplicate" in err, err
+    assert _games(ladder) == 2
+    rows = json.loads(ok("ladder", "standings", ladder, "--format", "json").output)
+    assert sum(r["games"] for r in rows) == 4
+
+
+def test_a_file_that_is_not_a_record_is_refused(ladder: Path, tmp_path: Path) -> None:
+    f = tmp_path / "game.txt"
+    f.write_text("not a game")
+    err = refused("ladder", "submit", ladder, f)
+    assert "the record does not verify" in err and "not a pbem game record" in err, err
