@@ -341,11 +341,13 @@ def main() -> None:
     if args.write:
         p = Path(args.write)
         old = p.read_text()
-        if "## Ladder" in old:
-            head, _, rest = old.partition("## Ladder")
+        if "\n## Ladder\n" in old:          # replace the section where it stands
+            head, _, rest = old.partition("\n## Ladder\n")
             nxt = rest.find("\n## ")
-            old = head + (rest[nxt + 1:] if nxt >= 0 else "")
-        p.write_text(old.rstrip("\n") + "\n\n" + text)
+            tail = rest[nxt + 1:] if nxt >= 0 else ""
+            p.write_text(head + "\n" + text.rstrip("\n") + ("\n\n" + tail if tail else "\n"))
+        else:
+            p.write_text(old.rstrip("\n") + "\n\n" + text + "\n")
         print(f"Wrote {p}", file=sys.stderr)
     del page
     conn.close()  # type: ignore[attr-defined]
