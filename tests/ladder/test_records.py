@@ -4,11 +4,12 @@ comes as a folder or as a record."""
 
 from __future__ import annotations
 
+import datetime
 import json
 import sqlite3
 from pathlib import Path
 
-from ladder.helpers import Pool, digest, ok, refused
+from ladder.helpers import Pool, digest, ok, refused, today
 
 from pbem.protocol.audit import verify_archive
 
@@ -122,3 +123,22 @@ def test_a_file_that_is_not_a_record_is_refused(ladder: Path, tmp_path: Path) ->
     f.write_text("not a game")
     err = refused("ladder", "submit", ladder, f)
     assert "the record does not verify" in err and "not a pbem game record" in err, err
+
+
+def test_a_forfeit_claim_is_filed_with_the_claimants_record(pool: Pool, ladder: Path,
+                                                            tmp_path: Path) -> None:
+    """A claim may come with the claimant's archive as a record: it is checked the same way
+    (verified, not over, the opponent owes the answer)."""
+    f = pool.forfeit["peer"]
+    rec = _export(f["red"], tmp_path / "cat.pbemrec")
+    day = today()
+    claim = tmp_path / "claim.txt"
+    ok("ladder", "claim", rec, "--key", f["red_key"], "--sent",
+       (day - datetime.timedelta(days=10)).isoformat(), "--date", day.isoformat(),
+       "--out", claim)
+    out = ok("ladder", "file-claim", ladder, claim, rec).output
+    assert "Filed forfeit claim #1: Cat against Dov (pending)" in out
+    ok("ladder", "confirm", ladder, "1", "--note", "no answer")
+    rows = {d["name"]: d for d in json.loads(ok("ladder", "standings", ladder, "--format",
+                                                "json").output)}
+    assert rows["Cat"]["wins"] == 1 and rows["Dov"]["losses"] == 1
