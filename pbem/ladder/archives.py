@@ -5,7 +5,9 @@ The ladder never reads the submitted folder twice: it copies the archive's signe
 (`archive.json`, `files/`, `rejected/`, `evidence/`; never the sealed dice secret, caches,
 reports or the outbox) into a private folder, audits the copy with
 `pbem.protocol.audit.verify_archive`, and stores exactly the copy it audited (a
-deterministic zip) as the evidence anyone can audit again.
+deterministic zip) as the evidence anyone can audit again. A one-file game record is read
+strictly and written out as the archive it holds (pbem.records.ladder_input), then checked
+the same way, with the result the record states checked against the replay.
 """
 
 from __future__ import annotations
