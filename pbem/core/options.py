@@ -110,8 +110,9 @@ def resolve(specs: Mapping[str, OptionSpec], given: Mapping[str, Any] | None, *,
 
 
 def _value_cond(spec: OptionSpec, value: Any) -> dict[str, tuple[Any, ...]]:
-    """The condition on other options that this value of the option needs (type-exact match)."""
+    """The condition on other options that this value of the option needs (compared with ==,
+    as the choices are)."""
     for v, cond in spec.value_when.items():
-        if v == value and type(v) is type(value):
+        if v == value:
             return dict(cond)
     return {}

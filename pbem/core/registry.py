@@ -51,7 +51,7 @@ def _load(ep: Any) -> None:
         _BROKEN[ep.name] = (f"game plugin {ep.name!r} ({ep.value}) failed to load: "
                             f"{type(e).__name__}" + (f": {reason}" if reason else ""))
         return
-    if callable(game) and not hasattr(game, "id"):
+    if isinstance(game, type) or (callable(game) and not hasattr(game, "id")):
         try:
             game = game()
         except Exception as e:  # noqa: BLE001

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from fixtures.tinygame import DashGame
 from pbem.core import registry
 from pbem.core.errors import PbemError
 
@@ -36,6 +37,10 @@ class PluginDash(DashGame):
     aliases = ("{gid}-alias",)
 
 GAME = PluginDash()
+
+
+class OtherDash(DashGame):
+    id = "{gid}-class"
 '''
 
 
@@ -61,13 +66,15 @@ def test_shipped_games_are_declared_entry_points() -> None:
 def test_installed_entry_point_is_discovered(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                              fresh: None) -> None:
     """A game in a distribution of its own is found by its entry point, aliases included."""
-    install_plugin(tmp_path, "pbem_dashplugin", {"dashplugin": "dashplugin_mod:GAME"},
+    install_plugin(tmp_path, "pbem_dashplugin", {"dashplugin": "dashplugin_mod:GAME",
+                                                 "other": "dashplugin_mod:OtherDash"},
                    {"dashplugin_mod": PLUGIN.format(gid="dashplugin")})
     monkeypatch.syspath_prepend(str(tmp_path))
     assert "dashplugin_mod" not in sys.modules
     game = registry.find_game("dashplugin")
     assert game.id == "dashplugin" and type(game).__module__ == "dashplugin_mod"
     assert registry.find_game("DASHPLUGIN-alias") is game
+    assert isinstance(registry.find_game("dashplugin-class"), DashGame)    # a class: one instance
     assert "dashplugin" in [g.id for g in registry.all_games()]
     assert registry.plugin_errors() == []
 
