@@ -129,45 +129,46 @@ def apply_game(conn: sqlite3.Connection, seq: int) -> None:
     _store(conn, t)
 
 
+TOUCHED = ("SELECT player_id FROM game_players WHERE game_seq >= :start UNION "
+           "SELECT player_id FROM rating_history WHERE game_seq >= :start")
+
+
 def _touched(conn: sqlite3.Connection, start: int) -> list[int]:
     """Players whose ratings a replay from game `start` on may change: every player of a game
     from `start` on, and every player with stored history from `start` on."""
-    pids = {r[0] for r in conn.execute(
-        "SELECT player_id FROM game_players WHERE game_seq >= ?", (start,))}
-    pids.update(r[0] for r in conn.execute(
-        "SELECT player_id FROM rating_history WHERE game_seq >= ?", (start,)))
-    return sorted(pids)
+    return sorted(r[0] for r in conn.execute(TOUCHED, {"start": start}))
 
 
-def checkpoint(conn: sqlite3.Connection, start: int, pids: Iterable[int]) -> Table:
-    """The ratings of some players just before game `start`: each one's rating after its last
-    game before `start`, read from the stored history, with its counts of games and results
-    before `start` (LadderError if the history lacks a rating it should hold)."""
+def checkpoint(conn: sqlite3.Connection, start: int) -> Table:
+    """The ratings just before game `start` of the players `_touched` from `start` on: each
+    one's rating after its last game before `start` in each scope, read from the stored
+    history, with its counts of games and results before `start` (LadderError if the history
+    lacks a rating it should hold). Two queries, whatever the number of players."""
     from pbem.ladder.db import LadderError
 
+    counts: dict[tuple[int, str], list[int]] = {}
+    for pid, game, n, wins, losses, draws in conn.execute(
+            "SELECT gp.player_id, g.game, COUNT(*), SUM(gp.result = 'win'), "
+            "SUM(gp.result = 'loss'), SUM(gp.result = 'draw') FROM game_players gp "
+            "JOIN games g ON g.seq = gp.game_seq WHERE gp.game_seq < :start AND "
+            f"gp.player_id IN ({TOUCHED}) GROUP BY gp.player_id, g.game", {"start": start}):
+        counts[(pid, game)] = [n, wins, losses, draws]
+        total = counts.setdefault((pid, OVERALL), [0, 0, 0, 0])
+        for i, v in enumerate((n, wins, losses, draws)):
+            total[i] += v
+    # SQLite takes the bare columns of an aggregate query from the row of its MAX()
+    last = {(pid, scope): (mu, sigma) for pid, scope, mu, sigma, _ in conn.execute(
+        "SELECT player_id, scope, mu, sigma, MAX(game_seq) FROM rating_history WHERE "
+        f"game_seq < :start AND player_id IN ({TOUCHED}) GROUP BY player_id, scope",
+        {"start": start})}
     t = Table()
     m = model()
-    for pid in pids:
-        counts: dict[str, list[int]] = {}
-        for game, n, wins, losses, draws in conn.execute(
-                "SELECT g.game, COUNT(*), SUM(gp.result = 'win'), SUM(gp.result = 'loss'), "
-                "SUM(gp.result = 'draw') FROM game_players gp JOIN games g ON g.seq = gp.game_seq "
-                "WHERE gp.player_id = ? AND gp.game_seq < ? GROUP BY g.game ORDER BY g.game",
-                (pid, start)):
-            counts[game] = [n, wins, losses, draws]
-        if not counts:
-            continue
-        counts[OVERALL] = [sum(c[i] for c in counts.values()) for i in range(4)]
-        # SQLite takes the bare columns of an aggregate query from the row of its MAX()
-        last = {scope: (mu, sigma) for scope, mu, sigma, _ in conn.execute(
-            "SELECT scope, mu, sigma, MAX(game_seq) FROM rating_history WHERE player_id = ? "
-            "AND game_seq < ? GROUP BY scope", (pid, start))}
-        for scope, c in counts.items():
-            if scope not in last:
-                raise LadderError(f"player {pid} {scope}: no stored rating before game {start} "
-                                  "(replay every game: pbem ladder recompute without --from)")
-            mu, sigma = last[scope]
-            t.rows[(pid, scope)] = [m.rating(mu=mu, sigma=sigma), *c]
+    for key, c in sorted(counts.items()):
+        if key not in last:
+            raise LadderError(f"player {key[0]} {key[1]}: no stored rating before game {start} "
+                              "(replay every game: pbem ladder recompute without --from)")
+        mu, sigma = last[key]
+        t.rows[key] = [m.rating(mu=mu, sigma=sigma), *c]
     return t
 
 
@@ -175,7 +176,7 @@ def replay(conn: sqlite3.Connection, start: int = 1) -> Table:
     """Ratings computed again from the recorded games in recorded order: every game from
     scratch (start 1), or the games from `start` on over `checkpoint` (then the table holds
     only the players `_touched` from `start` on, and only their history from `start` on)."""
-    t = checkpoint(conn, start, _touched(conn, start)) if start > 1 else Table()
+    t = checkpoint(conn, start) if start > 1 else Table()
     # The loop builds hundreds of thousands of objects and no reference cycle: the cyclic
     # collector would only walk them again and again (a third of the time at 100,000 games).
     was_on = gc.isenabled()
