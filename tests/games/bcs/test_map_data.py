@@ -116,3 +116,23 @@ def test_setup_is_drawn_where_printed():
                      marker_styles=GAME.marker_styles())
     assert 'class="unit' in svg and 'data-hex="B42.06"' in svg
     assert 'class="marker objective"' in svg
+
+
+def test_bcs_1_1b_neighbours_symmetric_on_the_bbf_map(bbf):
+    """BCS-1.1b: on the real two-sheet map, every neighbour relation is mutual (seam included)."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from pbem.core.hexgrid import DIRECTIONS, OPPOSITE
+
+    g = bbf.game_map.grid
+    seam = [h for h in g.all_hexes() if h.endswith((".00", ".35"))]
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.sampled_from(seam) | st.sampled_from(g.all_hexes()), st.sampled_from(DIRECTIONS))
+    def check(h, d):
+        n = g.neighbour(h, d)
+        if n is not None:
+            assert g.neighbour(n, OPPOSITE[d]) == h and g.distance(h, n) == 1
+
+    check()
