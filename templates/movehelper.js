@@ -79,6 +79,14 @@
 
   /* -- move helper --------------------------------------------------------------------- */
   if (!data.reach.length) { return; }
+  data.reach.forEach(function (r) {     /* "HEX,COST,PREV,END;..." -> {hex: [cost, prev, end]} */
+    var to = {};
+    (r.to ? r.to.split(";") : []).forEach(function (item) {
+      var f = item.split(",");
+      to[f[0]] = [f[1], f[2], f[3] === "1" ? 1 : 0];
+    });
+    r.to = to;
+  });
   var status = document.getElementById("mh-status");
   var box = document.getElementById("mh-orders");
   var selected = null;

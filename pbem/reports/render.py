@@ -141,7 +141,9 @@ def helper_data(ctx: ReportContext) -> dict[str, Any]:
                    "order": p.order} for p in m.placements],
         "reach": [{"unit": r.unit, "hex": r.hex, "label": r.label, "allowance": r.allowance,
                    "order": r.order, "sep": r.sep,
-                   "to": {x.hex: [x.cost, x.prev, 1 if x.end else 0] for x in r.hexes}}
+                   # "HEX,COST,PREV,END;..." (compact: a page may carry thousands of hexes)
+                   "to": ";".join(f"{x.hex},{x.cost},{x.prev},{1 if x.end else 0}"
+                                  for x in r.hexes)}
                   for r in m.reach],
     }
 

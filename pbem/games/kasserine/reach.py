@@ -7,13 +7,16 @@ before its hex is offered as a destination. The report page only draws the resul
 
 from __future__ import annotations
 
-import copy
 import heapq
+from collections import OrderedDict
+
+import msgspec
 
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Reach, UnitReach
-from pbem.games.kasserine.board import data_of
-from pbem.games.kasserine.movement import Walker, arrival_hexes, can_arrive, check_move, penny_packet
+from pbem.games.kasserine.board import data_of, occupancy
+from pbem.games.kasserine.movement import (Walker, arrival_hexes, can_arrive, move_edges,
+                                           penny_packet)
 from pbem.games.kasserine.scenario import KasserineData
 from pbem.games.kasserine.state import KasserineState
 
@@ -45,44 +48,50 @@ def movers(state: KasserineState, data: KasserineData, side: str) -> tuple[list[
     return on_map, entering
 
 
-def _branch(w: Walker, h: str) -> Walker:
-    """A copy of a walker that has entered h too (its own lists); IllegalOrder if it may not."""
-    nxt = copy.copy(w)
-    for name, value in vars(w).items():
-        if isinstance(value, list):
-            setattr(nxt, name, list(value))
-    nxt.step(h)
-    return nxt
+_WALK = ("pos", "spent", "in_ezoc", "steps", "stopped")   # what changes as a Walker steps
 
 
 def _search(state: KasserineState, data: KasserineData, uid: str,
             starts: list[Walker]) -> tuple[dict[_Key, int], dict[_Key, _Key | None]]:
-    """Cheapest-first over (hex, stopped): the least MP spent to stand in each hex."""
-    grid = data.map.grid
+    """Cheapest-first over (hex, stopped): the least MP spent to stand in each hex.
+
+    One Walker is reused as a probe: set to a label's position, asked to step, read back.
+    """
     best: dict[_Key, int] = {}
     parent: dict[_Key, _Key | None] = {}
-    heap: list[tuple[int, int, _Key, Walker]] = []
+    if not starts:
+        return best, parent
+    heap: list[tuple[int, int, _Key, tuple]] = []
     n = 0
     for w in starts:
         key = (w.pos or "", w.stopped)
         if w.spent < best.get(key, 1 << 30):
             best[key], parent[key] = w.spent, None
-            heapq.heappush(heap, (w.spent, n, key, w))
+            heapq.heappush(heap, (w.spent, n, key, tuple(getattr(w, a) for a in _WALK)))
             n += 1
+    probe = starts[0]
+    occ, side, units, ma2 = probe.occ, probe.side, state.units, probe.ma2
     while heap:
-        spent, _, key, w = heapq.heappop(heap)
-        if spent > best.get(key, 1 << 30) or w.stopped:
+        spent, _, key, walk = heapq.heappop(heap)
+        if spent > best.get(key, 1 << 30) or walk[4]:
             continue
-        for h in grid.neighbours(key[0]):
+        for h, cost, _mine in move_edges(data, side, probe.mobile, key[0]):
+            # terrain alone already costs too much, or an enemy holds the hex: the Walker
+            # would refuse it (a cheap pre-check; the Walker decides everything else)
+            if spent + cost > ma2 or (h in occ and units[occ[h]].side != side):
+                continue
+            for a, v in zip(_WALK, walk):
+                setattr(probe, a, v)
+            probe.entered = []
             try:
-                nxt = _branch(w, h)
+                probe.step(h)
             except IllegalOrder:
                 continue
-            k2 = (h, nxt.stopped)
-            if nxt.spent < best.get(k2, 1 << 30):
-                best[k2], parent[k2] = nxt.spent, key
+            k2 = (h, probe.stopped)
+            if probe.spent < best.get(k2, 1 << 30):
+                best[k2], parent[k2] = probe.spent, key
                 n += 1
-                heapq.heappush(heap, (nxt.spent, n, k2, nxt))
+                heapq.heappush(heap, (probe.spent, n, k2, tuple(getattr(probe, a) for a in _WALK)))
     return best, parent
 
 
@@ -121,6 +130,8 @@ def _nodes(state: KasserineState, data: KasserineData, side: str, uid: str, ente
                 w.step(h)
             except IllegalOrder:
                 continue
+            if penny_packet(state, data, uid, h):   # 17.1: it may enter its first hex only
+                w.stopped = True
             starts.append(w)
     else:
         starts.append(Walker(state, data, uid, False))
@@ -133,29 +144,38 @@ def _nodes(state: KasserineState, data: KasserineData, side: str, uid: str, ente
         if h not in chosen or (chosen[h][1] and not stopped):
             chosen[h] = key
     nodes: dict[str, Reach] = {}
+    occ = occupancy(state)
     for h, key in chosen.items():
-        path = []
-        k: _Key | None = key
-        while k is not None:
-            path.append(k[0])
-            k = parent[k]
-        path = [x for x in reversed(path) if x != start] if not entering else path[::-1]
-        try:
-            check_move(state, data, side, uid, path, entering)
-            end = True
-        except IllegalOrder:
-            end = False
         par = parent[key]
         prev = par[0] if par is not None and par[0] != start else ""
+        end = occ.get(h) in (None, uid)        # 5.3-b; every rule of the path was the Walker's
         nodes[h] = Reach(hex=h, cost=_mp(best[key] - state.units[uid].mp), prev=prev, end=end)
     return tuple(nodes[h] for h in sorted(nodes))
 
 
+_MEMO: OrderedDict[tuple[str, bytes], list[UnitReach]] = OrderedDict()
+_MEMO_SIZE = 8
+
+
 def unit_reach(state: KasserineState, data: KasserineData | None, side: str) -> list[UnitReach]:
-    """For each unit side may move or bring in now: every hex it can reach and the MP it costs."""
+    """For each unit side may move or bring in now: every hex it can reach and the MP it costs.
+
+    The same position asked again (a report in text, in HTML, in a view) is answered from a
+    small memo keyed by the whole encoded state, so nothing the answer depends on is missed.
+    """
     data = data or data_of(state)
     on_map, entering = movers(state, data, side)
+    if not on_map and not entering:
+        return []
+    key = (side, msgspec.json.encode(state))
+    if key in _MEMO:
+        _MEMO.move_to_end(key)
+        return list(_MEMO[key])
     memo: dict[tuple, tuple[Reach, ...]] = {}
     out = [_one(state, data, side, uid, False, memo) for uid in on_map]
     out += [_one(state, data, side, uid, True, memo) for uid in entering]
-    return [r for r in out if r is not None]
+    result = [r for r in out if r is not None]
+    _MEMO[key] = result
+    while len(_MEMO) > _MEMO_SIZE:
+        _MEMO.popitem(last=False)
+    return list(result)
