@@ -345,7 +345,6 @@ def verify_record(path: str | Path, extra: list[str] | None = None) -> Any:
                 load_verified(tmp, record=rec, audit=audit, replayed=replayed)
             except PbemError as e:
                 audit.problems.append(str(e))
-                audit.failed = True         # the record's stated result disagrees
     audit.problems = [p if p.startswith(f"{rec.name}: ") else f"{rec.name}: {p}"
                       for p in (q.replace(str(tmp), rec.name) for q in audit.problems)]
     audit.summary.insert(0, f"Record {rec.name}: {len(rec.entries)} signed files of "

@@ -98,6 +98,8 @@ def test_equivocation_is_3(tmp_path):
     assert run("verify", str(t.dirs["blue"])).exit_code == EXIT_OK
     r = run("verify", str(t.dirs["blue"]), str(out))
     assert r.exit_code == EXIT_CHEATING and "equivocation" in r.output
+    r = run("receive", str(t.dirs["blue"]), str(out), "--key", t.key("blue"))
+    assert r.exit_code == EXIT_CHEATING and "equivocation" in r.output
 
 
 def test_internal_error_is_4_with_where_to_report_and_no_traceback(tmp_path, monkeypatch):

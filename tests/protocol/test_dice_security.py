@@ -202,13 +202,13 @@ def test_two_views_of_one_file_are_equivocation_with_both_files_kept(tmp_path):
     v: ViewFile = read_file(vf).payload
     other = _resign(msgspec.structs.replace(v, events=[]), t, tmp_path / "second-view.pbem")
     r = t.run("receive", str(t.dirs["red"]), str(other), "--key", t.key("red"))
-    assert r.exit_code == 1 and "equivocation" in r.output
+    assert r.exit_code == 3 and "equivocation" in r.output
     assert f"view-{v.seq:04d}.pbem" in r.output and other.name in r.output
     kept = list((t.dirs["red"] / "evidence").glob("view-*.pbem"))
     assert len(kept) == 1 and kept[0].read_text() == other.read_text()
     # the referee's own archive, audited with the player's copy, names the equivocation
     r = t.run("verify", str(t.dirs["host"]), str(other))
-    assert r.exit_code == 1 and "equivocation" in r.output
+    assert r.exit_code == 3 and "equivocation" in r.output
 
 
 def test_referee_keeps_every_view_and_verify_checks_them(tmp_path):
@@ -223,11 +223,11 @@ def test_referee_keeps_every_view_and_verify_checks_them(tmp_path):
     kept.write_text(seal(msgspec.structs.replace(v, rolls=rolls),
                          load_private(t.key("host"))).text)
     r = t.run("verify", str(t.dirs["host"]))
-    assert r.exit_code == 1 and "differs from the replay" in r.output
+    assert r.exit_code == 3 and "differs from the replay" in r.output
     # a view the player holds but the referee did not keep is caught too
     kept.unlink()
     r = t.run("verify", str(t.dirs["host"]), str(vf))
-    assert r.exit_code == 1 and "did not keep it" in r.output
+    assert r.exit_code == 3 and "did not keep it" in r.output
 
 
 # -- 3. proofs never open hidden rolls -------------------------------------------------------
@@ -332,13 +332,13 @@ def test_referee_refusing_a_legal_file_is_caught_by_verify(tmp_path):
     (t.dirs["host"] / "rejected" / refused_file_name(rej)).write_text(f.text)
     (t.dirs["host"] / "files" / rejection_file_name(rej)).write_text(rf.text)
     r = t.run("verify", str(t.dirs["host"]))
-    assert r.exit_code == 1 and "the file is legal" in r.output
+    assert r.exit_code == 3 and "the file is legal" in r.output
     # and a rejection the player holds that the referee did not keep is named
     (t.dirs["host"] / "files" / rejection_file_name(rej)).unlink()
     rpath = tmp_path / "rej.pbem"
     rpath.write_text(rf.text)
     r = t.run("verify", str(t.dirs["host"]), str(rpath))
-    assert r.exit_code == 1 and "did not keep it" in r.output
+    assert r.exit_code == 3 and "did not keep it" in r.output
 
 
 def test_false_results_in_a_reply_are_refused(tmp_path):

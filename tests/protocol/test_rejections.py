@@ -108,7 +108,7 @@ def test_forked_file_is_equivocation(table):
     fork = write(table, "fork.pbem", sign_raw(canonical(t), table.key("red")))
     rejected(table, fork, "equivocation")
     r = table.run("verify", str(table.dirs["blue"]), str(fork))
-    assert r.exit_code == 1 and "equivocation" in r.output and "fork.pbem" in r.output
+    assert r.exit_code == 3 and "equivocation" in r.output and "fork.pbem" in r.output
 
 
 def test_wrong_prev_is_a_fork_of_history(table):
@@ -209,7 +209,7 @@ def test_any_byte_change_fails_verify(finished, tmp_path_factory, data):
     shutil.copytree(src, dst)
     (dst / "files" / target.name).write_bytes(raw[:pos] + bytes([new]) + raw[pos + 1:])
     r = finished.run("verify", str(dst))
-    assert r.exit_code == 1, (target.name, pos, new)
+    assert r.exit_code == 3, (target.name, pos, new)
 
 
 # -- hosted mode: a player checks every view file from the referee ---------------------------

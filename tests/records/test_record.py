@@ -235,7 +235,7 @@ def test_verify_a_record_with_an_extra_file_finds_equivocation(dash_peer, tmp_pa
     extra = tmp_path / "other.pbem"
     extra.write_text(other.text)
     r = run("verify", str(rec), str(extra))
-    assert r.exit_code == 1 and "equivocation" in r.output
+    assert r.exit_code == 3 and "equivocation" in r.output   # proven: docs/cli.md exit codes
 
 
 def test_a_record_is_found_by_verify_even_without_a_suffix(dash_peer, tmp_path):
