@@ -314,11 +314,12 @@ def main() -> None:
         "new game is always the last one; `ladder recompute --check` proves it. This, not the "
         "full rebuild, is the rating work a ladder does in use, and it is the same at any size.",
         "- A change at game k (a corrected game) needs only the games from k on replayed: the "
-        "ratings just before k are in the stored history (a checkpoint), so the cost is the "
-        "games after the change, about "
-        f"{mid[3] / mid[1] * 1e6:.0f} us of CPU each with their storing, not the whole "
-        "ladder. Tests (`tests/ladder/test_ratings.py`) check that it gives, to the last bit, "
-        "the ratings and history of a rebuild from scratch and of plain openskill calls.",
+        "ratings just before k are in the stored history (a checkpoint, read in two queries), "
+        "so the cost follows the games after the change (about "
+        f"{mid[3] / mid[1] * 1e6:.0f} us of CPU each, reading the checkpoint of their players "
+        "and storing included), not the size of the ladder. Tests "
+        "(`tests/ladder/test_ratings.py`) check that it gives, to the last bit, the ratings "
+        "and history of a rebuild from scratch and of plain openskill calls.",
         ("- **The full rebuild from scratch does not meet the one-second target, and cannot "
          "with openskill on this machine.** " if c_replay >= 1 else
          "- The full rebuild from scratch is bounded by openskill's own cost. ")
