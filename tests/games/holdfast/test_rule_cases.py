@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from fixtures.rule_cases import case_id, load_cases
-from pbem.core.rulecases import Case, run_and_check
+from pbem.core.rulecases import Case, case_id, load_cases, run_and_check
 from pbem.games.holdfast.rulecases import HOOKS
 
 CASES = load_cases(Path(__file__).parent / "cases")
