@@ -67,6 +67,8 @@ def check_orders(game: Game, state: Any, side: str, numbered: list[tuple[int, st
             continue
         out.lines.append(game.format_order(order))
         parsed.append((n, line, order))
+    if syntax_only:
+        _no_search(parsed, 0, "no position is at hand to search one in", out, name)
     if out.problems or syntax_only:
         return out
     sim = copy_state(game, state)
@@ -75,12 +77,28 @@ def check_orders(game: Game, state: Any, side: str, numbered: list[tuple[int, st
         try:
             if side not in {d.side for d in game.pending(sim)}:
                 raise IllegalOrder(f"{side} has no decision to make now", rule="PBEM-TURN")
+            if getattr(order, "needs_path", False):
+                # A destination-only move is written out here, in the position it moves in,
+                # so that the signed file holds the full path and no receiver searches.
+                order = game.expand_order(sim, side, order)  # type: ignore[attr-defined]
+                out.lines[i] = game.format_order(order)
             game.apply(sim, side, order, Context(dice, action=i))
         except NeedsDice:
             out.after_dice = [m for m, _, _ in parsed[i + 1:]]
+            _no_search(parsed, i + 1, "it comes after dice", out, name)
             break
         except OrderError as e:
             out.problems.append(f"{name}: line {n}: {line!r}: {e.reason}"
                                 + (f" [{e.rule}]" if e.rule else ""))
             break
     return out
+
+
+def _no_search(parsed: list[tuple[int, str, Any]], start: int, why: str, out: Checked,
+               name: str) -> None:
+    """Destination-only moves from parsed[start] on cannot be written out before signing."""
+    for n, line, order in parsed[start:]:
+        if getattr(order, "needs_path", False):
+            out.problems.append(f"{name}: line {n}: {line!r}: a destination-only move is "
+                                f"written out as its full path before signing, which is not "
+                                f"possible here ({why}): write the full path")
