@@ -252,7 +252,8 @@ def submit(archive: Archive, info: ArchiveInfo, orders_path: str, *, key_path: s
         (archive.files_dir / old.name).unlink(missing_ok=True)
     archive.write_signed(f.name, f.text)
     _write_out(out, f.text)
-    return OpOutcome(messages=[f"File {seq} signed with {len(checked.lines)} orders: send {out} "
+    n = len(checked.lines)
+    return OpOutcome(messages=[f"File {seq} signed with {n} order{'s' if n != 1 else ''}: send {out} "
                                "to the referee.", *checked.notes],
                      written=[out], reply=out)
 

@@ -572,7 +572,8 @@ def submit_orders(root: str | Path, orders_path: str, *, key_path: str, out: str
         new_logs = s.add(f)
         archive.write_signed(f.name, f.text)
         result = Outcome(written=[_write_out(out, f.text)], reply=out)
-        result.messages.append(f"File {seq} signed with {len(checked.lines)} orders: send "
+        result.messages.append(f"File {seq} signed with {len(checked.lines)} order"
+                               f"{'s' if len(checked.lines) != 1 else ''}: send "
                                f"{out} to your opponent.")
         if checked.after_dice:
             result.messages.append("Orders on lines " + ", ".join(map(str, checked.after_dice))

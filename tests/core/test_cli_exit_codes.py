@@ -223,3 +223,40 @@ def test_prompt_on_a_real_terminal_is_not_echoed(encrypted_key, tmp_path):
     assert PASS.encode() not in seen
     assert (tmp_path / "prop.pbem").exists()
     assert re.search(rb"prop\.pbem", seen)
+
+
+# -- help texts, plurals and the fast test selection ---------------------------------------
+
+
+def test_demo_help_names_the_scenario_the_demo_plays():
+    """`pbem demo --help` names the default the demo really uses: the first scenario listed."""
+    from pbem.core.registry import find_game
+
+    r = run("demo", "--help")
+    assert r.exit_code == EXIT_OK and "shortest" not in r.output
+    first = next(iter(find_game("holdfast").scenarios()))
+    assert first == "campaign" and "(Holdfast: campaign)" in " ".join(r.output.split())
+
+
+def test_one_order_is_singular(tmp_path):
+    t = Table(tmp_path)
+    t.deliver()
+    one = tmp_path / "one.txt"
+    one.write_text("pick alphawolf\n")
+    assert "one.txt: 1 order is legal." in run("check", str(t.dirs["red"]), str(one)).output
+    out = tmp_path / "turn.pbem"
+    r = run("submit", str(t.dirs["red"]), str(one), "--key", t.key("red"), "--out", str(out))
+    assert "signed with 1 order:" in r.output and "1 orders" not in r.output
+
+
+def test_fast_selection_names_only_existing_tests():
+    """Every path `./scripts/test --fast` leaves out exists (the selection cannot rot)."""
+    root = Path(__file__).resolve().parents[2]
+    text = (root / "scripts" / "test").read_text()
+    named = re.findall(r"^\s+(tests/\S+)", text, flags=re.M)
+    assert len(named) >= 10
+    for n in named:
+        path, _, test = n.partition("::")
+        assert (root / path).exists(), n
+        if test:
+            assert f"def {test}(" in (root / path).read_text(), n
