@@ -122,8 +122,8 @@ class StandingOrder(msgspec.Struct, tag="standing"):
     min: int | None = None
 
 
-Order = Union[Move, MoveTo, Enter, End, Bombard, Attack, Support, Box, Stiff, Retreat, Displace, Advance,
-              Loss, StandingOrder]
+Order = Union[Move, MoveTo, Enter, End, Bombard, Attack, Support, Box, Stiff, Retreat, Displace,
+              Advance, Loss, StandingOrder]
 
 STANDING_MODES = {"support": ("never", "one", "two", "match", "ask"),
                   "stiff": ("never", "always", "full-strength", "ask"),

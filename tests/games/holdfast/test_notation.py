@@ -4,6 +4,9 @@ before signing, path errors that explain themselves, misspelt order words, order
 
 from __future__ import annotations
 
+from typing import ClassVar
+
+import msgspec
 import pytest
 
 from fixtures.table import Table
@@ -226,3 +229,46 @@ def test_misspelt_order_word_through_check(allied_turn, tmp_path):
     orders.write_text("edn\n")
     r = t.run("check", str(t.dirs["allied"]), str(orders))
     assert r.exit_code == 1 and "did you mean 'end'" in r.output
+
+
+# -- where a destination-only move cannot be written out -----------------------------------
+
+
+class Goto(msgspec.Struct, tag="goto"):
+    """A destination-only order for the test game."""
+
+    needs_path: ClassVar[bool] = True
+    where: str
+
+
+def test_destination_only_move_after_dice_asks_for_the_full_path(tmp_path, monkeypatch):
+    """Orders after the first die are not simulated before signing, so a destination-only
+    move there cannot become a path: check refuses it and asks for the full path. The test
+    game gets a 'goto' shorthand (written out as 'end') so that a die comes first for sure."""
+    from fixtures.tinygame import GAME as DASH
+
+    parse, fmt = DASH.parse_order, DASH.format_order
+    monkeypatch.setattr(DASH, "parse_order", lambda text: Goto(where=text.split()[1])
+                        if text.startswith("goto ") else parse(text), raising=False)
+    monkeypatch.setattr(DASH, "format_order", lambda o: f"goto {o.where}"
+                        if isinstance(o, Goto) else fmt(o), raising=False)
+    monkeypatch.setattr(DASH, "expand_order", lambda state, side, o: parse("end")
+                        if isinstance(o, Goto) else o, raising=False)
+    t = Table(tmp_path)
+    t.deliver()
+    t.play_one(["pick alphawolf"])
+    t.deliver()
+    t.play_one(["pick echofox"])
+    t.deliver()
+    before = tmp_path / "before.txt"
+    before.write_text("goto 7\n")
+    assert "1 order is legal" in t.ok("check", str(t.dirs["red"]), str(before)).output
+    after = tmp_path / "after.txt"
+    after.write_text("advance\ngoto 7\n")
+    r = t.run("check", str(t.dirs["red"]), str(after))
+    assert r.exit_code == 1
+    assert "after.txt: line 2: 'goto 7': a destination-only move is written out" in r.output
+    assert "(it comes after dice): write the full path" in r.output
+    out = tmp_path / "turn.pbem"
+    t.ok("submit", str(t.dirs["red"]), str(before), "--key", t.key("red"), "--out", str(out))
+    assert read_file(str(out)).payload.orders == ["end"]
