@@ -216,6 +216,9 @@ def expand(state: HoldfastState, w: World, side: str, order: Any) -> Any:
             or u.where != "map" or u.moved or w.units[order.unit].type == "support"):
         return as_move([dest])
     supplied = in_supply(state, w, side, order.unit)
+    if order.strategic and (not supplied or not w.strategic_allowed(state.public.turn)
+                            or u.hex in ezoc(state, w, side)):
+        return as_move([dest])                # apply names the strategic movement rule
     mp = allowance(w, w.units[order.unit], weather=state.public.weather, supplied=supplied,
                    leader=order.leader, strategic=order.strategic)
     return as_move(expand_move(state, w, side, order.unit, dest, mp, order.strategic))

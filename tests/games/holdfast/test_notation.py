@@ -272,3 +272,14 @@ def test_destination_only_move_after_dice_asks_for_the_full_path(tmp_path, monke
     out = tmp_path / "turn.pbem"
     t.ok("submit", str(t.dirs["red"]), str(before), "--key", t.key("red"), "--out", str(out))
     assert read_file(str(out)).payload.orders == ["end"]
+
+
+def test_destination_only_strategic_move_names_the_strategic_rule(allied_turn, tmp_path):
+    """ERR-HF-9.3: no strategic movement on turns 1 and 2, said as such for 'move U to H strat'."""
+    t = allied_turn
+    s, w, uid, start, dest, mp = _a_long_move(t)
+    assert s.state.public.turn == 1
+    orders = tmp_path / "strat.txt"
+    orders.write_text(f"move {uid} to {dest} strat\n")
+    r = t.run("check", str(t.dirs["allied"]), str(orders))
+    assert r.exit_code == 1 and "no strategic movement on turns 1 and 2 [ERR-HF-9.3]" in r.output
