@@ -313,7 +313,8 @@ def main() -> None:
         "game's title), which gives exactly what a replay of every game would give, since a "
         "new game is always the last one; `ladder recompute --check` proves it. This, not the "
         "full rebuild, is the rating work a ladder does in use, and it is the same at any size.",
-        "- A change at game k (a corrected game) needs only the games from k on replayed: the "
+        "- A change at game k (the director correcting a game by hand; no command changes a "
+        "recorded game yet) needs only the games from k on replayed: the "
         "ratings just before k are in the stored history (a checkpoint, read in two queries), "
         "so the cost follows the games after the change (about "
         f"{mid[3] / mid[1] * 1e6:.0f} us of CPU each, reading the checkpoint of their players "
