@@ -178,3 +178,22 @@ def test_recompute_from_through_the_cli(full_ladder: Path) -> None:
     assert "(from game 2 on)" in ok("ladder", "recompute", full_ladder, "--from", "2").output
     ok("ladder", "recompute", full_ladder, "--check")
     assert "--from" in refused("ladder", "recompute", full_ladder, "--from", "0")
+
+
+def test_a_game_recorded_before_the_last_rated_one_replays_from_there(tmp_path: Path) -> None:
+    """The last game taken out by hand (its history left behind): the next game recorded
+    takes its number, so the ratings are replayed from that game on, over the checkpoint, and
+    equal a rebuild from scratch."""
+    conn, pids = synthetic_ladder(tmp_path / "l.ladder", 4)
+    for n, (a, b, r) in enumerate([(0, 1, "win"), (2, 3, "draw"), (0, 2, "loss"),
+                                   (1, 3, "win")], 1):
+        synthetic_game(conn, n, pids[a], pids[b], r)
+    conn.execute("PRAGMA foreign_keys = OFF")
+    with conn:
+        conn.execute("DELETE FROM game_players WHERE game_seq = 4")
+        conn.execute("DELETE FROM games WHERE seq = 4")
+    conn.execute("PRAGMA foreign_keys = ON")
+    assert synthetic_game(conn, 5, pids[0], pids[3], "win", game="kasserine") == 4
+    assert ratings.check(conn) == []
+    assert _rating(conn, pids[1])["games"] == 1              # game 4 of the first list is gone
+    assert _rating(conn, pids[3], "kasserine")["wins"] == 0
