@@ -13,12 +13,14 @@
   layer.setAttribute("pointer-events", "none");
   svg.appendChild(layer);
 
+  var shapes = null;       /* hex id -> the element that draws the hex */
   function hexShape(h) {
-    var all = svg.querySelectorAll(".hex[data-hex]");
-    for (var i = 0; i < all.length; i++) {
-      if (all[i].getAttribute("data-hex") === h) { return all[i]; }
+    if (!shapes) {
+      shapes = {};
+      var all = svg.querySelectorAll(".hex[data-hex]");
+      for (var i = 0; i < all.length; i++) { shapes[all[i].getAttribute("data-hex")] = all[i]; }
     }
-    return null;
+    return Object.prototype.hasOwnProperty.call(shapes, h) ? shapes[h] : null;
   }
 
   function clearLayer(kind) {
@@ -26,26 +28,45 @@
     for (var i = 0; i < old.length; i++) { layer.removeChild(old[i]); }
   }
 
+  function hexBox(shape) {
+    /* the hex's box in map coordinates, whatever draws it (a polygon, a <use> of a symbol) */
+    var r = shape.getBoundingClientRect();
+    var m = svg.getScreenCTM().inverse();
+    var p = svg.createSVGPoint();
+    p.x = r.left; p.y = r.top;
+    var a = p.matrixTransform(m);
+    p.x = r.right; p.y = r.bottom;
+    var b = p.matrixTransform(m);
+    return {x: a.x, y: a.y, w: b.x - a.x, h: b.y - a.y};
+  }
+
+  function hexagon(b) {
+    var pts = b.w >= b.h            /* flat-topped columns; else pointy-topped rows */
+      ? [[0.25, 0], [0.75, 0], [1, 0.5], [0.75, 1], [0.25, 1], [0, 0.5]]
+      : [[0.5, 0], [1, 0.25], [1, 0.75], [0.5, 1], [0, 0.75], [0, 0.25]];
+    return pts.map(function (q) {
+      return (b.x + q[0] * b.w).toFixed(1) + "," + (b.y + q[1] * b.h).toFixed(1);
+    }).join(" ");
+  }
+
   function outline(h, kind, text) {
     var shape = hexShape(h);
     if (!shape) { return; }
+    var b = hexBox(shape);
     var g = document.createElementNS(NS, "g");
     g.setAttribute("class", "hl " + kind);
     g.setAttribute("data-hl", h);
-    var c = shape.cloneNode(false);
-    c.removeAttribute("class");
-    c.removeAttribute("data-hex");
-    c.removeAttribute("data-terrain");
+    var c = document.createElementNS(NS, "polygon");
     c.setAttribute("class", "hl-shape");
+    c.setAttribute("points", hexagon(b));
     g.appendChild(c);
     if (text) {
-      var box = shape.getBBox();
       var t = document.createElementNS(NS, "text");
-      t.setAttribute("x", String(box.x + box.width / 2));
-      t.setAttribute("y", String(box.y + box.height * 0.86));
+      t.setAttribute("x", String(b.x + b.w / 2));
+      t.setAttribute("y", String(b.y + b.h * 0.86));
       t.setAttribute("text-anchor", "middle");
       t.setAttribute("class", "hl-cost");
-      t.setAttribute("font-size", String(Math.max(8, box.height * 0.24)));
+      t.setAttribute("font-size", String(Math.max(8, b.h * 0.24)));
       t.textContent = text;
       g.appendChild(t);
     }
