@@ -86,6 +86,7 @@ SIDE_COLOURS: dict[str, str] = {
     "italy": "#6b8a5a",
 }
 _FALLBACK_SIDES = ("#7a3b3b", "#3b5f7a", "#6a4f86", "#8a6a2a", "#2f6f62", "#7a4f2f")
+_GRID = "#958c77"   # the grid line: #6d6555 at 70% over open ground, as one opaque colour
 _FALLBACK_TERRAIN = ("#d8cfb0", "#c9d6b5", "#d6c2b8", "#c4cdd8", "#d9d2a4", "#cbbfd6")
 
 _COLOUR_RE = re.compile(
@@ -153,6 +154,11 @@ def text_colour_on(fill: str) -> str:
 def _f(v: float) -> str:
     s = f"{v:.1f}"
     return "0" if s in ("-0.0", "0.0") else (s[:-2] if s.endswith(".0") else s)
+
+
+def _i(v: float) -> str:
+    """A coordinate rounded to a whole pixel (text positions: half a pixel is invisible)."""
+    return str(int(round(v)))
 
 
 def _pts(points: Iterable[tuple[float, float]]) -> str:
@@ -265,21 +271,43 @@ def _pattern_for(kind: str) -> str | None:
 
 # -- hexside and road styles -------------------------------------------------------------------
 
+def _line_hexside(kind: str, s: float) -> tuple[str, str] | None:
+    """(class, stroke attributes) of a hexside drawn as one styled line, else None."""
+    n = norm_kind(kind)
+    if n in ("river", "wadi_river", "stream", "lake", "lake_side", "lakeside"):
+        w = s * (0.16 if n.startswith("lake") else 0.12)
+        return "hs-river", f'stroke="#2f6fb0" stroke-width="{_f(w)}" stroke-linecap="round"'
+    if n in ("wadi", "gully"):
+        return "hs-wadi", (f'stroke="#8a6a3a" stroke-width="{_f(s*0.07)}" '
+                           f'stroke-dasharray="{_f(s*0.18)} {_f(s*0.08)}" stroke-linecap="round"')
+    if n in ("red_line", "redline", "border", "boundary"):
+        return "hs-red_line", (f'stroke="#d01c1c" stroke-width="{_f(s*0.09)}" '
+                               f'stroke-dasharray="{_f(s*0.2)} {_f(s*0.1)}" stroke-linecap="butt"')
+    if n in ("ditch", "anti_tank_ditch", "antitank_ditch"):
+        return "hs-ditch", (f'stroke="#3b3b3b" stroke-width="{_f(s*0.08)}" '
+                            f'stroke-dasharray="{_f(s*0.06)} {_f(s*0.06)}"')
+    if n in ("bridge", "escarpment", "cliff", "ridge", "mareth", "mareth_line", "fortification",
+             "fortified_line", "fort_line", "minefield", "mines", "mine"):
+        return None
+    return "hs-other", (f'stroke="#7b3f9e" stroke-width="{_f(s*0.08)}" '
+                        f'stroke-dasharray="{_f(s*0.12)} {_f(s*0.06)}"')
+
+
 def _hexside_svg(kind: str, p: tuple[float, float], q: tuple[float, float],
-                 toward: tuple[float, float], s: float) -> str:
-    """Markup for one hexside feature on the edge p-q; `toward` is the second hex's centre."""
+                 toward: tuple[float, float], s: float, styled: bool = True) -> str:
+    """Markup for one hexside feature on the edge p-q; `toward` is the second hex's centre.
+
+    With ``styled`` false a feature drawn as one line carries no stroke attributes: the map
+    draws each kind's lines in one group that holds them (``_line_hexside``).
+    """
     n = norm_kind(kind)
     (x1, y1), (x2, y2) = p, q
     line = f'x1="{_f(x1)}" y1="{_f(y1)}" x2="{_f(x2)}" y2="{_f(y2)}"'
     title = f"<title>{esc(kind)}</title>"
-    if n in ("river", "wadi_river", "stream", "lake", "lake_side", "lakeside"):
-        w = s * (0.16 if n.startswith("lake") else 0.12)
-        return (f'<line class="hs hs-river" {line} stroke="#2f6fb0" stroke-width="{_f(w)}" '
-                f'stroke-linecap="round">{title}</line>')
-    if n in ("wadi", "gully"):
-        return (f'<line class="hs hs-wadi" {line} stroke="#8a6a3a" stroke-width="{_f(s*0.07)}" '
-                f'stroke-dasharray="{_f(s*0.18)} {_f(s*0.08)}" stroke-linecap="round">'
-                f'{title}</line>')
+    simple = _line_hexside(kind, s)
+    if simple is not None:
+        cls, attrs = simple
+        return f'<line class="hs {cls}" {line}{" " + attrs if styled else ""}>{title}</line>'
     if n == "bridge":
         # The river line (bridges sit on rivers) with two short dark bars across it.
         mx, my = (x1 + x2) / 2, (y1 + y2) / 2
@@ -313,9 +341,6 @@ def _hexside_svg(kind: str, p: tuple[float, float], q: tuple[float, float],
         poly = "".join(f'<polygon points="{t}"/>' for t in teeth)
         return (f'<g class="hs hs-escarpment" fill="#4a2f1a">{title}<line {line} stroke="#4a2f1a" '
                 f'stroke-width="{_f(s*0.1)}" stroke-linecap="round"/>{poly}</g>')
-    if n in ("red_line", "redline", "border", "boundary"):
-        return (f'<line class="hs hs-red_line" {line} stroke="#d01c1c" stroke-width="{_f(s*0.09)}" '
-                f'stroke-dasharray="{_f(s*0.2)} {_f(s*0.1)}" stroke-linecap="butt">{title}</line>')
     if n in ("mareth", "mareth_line", "fortification", "fortified_line", "fort_line"):
         mx, my = (x1 + x2) / 2, (y1 + y2) / 2
         tx, ty = toward
@@ -341,11 +366,7 @@ def _hexside_svg(kind: str, p: tuple[float, float], q: tuple[float, float],
                         f'M{_f(px_-r)},{_f(py_+r)} l{_f(2*r)},-{_f(2*r)}"/>')
         return (f'<g class="hs hs-minefield" stroke="#8b0000" stroke-width="{_f(s*0.04)}">{title}'
                 f'{"".join(dots)}</g>')
-    if n in ("ditch", "anti_tank_ditch", "antitank_ditch"):
-        return (f'<line class="hs hs-ditch" {line} stroke="#3b3b3b" stroke-width="{_f(s*0.08)}" '
-                f'stroke-dasharray="{_f(s*0.06)} {_f(s*0.06)}">{title}</line>')
-    return (f'<line class="hs hs-other" {line} stroke="#7b3f9e" stroke-width="{_f(s*0.08)}" '
-            f'stroke-dasharray="{_f(s*0.12)} {_f(s*0.06)}">{title}</line>')
+    return ""
 
 
 def _road_style(kind: str, s: float) -> list[str]:
@@ -377,39 +398,57 @@ def _road_order(kind: str) -> int:
 
 # -- units and markers ---------------------------------------------------------------------------
 
+# NATO symbols in a box 52 x 30 (a block of side 100), drawn in the ink of the block;
+# the map holds each once (<symbol>) and every block refers to it.
+_NATO_BODY = {
+    "inf": '<path d="M0,0 52,30M0,30 52,0"/>',
+    "arm": '<rect x="9.4" y="6.6" width="33.3" height="16.8" rx="8.4"/>',
+    "mech": '<path d="M0,0 52,30M0,30 52,0"/><rect x="9.4" y="6.6" width="33.3" height="16.8" '
+            'rx="8.4"/>',
+    "recon": '<path d="M0,30 52,0"/>',
+    "art": '<circle cx="26" cy="15" r="6" fill="currentColor" stroke="none"/>',
+    "at": '<path d="M0,30 26,0 52,30"/>',
+    "eng": '<path d="M13,21v-10.5h26v10.5M26,10.5v10.5"/>',
+    "hq": '<path d="M0,15H52"/>',
+}
+_NATO_KINDS = {
+    **dict.fromkeys(("infantry", "inf", "foot", "para", "parachute", "airborne"), "inf"),
+    **dict.fromkeys(("armor", "armour", "tank", "panzer", "armored", "armoured"), "arm"),
+    **dict.fromkeys(("mechanized", "mechanised", "mech", "panzergrenadier", "motorized",
+                     "motorised", "armored_infantry"), "mech"),
+    **dict.fromkeys(("recon", "reconnaissance", "cavalry", "recce"), "recon"),
+    **dict.fromkeys(("artillery", "arty", "gun", "guns"), "art"),
+    **dict.fromkeys(("antitank", "anti_tank", "at", "tank_destroyer"), "at"),
+    **dict.fromkeys(("engineer", "engineers", "pioneer"), "eng"),
+    **dict.fromkeys(("hq", "headquarters", "leader", "command"), "hq"),
+}
+
+
+def _unit_defs() -> str:
+    """The block and NATO symbols every unit refers to (drawn once per map)."""
+    out = ['<symbol id="mb" viewBox="0 0 100 100" overflow="visible">'
+           '<rect x="6" y="7" width="100" height="100" rx="10" fill="#000000" opacity="0.35"/>'
+           '<rect width="100" height="100" rx="10" stroke="#1b1b1b" stroke-width="3.5"/>'
+           '</symbol>',
+           '<symbol id="mbm" viewBox="0 0 100 100" overflow="visible">'
+           '<rect x="6" y="7" width="100" height="100" rx="10" fill="#000000" opacity="0.35"/>'
+           '<rect width="100" height="100" rx="10" stroke="#1b1b1b" stroke-width="3.5"/>'
+           '<rect x="12" y="12" width="76" height="76" rx="6" fill="none" stroke-opacity="0.35" '
+           'stroke-width="3"/></symbol>']
+    for key, body in _NATO_BODY.items():
+        out.append(f'<symbol id="mn-{key}" viewBox="0 0 52 30" overflow="visible" fill="none" '
+                   f'stroke="currentColor" stroke-width="2.4"><rect width="52" height="30" stroke-width="2.7"/>{body}'
+                   f'</symbol>')
+    return "".join(out)
+
+
 def _nato_symbol(kind: str, x: float, y: float, w: float, h: float, colour: str) -> str:
     """A small unit-type symbol in a box at (x, y) (top left) of size w x h, or ''."""
-    n = norm_kind(kind)
-    box = (f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(w)}" height="{_f(h)}" fill="none" '
-           f'stroke="{colour}" stroke-width="{_f(max(0.8, h*0.09))}"/>')
-    sw = f'stroke="{colour}" stroke-width="{_f(max(0.7, h*0.08))}" fill="none"'
-    cross = (f'<path d="M{_f(x)},{_f(y)} L{_f(x+w)},{_f(y+h)} M{_f(x)},{_f(y+h)} '
-             f'L{_f(x+w)},{_f(y)}" {sw}/>')
-    oval = (f'<rect x="{_f(x+w*0.18)}" y="{_f(y+h*0.22)}" width="{_f(w*0.64)}" '
-            f'height="{_f(h*0.56)}" '
-            f'rx="{_f(h*0.28)}" {sw}/>')
-    if n in ("infantry", "inf", "foot", "para", "parachute", "airborne"):
-        return box + cross
-    if n in ("armor", "armour", "tank", "panzer", "armored", "armoured"):
-        return box + oval
-    if n in ("mechanized", "mechanised", "mech", "panzergrenadier", "motorized", "motorised",
-             "armored_infantry"):
-        return box + cross + oval
-    if n in ("recon", "reconnaissance", "cavalry", "recce"):
-        return box + f'<path d="M{_f(x)},{_f(y+h)} L{_f(x+w)},{_f(y)}" {sw}/>'
-    if n in ("artillery", "arty", "gun", "guns"):
-        return box + (f'<circle cx="{_f(x+w/2)}" cy="{_f(y+h/2)}" r="{_f(h*0.2)}" '
-                      f'fill="{colour}"/>')
-    if n in ("antitank", "anti_tank", "at", "tank_destroyer"):
-        return box + (f'<path d="M{_f(x)},{_f(y+h)} L{_f(x+w/2)},{_f(y)} '
-                      f'L{_f(x+w)},{_f(y+h)}" {sw}/>')
-    if n in ("engineer", "engineers", "pioneer"):
-        return box + (f'<path d="M{_f(x+w*.25)},{_f(y+h*.7)} v-{_f(h*.35)} h{_f(w*.5)} '
-                      f'v{_f(h*.35)} '
-                      f'M{_f(x+w*.5)},{_f(y+h*.35)} v{_f(h*.35)}" {sw}/>')
-    if n in ("hq", "headquarters", "leader", "command"):
-        return box + f'<path d="M{_f(x)},{_f(y+h*0.5)} H{_f(x+w)}" {sw}/>'
-    return ""
+    key = _NATO_KINDS.get(norm_kind(kind))
+    if key is None:
+        return ""
+    return (f'<use href="#mn-{key}" x="{_f(x)}" y="{_f(y)}" width="{_f(w)}" height="{_f(h)}" '
+            f'color="{colour}"/>')
 
 
 def _block(unit: MapUnit, cx: float, cy: float, b: float, fill: str, own: bool) -> str:
@@ -417,18 +456,12 @@ def _block(unit: MapUnit, cx: float, cy: float, b: float, fill: str, own: bool) 
     x, y = cx - b / 2, cy - b / 2
     ink = text_colour_on(fill)
     side_txt = esc(unit.side)
-    shadow = (f'<rect x="{_f(x + b*0.06)}" y="{_f(y + b*0.07)}" width="{_f(b)}" height="{_f(b)}" '
-              f'rx="{_f(b*0.1)}" fill="#000000" opacity="0.35"/>')
-    body = (f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(b)}" height="{_f(b)}" rx="{_f(b*0.1)}" '
-            f'fill="{fill}" stroke="#1b1b1b" stroke-width="{_f(max(0.8, b*0.035))}"/>')
+    box = f'x="{_f(x)}" y="{_f(y)}" width="{_f(b)}" height="{_f(b)}" fill="{fill}"'
     if unit.masked:
         # Nothing but the side: the label, values, kind and note of a masked unit are ignored.
-        bevel = (f'<rect x="{_f(x + b*0.12)}" y="{_f(y + b*0.12)}" width="{_f(b*0.76)}" '
-                 f'height="{_f(b*0.76)}" rx="{_f(b*0.06)}" fill="none" stroke="{ink}" '
-                 f'stroke-opacity="0.35" stroke-width="{_f(max(0.6, b*0.03))}"/>')
         return (f'<g class="unit masked" data-hex="{esc(unit.hex)}" data-side="{side_txt}">'
                 f'<title>{side_txt} block (hidden) in {esc(unit.hex)}</title>'
-                f'{shadow}{body}{bevel}</g>')
+                f'<use href="#mbm" {box} stroke="{ink}"/></g>')
     label = _short(unit.label, 12)
     values = _short(unit.values, 12)
     tip = " ".join(p for p in (unit.label, f"[{unit.id}]" if unit.id and unit.id != unit.label
@@ -436,7 +469,8 @@ def _block(unit: MapUnit, cx: float, cy: float, b: float, fill: str, own: bool) 
                                f"in {unit.hex}", f"- {unit.note}" if unit.note else "") if p)
     data_unit = f' data-unit="{esc(unit.id)}"' if unit.id else ""
     parts = [f'<g class="unit{" own" if own else " enemy"}" data-hex="{esc(unit.hex)}" '
-             f'data-side="{side_txt}"{data_unit}><title>{esc(tip)}</title>', shadow, body]
+             f'data-side="{side_txt}"{data_unit} fill="{ink}" text-anchor="middle">'
+             f'<title>{esc(tip)}</title><use href="#mb" {box}/>']
     sym = _nato_symbol(unit.kind, x + b * 0.24, y + b * 0.1, b * 0.52, b * 0.3, ink) \
         if b >= 22 else ""
     parts.append(sym)
@@ -447,11 +481,11 @@ def _block(unit: MapUnit, cx: float, cy: float, b: float, fill: str, own: bool) 
     fs_label = min(b * 0.26, 1.55 * b * 0.92 / max(len(label), 1))
     fs_values = min(b * 0.24, 1.55 * b * 0.92 / max(len(values), 1))
     if label:
-        parts.append(f'<text x="{_f(cx)}" y="{_f(label_y)}" font-size="{_f(fs_label)}" '
-                     f'font-weight="bold" fill="{ink}" text-anchor="middle">{esc(label)}</text>')
+        parts.append(f'<text class="ub" x="{_f(cx)}" y="{_f(label_y)}" '
+                     f'font-size="{_f(fs_label)}">{esc(label)}</text>')
     if values and b >= 16:
-        parts.append(f'<text x="{_f(cx)}" y="{_f(values_y)}" font-size="{_f(fs_values)}" '
-                     f'fill="{ink}" text-anchor="middle">{esc(values)}</text>')
+        parts.append(f'<text x="{_f(cx)}" y="{_f(values_y)}" font-size="{_f(fs_values)}">'
+                     f'{esc(values)}</text>')
     if unit.note:
         parts.append(f'<circle cx="{_f(x + b - b*0.08)}" cy="{_f(y + b*0.08)}" r="{_f(b*0.1)}" '
                      f'fill="#e0b000" stroke="#1b1b1b" stroke-width="0.6"/>')
@@ -651,36 +685,44 @@ def _static_layers(game_map: GameMap, terrain_colours: dict[str, str] | None,
     # background and frame
     out.append(f'<rect x="0" y="0" width="{_f(w)}" height="{_f(h)}" fill="#fbf6e9"/>')
 
-    # terrain
-    out.append(f'<g class="terrain"{clip}>')
-    for hx in hexes:
-        kind = game_map.terrain.get(hx, "")
-        fill = terrain_colour(kind, terrain_colours) if kind else "#ffffff"
-        pts = _pts(geo.corners(hx))
-        out.append(f'<polygon class="hex" data-hex="{hx}" data-terrain="{esc(kind)}" '
-                   f'points="{pts}" '
-                   f'fill="{fill}"><title>{hx} {esc(kind)}</title></polygon>')
-    out.append("</g>")
-    if used_patterns:
-        out.append(f'<g class="texture" pointer-events="none"{clip}>')
-        for hx in hexes:
-            p = _pattern_for(game_map.terrain.get(hx, ""))
-            if p:
-                out.append(f'<polygon points="{_pts(geo.corners(hx))}" fill="url(#pat-{p})"/>')
-            if hx in gray_hexes:
-                pts = _pts(geo.corners(hx))
-                out.append(f'<polygon class="grayset" points="{pts}" fill="#8a8a8a" '
-                           f'opacity="0.45"/><polygon points="{pts}" fill="url(#pat-gray)"/>')
-        out.append("</g>")
+    # One hexagon around the origin, drawn once: every hex refers to it with its centre.
+    # Its outline is the grid line (opaque, so the shared edge drawn twice looks as once).
+    hh = geo.h / 2
+    defs.append(f'<path id="mh" d="M{s:.2f},0L{s/2:.2f},{hh:.2f}H{-s/2:.2f}L{-s:.2f},0'
+                f'L{-s/2:.2f},{-hh:.2f}H{s/2:.2f}Z"/>')
+    for p in sorted({p for t in game_map.terrain.values() if (p := _pattern_for(t))}):
+        # a textured kind: its fill, its texture, then the outline
+        defs.append(f'<g id="t{p[:2]}"><use href="#mh" stroke="none"/>'
+                    f'<use href="#mh" fill="url(#pat-{p})"/></g>')
+    if gray_hexes:
+        defs.append('<g id="mg"><use href="#mh" fill="#8a8a8a" opacity="0.45" stroke="none"/>'
+                    '<use href="#mh" fill="url(#pat-gray)"/></g>')
+    defs.append(_unit_defs())
+    grid = f'stroke="{_GRID}" stroke-width="{_f(max(0.6, s*0.022))}"'
 
-    # grid lines: one path
-    d = []
+    # terrain: the hexes of one kind in one group of its colour
+    by_kind: dict[str, list[str]] = {}
     for hx in hexes:
-        c = geo.corners(hx)
-        d.append("M" + " L".join(f"{_f(x)},{_f(y)}" for x, y in c) + " Z")
-    out.append(f'<path class="grid" d="{" ".join(d)}" fill="none" stroke="#6d6555" '
-               f'stroke-width="{_f(max(0.6, s*0.022))}" stroke-opacity="0.7" '
-               f'pointer-events="none"{clip}/>')
+        by_kind.setdefault(game_map.terrain.get(hx, ""), []).append(hx)
+    out.append(f'<g class="terrain" {grid}{clip}>')
+    for kind, group in by_kind.items():
+        fill = terrain_colour(kind, terrain_colours) if kind else "#ffffff"
+        p = _pattern_for(kind)
+        ref = f"t{p[:2]}" if p else "mh"
+        out.append(f'<g fill="{fill}">')
+        for hx in group:
+            cx, cy = geo.center(hx)
+            out.append(f'<use href="#{ref}" x="{_f(cx)}" y="{_f(cy)}" class="hex" '
+                       f'data-hex="{hx}"><title>{hx} {esc(kind)}</title></use>')
+        out.append("</g>")
+    out.append("</g>")
+    if gray_hexes:
+        out.append(f'<g class="texture" pointer-events="none" {grid}{clip}>')
+        for hx in hexes:
+            if hx in gray_hexes:
+                cx, cy = geo.center(hx)
+                out.append(f'<use href="#mg" x="{_f(cx)}" y="{_f(cy)}" class="grayset"/>')
+        out.append("</g>")
 
     # hexside features, in the pair order of the map file when it is known
     sides: list[tuple[str, str, str]] = []
@@ -693,20 +735,39 @@ def _static_layers(game_map: GameMap, terrain_colours: dict[str, str] | None,
         for (a, b), kinds in sorted(game_map.hexsides.items()):
             for k in sorted(kinds):
                 sides.append((k, a, b))
-    # rivers under bridges, everything else above rivers
+    # rivers under bridges, everything else above rivers; features drawn as one line are
+    # grouped by style, the group carrying the stroke
     def hs_rank(item: tuple[str, str, str]) -> int:
         n = norm_kind(item[0])
         return 0 if n in ("river", "stream", "lake") else (2 if n == "bridge" else 1)
     sides.sort(key=hs_rank)
     out.append('<g class="hexsides">')
+    groups: dict[tuple[int, str], list[str]] = {}
+    hs_defs: dict[str, str] = {}
     for kind, a, b in sides:
         if not (_valid_hex(game_map, a) and _valid_hex(game_map, b)):
             continue
         p, q = geo.edge(a, b)
-        out.append(_hexside_svg(kind, p, q, geo.center(b), s))
+        simple = _line_hexside(kind, s)
+        style = simple[1] if simple else ""
+        if simple:
+            item = _hexside_svg(kind, p, q, geo.center(b), s, styled=False)
+        else:
+            # drawn around the edge's midpoint once per shape and orientation, then placed
+            mx, my = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
+            tx, ty = geo.center(b)
+            rel = _hexside_svg(kind, (p[0] - mx, p[1] - my), (q[0] - mx, q[1] - my),
+                               (tx - mx, ty - my), s)
+            head, inner = rel.split("</title>", 1)
+            ref = hs_defs.setdefault(inner[:-len("</g>")], f"ms{len(hs_defs)}")
+            item = f'{head}</title><use href="#{ref}" x="{_f(mx)}" y="{_f(my)}"/></g>'
+        groups.setdefault((hs_rank((kind, a, b)), style), []).append(item)
+    for (_, style), items in groups.items():
+        out.append(f'<g {style}>' + "".join(items) + "</g>" if style else "".join(items))
     out.append("</g>")
+    defs.extend(f'<g id="{ref}">{inner}</g>' for inner, ref in hs_defs.items())
 
-    # roads: each road as a polyline through hex centres
+    # roads: each road as a polyline through hex centres, the roads of a kind in one group
     chains: list[tuple[str, list[str]]] = []
     if data is not None and getattr(data, "road", None):
         chains = [(r.kind, list(r.hexes)) for r in data.road]
@@ -715,19 +776,21 @@ def _static_layers(game_map: GameMap, terrain_colours: dict[str, str] | None,
             chains.extend((kind, [a, b]) for a, b in pairs)
     chains.sort(key=lambda c: _road_order(c[0]))
     out.append('<g class="roads" fill="none" stroke-linejoin="round">')
+    by_road: dict[str, list[str]] = {}
     for kind, chain in chains:
         chain = [x for x in chain if _valid_hex(game_map, x)]
-        if len(chain) < 2:
-            continue
-        pts = _pts(geo.center(x) for x in chain)
+        if len(chain) >= 2:
+            by_road.setdefault(kind, []).append(_pts(geo.center(x) for x in chain))
+    for kind, lines in by_road.items():
         for style in _road_style(kind, s):
-            out.append(f'<polyline class="road road-{esc(norm_kind(kind))}" points="{pts}" '
-                       f'{style}/>')
+            out.append(f'<g class="road road-{esc(norm_kind(kind))}" {style}>'
+                       + "".join(f'<polyline points="{pts}"/>' for pts in lines) + "</g>")
     out.append("</g>")
 
-    # places: symbols now, names after the units so they stay readable
+    # places: symbols now (each combination drawn once), names after the units
     place_syms: list[str] = []
     place_names: list[str] = []
+    place_defs: dict[str, str] = {}
     for hx in hexes:
         ps = game_map.place_at.get(hx) if hasattr(game_map, "place_at") else None
         if not ps:
@@ -735,42 +798,48 @@ def _static_layers(game_map: GameMap, terrain_colours: dict[str, str] | None,
         cx, cy = geo.center(hx)
         kinds = {norm_kind(k) for p in ps for k in p.kinds}
         tip = esc("; ".join(f"{p.name} ({', '.join(p.kinds)})" if p.kinds else p.name for p in ps))
-        sym = [f'<g class="place" data-hex="{hx}"><title>{tip}</title>']
+        body = []
         if kinds & {"city", "major_city", "capital"}:
-            sym.append(f'<rect x="{_f(cx - s*0.13)}" y="{_f(cy - s*0.13)}" width="{_f(s*0.26)}" '
-                       f'height="{_f(s*0.26)}" fill="#1a1a1a" stroke="#fffbef" stroke-width="1"/>')
+            body.append(f'<rect x="{_f(-s*0.13)}" y="{_f(-s*0.13)}" width="{_f(s*0.26)}" '
+                        f'height="{_f(s*0.26)}" fill="#1a1a1a" stroke="#fffbef" stroke-width="1"/>')
         else:
-            sym.append(f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(s*0.12)}" fill="#1a1a1a" '
-                       f'stroke="#fffbef" stroke-width="1"/>')
+            body.append(f'<circle r="{_f(s*0.12)}" fill="#1a1a1a" stroke="#fffbef" '
+                        f'stroke-width="1"/>')
         if kinds & {"port", "harbour", "harbor"}:
-            sym.append(f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(s*0.22)}" fill="none" '
-                       f'stroke="#1f4f8f" stroke-width="{_f(s*0.05)}"/>')
+            body.append(f'<circle r="{_f(s*0.22)}" fill="none" stroke="#1f4f8f" '
+                        f'stroke-width="{_f(s*0.05)}"/>')
+        if kinds & {"objective", "victory", "vp", "victory_hex"}:
+            body.append(f'<polygon points="{_star(-s * 0.45, -s * 0.36, s * 0.14)}" '
+                        f'fill="#c8102e" stroke="#fffbef" stroke-width="0.6"/>')
+        ref = place_defs.setdefault("".join(body), f"mp{len(place_defs)}")
+        sym = [f'<g class="place" data-hex="{hx}"><title>{tip}</title>'
+               f'<use href="#{ref}" x="{_f(cx)}" y="{_f(cy)}"/>']
         if kinds & {"supply_base", "supply", "supply_source", "base"}:
             sym.append(f'<rect x="{_f(cx + s*0.32)}" y="{_f(cy - s*0.5)}" width="{_f(s*0.26)}" '
                        f'height="{_f(s*0.26)}" fill="#ffffff" stroke="#1a1a1a" stroke-width="0.8"/>'
                        f'<text x="{_f(cx + s*0.45)}" y="{_f(cy - s*0.3)}" font-size="{_f(s*0.22)}" '
                        f'font-weight="bold" text-anchor="middle" fill="#1a1a1a">S</text>')
-        if kinds & {"objective", "victory", "vp", "victory_hex"}:
-            star = _star(cx - s * 0.45, cy - s * 0.36, s * 0.14)
-            sym.append(f'<polygon points="{star}" fill="#c8102e" '
-                       f'stroke="#fffbef" stroke-width="0.6"/>')
         sym.append("</g>")
         place_syms.append("".join(sym))
         name = _short(" / ".join(p.name for p in ps), 22)
-        place_names.append(f'<text class="placename halo" x="{_f(cx)}" y="{_f(cy + s*0.72)}" '
-                           f'font-size="{_f(s*0.25)}" font-weight="bold" fill="#1a1a1a" '
-                           f'text-anchor="middle">{esc(name)}</text>')
+        place_names.append(f'<text x="{_i(cx)}" y="{_i(cy + s*0.72)}">{esc(name)}</text>')
+    defs.extend(f'<g id="{ref}">{body}</g>' for body, ref in place_defs.items())
     out.append('<g class="places">' + "".join(place_syms) + "</g>")
+    names_svg = (f'<g class="halo" font-size="{_f(s*0.25)}" font-weight="bold" fill="#1a1a1a" '
+                 f'text-anchor="middle">' + "".join(place_names) + "</g>") if place_names else ""
 
     # hex ids inside each hex, and the edge numbering
     out.append(f'<g class="hexids" font-size="{_f(s*0.2)}" text-anchor="middle" '
                f'pointer-events="none">')
+    columns: dict[str, list[str]] = {}     # one group per column of hexes: x is said once
     for hx in hexes:
         cx, cy = geo.center(hx)
         # a half hex cut by its sheet's top edge shows its id in the half that is drawn
         up = s * 0.45 if sheeted and g.is_half(hx) and hx.endswith(f".{g.sheets[hx[0]].last_row:02d}") \
             else -s * 0.6
-        out.append(f'<text class="hexid" x="{_f(cx)}" y="{_f(cy + up)}">{hx}</text>')
+        columns.setdefault(_i(cx), []).append(f'<text y="{_i(cy + up)}">{hx}</text>')
+    for x, texts in columns.items():
+        out.append(f'<g transform="translate({x})">' + "".join(texts) + "</g>")
     out.append("</g>")
     if sheeted:
         out.append(_sheet_labels(g, geo))
@@ -787,7 +856,7 @@ def _static_layers(game_map: GameMap, terrain_colours: dict[str, str] | None,
                        f'{row:0{dg}d}</text>')
         out.append("</g>")
 
-    result = ("".join(defs), "".join(out), "".join(place_names))
+    result = ("".join(defs), "".join(out), names_svg)
     per_map[key] = result
     return result
 
@@ -815,8 +884,8 @@ def render_svg(game_map: GameMap, units: Sequence[MapUnit] = (), markers: Sequen
                f'font-family="{FONT}">')
     out.append(f"<title>{esc(title or 'Map')}</title>")
     out.append("<style>.halo{paint-order:stroke;stroke:#fffbef;stroke-width:2.6px;"
-               "stroke-linejoin:round}.hexid{fill:#5a5040;opacity:.75}"
-               ".edge{fill:#3a3328;font-weight:bold}</style>")
+               "stroke-linejoin:round}.hexids{fill:#5a5040;opacity:.75}"
+               ".edge{fill:#3a3328;font-weight:bold}.hexmap .ub{font-weight:bold}</style>")
 
     arrow_colours: list[str] = []
     for a in arrows:

@@ -98,7 +98,7 @@ def test_page_is_balanced_and_runs_only_its_own_script(page: str) -> None:
 def test_svg_is_well_formed_xml(page: str, sample_map: GameMap) -> None:
     root = ET.fromstring(_svg_part(page))
     assert root.tag == SVG_NS + "svg"
-    hexes = [e for e in root.iter(SVG_NS + "polygon") if e.get("class") == "hex"]
+    hexes = [e for e in root.iter() if e.get("class") == "hex"]
     assert {e.get("data-hex") for e in hexes} == set(sample_map.grid.all_hexes())
     # every legend swatch is well-formed too
     for m in re.finditer(r"<svg xmlns=\"http://www.w3.org/2000/svg\" width=.*?</svg>", page, re.S):
@@ -225,7 +225,7 @@ def test_big_stacks_stay_inside_their_hex(sample_map: GameMap) -> None:
     cx, cy = sample_map.grid.center("0505", 40)
     for g in root.iter(SVG_NS + "g"):
         if "unit" in (g.get("class") or "").split():
-            rect = [r for r in g.iter(SVG_NS + "rect")][1]
+            rect = [r for r in g.iter(SVG_NS + "use")][0]   # the block
             x, y = float(rect.get("x")), float(rect.get("y"))
             w = float(rect.get("width"))
             # margins: 40 px left, 30 px top
