@@ -150,3 +150,25 @@ def test_reach_data_holds_only_the_viewers_units(name):
     assert data["reach"] and {r["unit"] for r in data["reach"]} <= own
     for secret in g.secrets(state, other):
         assert not re.search(rf"\b{re.escape(secret)}\b", raw), secret
+
+
+def test_holdfast_strategic_moves_offered_HF_9_3_a():
+    """HF-9.3-a: an in-supply unit outside any EZOC also gets its strategic reach (twice its
+    MP, 'strat' in the order); one starting in an EZOC gets none."""
+    from pbem.core.rulecases import Case
+    from pbem.games.holdfast.rulecases import HOOKS
+
+    g = HOOKS.game
+    state = HOOKS.build(Case(id="HF-9.3-a", position={"units": [{"id": "inf1", "hex": "0104"}]}))
+    reach = {r.order.endswith(" strat"): r for r in g.report(state, "allied").reach}
+    assert set(reach) == {False, True}
+    normal, strat = reach[False], reach[True]
+    assert strat.allowance.startswith("8 MP") and normal.allowance.startswith("4 MP")
+    assert {x.hex: x.cost for x in strat.hexes}["0904"] == "8"
+    assert "0904" not in {x.hex for x in normal.hexes}
+    for x in strat.hexes:
+        line = order_line(strat, x.hex)
+        assert line.endswith(" strat") and _legal(g, state, "allied", line) == x.end, line
+    state = HOOKS.build(Case(id="HF-9.3-a", position={"units": [{"id": "inf1", "hex": "0104"},
+                                                                 {"id": "ger1", "hex": "0203"}]}))
+    assert [r.order.endswith(" strat") for r in g.report(state, "allied").reach] == [False]

@@ -24,30 +24,46 @@ def movable(state: HoldfastState, w: World, side: str) -> list[str]:
                   if u.where == "map" and not u.moved and w.units[uid].type != "support")
 
 
+def _reach(state: HoldfastState, w: World, side: str, uid: str, mp: int,
+           strategic: bool) -> tuple[Reach, ...]:
+    """Every hex on a cheapest legal path of one activation, with the MP spent to get there."""
+    own = block_hexes(state, side)
+    nodes: dict[str, Reach] = {}
+    for dest, path in sorted(reachable(state, w, side, uid, mp, strategic).items()):
+        try:
+            costs = check_path(state, w, side, uid, path, mp, strategic)
+        except IllegalOrder:            # the rules have the last word: never offer such a path
+            continue
+        total, prev = 0, ""
+        for h, c in zip(path, costs):
+            total += c
+            if h not in nodes:
+                nodes[h] = Reach(hex=h, cost=str(total), prev=prev, end=h not in own)
+            prev = h
+    return tuple(nodes[h] for h in sorted(nodes))
+
+
 def unit_reach(state: HoldfastState, w: World, side: str) -> list[UnitReach]:
-    """For each unit side may move now: every hex of a cheapest legal normal move and its MP."""
+    """For each unit side may move now: every hex of a cheapest legal move and its MP; a unit
+    that may also move strategically (HF-9.3) gets a second entry for that (a second click)."""
     out: list[UnitReach] = []
     pub = state.public
-    own = block_hexes(state, side)
     for uid in movable(state, w, side):
         u = state.private[side].units[uid]
         supplied = in_supply(state, w, side, uid)
-        mp = allowance(w, w.units[uid], weather=pub.weather, supplied=supplied, leader=False,
-                       strategic=False)
-        nodes: dict[str, Reach] = {}
-        for dest, path in sorted(reachable(state, w, side, uid, mp, False).items()):
-            try:
-                costs = check_path(state, w, side, uid, path, mp, False)
-            except IllegalOrder:        # the rules have the last word: never offer such a path
+        name = f"{w.units[uid].name} [{uid}]"
+        for strategic in (False, True):
+            if strategic and not (supplied and w.strategic_allowed(pub.turn)):
                 continue
-            total, prev = 0, ""
-            for h, c in zip(path, costs):
-                total += c
-                if h not in nodes:
-                    nodes[h] = Reach(hex=h, cost=str(total), prev=prev, end=h not in own)
-                prev = h
-        out.append(UnitReach(unit=uid, hex=u.hex, label=f"{w.units[uid].name} [{uid}]",
-                             allowance=f"{mp} MP" + ("" if supplied else " (out of supply)"),
-                             order=f"move {uid} {u.hex}-{{path}}", sep="-",
-                             hexes=tuple(nodes[h] for h in sorted(nodes))))
+            mp = allowance(w, w.units[uid], weather=pub.weather, supplied=supplied,
+                           leader=False, strategic=strategic)
+            hexes = _reach(state, w, side, uid, mp, strategic)
+            if not hexes:
+                continue
+            out.append(UnitReach(
+                unit=uid, hex=u.hex, label=name + (" strategic move" if strategic else ""),
+                allowance=f"{mp} MP" + (" (strategic)" if strategic else "")
+                + ("" if supplied else " (out of supply)"),
+                order=f"move {uid} {u.hex}-{{path}}" + (" strat" if strategic else ""),
+                sep="-", hexes=hexes))
     return out
