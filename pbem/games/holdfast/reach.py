@@ -29,7 +29,13 @@ def _reach(state: HoldfastState, w: World, side: str, uid: str, mp: int,
     """Every hex on a cheapest legal path of one activation, with the MP spent to get there."""
     own = block_hexes(state, side)
     nodes: dict[str, Reach] = {}
-    for dest, path in sorted(reachable(state, w, side, uid, mp, strategic).items()):
+    paths = reachable(state, w, side, uid, mp, strategic)
+    inner = {h for p in paths.values() for h in p[:-1]}
+    # a path to a hex on the way to another is a prefix of that one: checking the longest
+    # paths checks every step of every path (their ends are the only free hexes they pass)
+    for dest, path in sorted(paths.items()):
+        if dest in inner:
+            continue
         try:
             costs = check_path(state, w, side, uid, path, mp, strategic)
         except IllegalOrder:            # the rules have the last word: never offer such a path
