@@ -197,7 +197,9 @@
     box.select();
     if (navigator.clipboard && navigator.clipboard.writeText) {
       navigator.clipboard.writeText(box.value).then(function () { say("Copied."); },
-        function () { say(document.execCommand("copy") ? "Copied." : "Select the text and copy it."); });
+        function () {
+          say(document.execCommand("copy") ? "Copied." : "Select the text and copy it.");
+        });
     } else {
       say(document.execCommand("copy") ? "Copied." : "Select the text and copy it.");
     }

@@ -102,7 +102,8 @@ def test_kasserine_reach_matches_the_rules_KAS_5_2_d():
             assert _legal(g, state, "axis", line) == x.end, line
             if x.end:
                 path = line.split()[2:]
-                assert f"{check_move(state, data, 'axis', r.unit, path, True).spent / 2:g}" == x.cost
+                spent = check_move(state, data, "axis", r.unit, path, True).spent
+                assert f"{spent / 2:g}" == x.cost
     # the US player's turn: units on the map
     for n, line in enumerate(["end"] * 5):
         if g.pending(state)[0].side == "us":

@@ -65,9 +65,9 @@ def _setup(state: HoldfastState, w: World, side: str, order: Order, ctx: Context
         return
     if isinstance(order, End):
         if not setup_done(state):
-            raise IllegalOrder("every set-up unit must be placed first; not yet placed: " + ", ".join(
-                sorted(u.id for u in state.private["axis"].units.values() if u.where == "setup")),
-                rule="HF-12.1-a")
+            todo = sorted(u.id for u in state.private["axis"].units.values() if u.where == "setup")
+            raise IllegalOrder("every set-up unit must be placed first; not yet placed: "
+                               + ", ".join(todo), rule="HF-12.1-a")
         roll = roll_weather(state, w, ctx)
         ctx.log("the Axis set-up is complete", hexes=tuple(
             u.hex for u in state.private["axis"].units.values() if u.where == "map"))

@@ -7,7 +7,8 @@ from pbem.core.game import MapArrow, MapMarker, MapUnit, Panel, Placement, Repor
 from pbem.core.game import MarkerStyle
 from pbem.games.holdfast.data import World
 from pbem.games.holdfast.reach import unit_reach
-from pbem.games.holdfast.reinforcement import check_place, check_setup_place, entry_hexes, setup_zone
+from pbem.games.holdfast.reinforcement import (check_place, check_setup_place, entry_hexes,
+                                               setup_zone)
 from pbem.games.holdfast.state import HoldfastState
 from pbem.games.holdfast.victory import status
 from pbem.games.holdfast.view import build_view

@@ -115,7 +115,8 @@ def _one(state: KasserineState, data: KasserineData, side: str, uid: str, enteri
     ma = Walker(state, data, uid, entering).ma2
     verb = "enter" if entering else "move"
     return UnitReach(unit=uid, hex=start, label=f"{uid} ({data.units[uid].name})",
-                     allowance=f"{_mp(ma - state.units[uid].mp)} MP", order=f"{verb} {uid} {{path}}",
+                     allowance=f"{_mp(ma - state.units[uid].mp)} MP",
+                     order=f"{verb} {uid} {{path}}",
                      sep=" ", hexes=nodes)
 
 

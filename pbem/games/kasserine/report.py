@@ -53,7 +53,8 @@ def _group_when(data: KasserineData, state: KasserineState, gid: str) -> str:
     if gid in state.triggered:
         t = state.triggered[gid]
         return f"turn {t + 1 if g.arrival == 'next_game_turn' else max(t, g.trigger.turn)}"
-    return "on an event" + (f", turn {g.trigger.turn} at the earliest" if g.trigger.turn > 1 else "")
+    earliest = f", turn {g.trigger.turn} at the earliest" if g.trigger.turn > 1 else ""
+    return "on an event" + earliest
 
 
 def placements(state: KasserineState, data: KasserineData, side: str) -> list[Placement]:
