@@ -165,6 +165,13 @@ def _pts(points: Iterable[tuple[float, float]]) -> str:
     return " ".join(f"{_f(x)},{_f(y)}" for x, y in points)
 
 
+def _rel_path(points: Sequence[tuple[float, float]]) -> str:
+    """Path data through the points: the first absolute, then steps (rounded without drift)."""
+    r = [(round(x, 1), round(y, 1)) for x, y in points]
+    steps = " ".join(f"{_f(x - px)},{_f(y - py)}" for (px, py), (x, y) in zip(r, r[1:]))
+    return f"M{_f(r[0][0])},{_f(r[0][1])}l{steps}"
+
+
 def _short(text: str, limit: int) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[:max(1, limit - 1)] + "\u2026"
@@ -469,7 +476,7 @@ def _block(unit: MapUnit, cx: float, cy: float, b: float, fill: str, own: bool) 
                                f"in {unit.hex}", f"- {unit.note}" if unit.note else "") if p)
     data_unit = f' data-unit="{esc(unit.id)}"' if unit.id else ""
     parts = [f'<g class="unit{" own" if own else " enemy"}" data-hex="{esc(unit.hex)}" '
-             f'data-side="{side_txt}"{data_unit} fill="{ink}" text-anchor="middle">'
+             f'data-side="{side_txt}"{data_unit} fill="{ink}">'
              f'<title>{esc(tip)}</title><use href="#mb" {box}/>']
     sym = _nato_symbol(unit.kind, x + b * 0.24, y + b * 0.1, b * 0.52, b * 0.3, ink) \
         if b >= 22 else ""
@@ -885,7 +892,11 @@ def render_svg(game_map: GameMap, units: Sequence[MapUnit] = (), markers: Sequen
     out.append(f"<title>{esc(title or 'Map')}</title>")
     out.append("<style>.halo{paint-order:stroke;stroke:#fffbef;stroke-width:2.6px;"
                "stroke-linejoin:round}.hexids{fill:#5a5040;opacity:.75}"
-               ".edge{fill:#3a3328;font-weight:bold}.hexmap .ub{font-weight:bold}</style>")
+               ".edge{fill:#3a3328;font-weight:bold}.hexmap .ub{font-weight:bold}"
+               ".hexmap .unit{text-anchor:middle}"
+               f".hexmap .aw{{stroke:#ffffff;stroke-width:{_f(s*0.2)}px;opacity:.8}}"
+               f".hexmap .al{{font-size:{_f(s*0.22)}px;stroke-width:2.6px;text-anchor:middle;"
+               "font-weight:bold}</style>")
 
     arrow_colours: list[str] = []
     for a in arrows:
@@ -936,7 +947,8 @@ def render_svg(game_map: GameMap, units: Sequence[MapUnit] = (), markers: Sequen
     out.append("</g>")
 
     # arrows last, stopping short of the destination block
-    out.append('<g class="arrows" fill="none" stroke-linecap="round" stroke-linejoin="round">')
+    out.append(f'<g class="arrows" fill="none" stroke-linecap="round" stroke-linejoin="round" '
+               f'stroke-width="{_f(s*0.11)}">')
     for a in arrows:
         path = [x for x in a.path if _valid_hex(game_map, x)]
         if len(path) < 2:
@@ -948,19 +960,16 @@ def render_svg(game_map: GameMap, units: Sequence[MapUnit] = (), markers: Sequen
         dd = math.hypot(x2 - x1, y2 - y1) or 1.0
         cut = min(s * 0.5, dd * 0.6)
         pts[-1] = (x2 - (x2 - x1) / dd * cut, y2 - (y2 - y1) / dd * cut)
-        p = _pts(pts)
+        d = _rel_path(pts)
         tip = esc(f"{a.side} move {' - '.join(a.path)}" + (f": {a.label}" if a.label else ""))
         out.append(f'<g class="arrow" data-side="{esc(a.side)}" opacity="0.85"><title>{tip}</title>'
-                   f'<polyline points="{p}" stroke="#ffffff" stroke-width="{_f(s*0.2)}" '
-                   f'opacity="0.8"/>'
-                   f'<polyline points="{p}" stroke="{c}" stroke-width="{_f(s*0.11)}" '
-                   f'marker-end="url(#arrowhead-{mi})"/>')
+                   f'<path class="aw" d="{d}"/>'
+                   f'<path d="{d}" stroke="{c}" marker-end="url(#arrowhead-{mi})"/>')
         if a.label:
             (sx, sy), (tx, ty) = pts[0], pts[1]
             lx, ly = (sx + tx) / 2, (sy + ty) / 2 - s * 0.12
-            out.append(f'<text class="halo" x="{_f(lx)}" y="{_f(ly)}" '
-                       f'font-size="{_f(s*0.22)}" fill="{c}" stroke-width="2.6px" '
-                       f'text-anchor="middle" font-weight="bold">{esc(_short(a.label, 24))}</text>')
+            out.append(f'<text class="halo al" x="{_f(lx)}" y="{_f(ly)}" fill="{c}">'
+                       f'{esc(_short(a.label, 24))}</text>')
         out.append("</g>")
     out.append("</g>")
 
