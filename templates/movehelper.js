@@ -100,12 +100,16 @@
 
   /* -- move helper --------------------------------------------------------------------- */
   if (!data.reach.length) { return; }
-  data.reach.forEach(function (r) {     /* "HEX,COST,PREV,END;..." -> {hex: [cost, prev, end]} */
+  data.reach.forEach(function (r) {     /* packed records -> {hex: [cost, prev, end]} */
     var to = {};
-    (r.to ? r.to.split(";") : []).forEach(function (item) {
-      var f = item.split(",");
-      to[f[0]] = [f[1], f[2], f[3] === "1" ? 1 : 0];
-    });
+    var w = data.w;
+    var wc = data.wc;
+    for (var i = 0; i + 2 * w + wc <= r.to.length; i += 2 * w + wc) {
+      var h = data.hexes[parseInt(r.to.substr(i, w), 36)];
+      var p = parseInt(r.to.substr(i + w, w), 36);
+      var c = parseInt(r.to.substr(i + 2 * w, wc), 36);
+      to[h] = [data.costs[c >> 1], p < data.hexes.length ? data.hexes[p] : "", c & 1];
+    }
     r.to = to;
   });
   var status = document.getElementById("mh-status");

@@ -131,19 +131,53 @@ def unit_name(label: str, uid: str) -> str:
     return f"{label} [{uid}]" if uid and uid != label else (label or uid)
 
 
+_B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def _b36(n: int, width: int) -> str:
+    """n in base 36, zero-padded to width digits."""
+    out = ""
+    for _ in range(width):
+        n, d = divmod(n, 36)
+        out = _B36[d] + out
+    return out
+
+
+def _width(count: int) -> int:
+    """Base-36 digits needed to write the numbers 0..count."""
+    w = 1
+    while 36 ** w <= count:
+        w += 1
+    return w
+
+
 def helper_data(ctx: ReportContext) -> dict[str, Any]:
     """The data the page's script reads: hexes to highlight per unit to place, and the move
-    helper's reachable hexes (all precomputed by the game's rules; the page adds no rule)."""
+    helper's reachable hexes (all precomputed by the game's rules; the page adds no rule).
+
+    Reachable hexes are packed (a page may hold thousands): the page's hex ids and cost texts
+    are listed once ("hexes", "costs"); each unit's "to" is a run of fixed-width base-36
+    records: hex index, index of the hex before it (len(hexes) for none), cost index * 2 + 1
+    if a move may end there; "w" and "wc" are the two widths.
+    """
     m = ctx.model
+    hexes = sorted({x.hex for r in m.reach for x in r.hexes} | {x.prev for r in m.reach
+                                                                  for x in r.hexes if x.prev})
+    costs = sorted({x.cost for r in m.reach for x in r.hexes})
+    hi = {h: i for i, h in enumerate(hexes)}
+    ci = {c: i for i, c in enumerate(costs)}
+    w, wc = _width(len(hexes)), _width(2 * len(costs))
+    none = len(hexes)
     return {
         "side": m.side,
         "place": [{"unit": p.unit, "label": unit_name(p.name, p.unit), "hexes": list(p.hexes),
                    "order": p.order} for p in m.placements],
+        "hexes": hexes, "costs": costs, "w": w, "wc": wc,
         "reach": [{"unit": r.unit, "hex": r.hex, "label": r.label, "allowance": r.allowance,
                    "order": r.order, "sep": r.sep,
-                   # "HEX,COST,PREV,END;..." (compact: a page may carry thousands of hexes)
-                   "to": ";".join(f"{x.hex},{x.cost},{x.prev},{1 if x.end else 0}"
-                                  for x in r.hexes)}
+                   "to": "".join(_b36(hi[x.hex], w) + _b36(hi[x.prev] if x.prev else none, w)
+                                 + _b36(2 * ci[x.cost] + (1 if x.end else 0), wc)
+                                 for x in r.hexes)}
                   for r in m.reach],
     }
 
