@@ -100,6 +100,10 @@ def test_holdfast_move_helper_by_clicks_HF_9_1_b(browser, tmp_path):
                          ".map(function (g) { return [g.getAttribute('data-hl'), "
                          "g.textContent]; })")
     assert sorted(map(tuple, shown)) == sorted((x.hex, x.cost) for x in r.hexes)
+    through = browser.eval("Array.from(document.querySelectorAll('.hl-layer .hl-through'))"
+                           ".map(function (g) { return g.getAttribute('data-hl'); })")
+    assert sorted(through) == sorted(x.hex for x in r.hexes if not x.end)
+    assert through, "36bde passes a friendly block on its way (0805)"
     ends = [x for x in r.hexes if x.end]
     far = max(ends, key=lambda x: (int(x.cost), x.hex))
     _click_hex(browser, far.hex)
