@@ -444,18 +444,12 @@ def _unit_defs() -> str:
            'stroke-width="3"/></symbol>']
     for key, body in _NATO_BODY.items():
         out.append(f'<symbol id="mn-{key}" viewBox="0 0 52 30" overflow="visible" fill="none" '
-                   f'stroke="currentColor" stroke-width="2.4"><rect width="52" height="30" stroke-width="2.7"/>{body}'
-                   f'</symbol>')
+                   f'stroke="currentColor" stroke-width="2.4"><rect width="52" height="30" '
+                   f'stroke-width="2.7"/>{body}</symbol>'
+                   f'<symbol id="mb-{key}" viewBox="0 0 100 100" overflow="visible">'
+                   f'<use href="#mb" width="100" height="100"/>'
+                   f'<use href="#mn-{key}" x="24" y="10" width="52" height="30"/></symbol>')
     return "".join(out)
-
-
-def _nato_symbol(kind: str, x: float, y: float, w: float, h: float, colour: str) -> str:
-    """A small unit-type symbol in a box at (x, y) (top left) of size w x h, or ''."""
-    key = _NATO_KINDS.get(norm_kind(kind))
-    if key is None:
-        return ""
-    return (f'<use href="#mn-{key}" x="{_f(x)}" y="{_f(y)}" width="{_f(w)}" height="{_f(h)}" '
-            f'color="{colour}"/>')
 
 
 def _block(unit: MapUnit, cx: float, cy: float, b: float, fill: str, own: bool) -> str:
@@ -477,10 +471,11 @@ def _block(unit: MapUnit, cx: float, cy: float, b: float, fill: str, own: bool) 
     data_unit = f' data-unit="{esc(unit.id)}"' if unit.id else ""
     parts = [f'<g class="unit{" own" if own else " enemy"}" data-hex="{esc(unit.hex)}" '
              f'data-side="{side_txt}"{data_unit} fill="{ink}">'
-             f'<title>{esc(tip)}</title><use href="#mb" {box}/>']
-    sym = _nato_symbol(unit.kind, x + b * 0.24, y + b * 0.1, b * 0.52, b * 0.3, ink) \
-        if b >= 22 else ""
-    parts.append(sym)
+             f'<title>{esc(tip)}</title>']
+    # the block with its NATO symbol in the ink of the block (no symbol on small blocks)
+    sym = _NATO_KINDS.get(norm_kind(unit.kind)) if b >= 22 else None
+    parts.append(f'<use href="#mb-{sym}" {box} color="{ink}"/>' if sym else
+                 f'<use href="#mb" {box}/>')
     label_y = cy + (b * 0.14 if sym else -b * 0.02)
     values_y = cy + (b * 0.4 if sym else b * 0.3)
     if not values:
