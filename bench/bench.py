@@ -2,7 +2,8 @@
 
 Usage: python bench/bench.py [--game holdfast] [--scenario campaign] [--write docs/performance.md]
 Plays one complete game bot against bot through the real exchange (timing every receive),
-then measures medians and prints ratios against a bare Ed25519 verification.
+then measures medians and prints ratios against a bare Ed25519 verification, and the median
+and largest size of the HTML reports the game produced.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import re
 import statistics
 import subprocess
 import sys
@@ -44,6 +46,21 @@ def machine() -> str:
     except OSError:
         pass
     return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
+
+
+def report_sizes(root: Path) -> list[int]:
+    """The sizes in bytes of every HTML report the sides' archives under root hold."""
+    return sorted(p.stat().st_size for p in root.glob("*/reports/*/[0-9]*.html"))
+
+
+def report_parts(path: Path) -> tuple[int, int]:
+    """The bytes of a report's map drawing and of its move helper's data."""
+    page = path.read_text(encoding="utf-8")
+    svg = re.search(r'<svg xmlns="http://www.w3.org/2000/svg" class="hexmap".*?</svg>', page,
+                    re.S)
+    helper = re.search(r'id="pbem-helper">(.*?)</script>', page, re.S)
+    return (len(svg.group(0).encode()) if svg else 0,
+            len(helper.group(1).encode()) if helper else 0)
 
 
 def main() -> None:
@@ -117,6 +134,9 @@ def main() -> None:
             audits.append(float(out))
         audit = statistics.median(audits)
         crypto_only = len(files) * verify_file / 1e6
+        reports = report_sizes(Path(tmp) / "g")
+        big_map, big_helper = report_parts(max(Path(tmp).glob("g/*/reports/*/[0-9]*.html"),
+                                               key=lambda p: p.stat().st_size))
     per_file_audit = audit / len(files) * 1e6
     receive_med = statistics.median(receive_times)
     lines = [
@@ -134,6 +154,9 @@ def main() -> None:
         f"| {per_file_audit / bare:.1f} |",
         f"| receive one file (verify, resolve, reports, cache, reply), {len(receive_times)} "
         f"files | {receive_med / 1000:.1f} ms | {receive_med / bare:.0f} |",
+        f"| HTML report size ({len(reports)} reports of both sides; the largest "
+        f"{max(reports) / 1024:.0f} KB: map {big_map / 1024:.0f} KB, move helper data "
+        f"{big_helper / 1024:.0f} KB) | {statistics.median(reports) / 1024:.0f} KB | |",
         "",
         f"Full audit: {audit * 1000:.1f} ms for {len(files)} files, of which the file "
         f"cryptography and parsing alone is about {crypto_only * 1000:.1f} ms "
