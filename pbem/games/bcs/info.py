@@ -99,3 +99,25 @@ class BcsDataOnly:
 
 
 GAME = BcsDataOnly()
+
+
+def is_bcs(name: str) -> bool:
+    """Whether a game name a user typed names Baptism By Fire (its id or an alias)."""
+    return name.casefold() in (GAME.id, *GAME.aliases)
+
+
+def refuse_new_game(name: str) -> None:
+    """Raise the one-line refusal (exit code of a refused input) if name is Baptism By Fire:
+    ``pbem new``, ``pbem host`` and ``pbem demo`` cannot start a game without rules."""
+    from pbem.core.errors import PbemError
+
+    if is_bcs(name):
+        raise PbemError(GAME.new_game_refusal())
+
+
+def listing() -> list[str]:
+    """The lines ``pbem games`` shows for Baptism By Fire: its status, then each scenario
+    with its data status."""
+    lines = [f"{GAME.id}: {GAME.title} (sides: {', '.join(GAME.sides)}) - {STATUS}"]
+    lines += [f"  {sid}: {title}" for sid, title in GAME.scenarios().items()]
+    return lines
