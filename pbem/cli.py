@@ -344,11 +344,10 @@ def check(directory: str, orders: str, side: str | None, key: str | None) -> Non
         sys.exit(EXIT_REFUSED)
     n = len(checked.lines)
     echo(f"{orders}: {n} order{'s are' if n != 1 else ' is'} legal.")
-    if checked.after_dice:
-        echo("Lines " + ", ".join(map(str, checked.after_dice)) + " come after dice and are "
-                   "checked again when resolved.")
-    for note in checked.notes:
-        echo(note)
+    from pbem.protocol.ops import check_messages
+
+    for line in check_messages(checked) + checked.notes:
+        echo(line)
 
 
 @cli.command()

@@ -45,7 +45,10 @@ class Decision(msgspec.Struct, frozen=True, kw_only=True):
 
     side: str
     kind: str
-    prompt: str
+    prompt: str                     # public: what any side may read
+    detail: str = ""                # private to the deciding side (a hidden stack's units ...)
+    choices: tuple[str, ...] = ()   # the order lines to choose from, where it is a choice
+    reaction: bool = False          # an answer inside another side's stretch of play
 
 
 class Outcome(msgspec.Struct, frozen=True, kw_only=True):

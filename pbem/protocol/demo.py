@@ -8,6 +8,7 @@ from typing import Any, Callable
 
 from pbem.core.errors import PbemError
 from pbem.core.keys import generate
+from pbem.core.planning import plan_stretch
 from pbem.core.registry import find_game
 from pbem.protocol import ops
 from pbem.protocol.audit import verify_archive
@@ -72,8 +73,8 @@ def play_demo(root: str | Path, *, game_name: str = "holdfast", scenario: str | 
 
 
 def _bot_orders(ex: Exchange, s: Any, side: str, rng: random.Random, style: str) -> Path:
-    """Write the bot's orders for side from a session holding the full state."""
-    lines = s.game.bot(s.state, side, rng, style)
+    """Write the bot's orders for side's whole stretch from a session holding the full state."""
+    lines = plan_stretch(s.game, s.state, side, rng, style)
     path = ex.root / "orders" / f"{ex.count + 1:05d}-{side}.txt"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -119,8 +120,7 @@ def _owes(ex: Exchange, side: str) -> bool:
     s = ops.open_session(ex.dirs[side], key_path=str(ex.keys[side]))
     if s.unresolved() or s.over:
         return False
-    return side in s.pending_sides and side in s.ledger.expected_senders(
-        s.ledger.tip_seq + 1, s.pending_sides)
+    return side in s.pending_sides and side in s.may_send()
 
 
 def _play_hosted(ex: Exchange, game: Any, scenario: str, rng: random.Random, style: str,

@@ -199,7 +199,11 @@ def player_status_json(ps: PlayerState) -> dict[str, Any]:
     """Machine-readable status of a hosted player's archive."""
     v = ps.latest
     o = msgspec.convert(v.outcome, type=Outcome) if v and v.outcome else None
-    pend = sorted({d.side for d in _decisions(v)}) if v and not o else []
+    decisions = _decisions(v) if v else []
+    if v is not None and ps.own_by_seq().get(v.seq + 1) is not None:
+        # This player answered its latest view: it owes nothing until the next view.
+        decisions = [d for d in decisions if d.side != ps.info.party]
+    pend = sorted({d.side for d in decisions}) if v and not o else []
     report = msgspec.convert(v.report, type=ReportModel) if v else None
     return {"game_id": ps.genesis.game_id if ps.genesis.complete else None,
             "game": ps.game.id, "mode": "hosted",
@@ -207,7 +211,7 @@ def player_status_json(ps: PlayerState) -> dict[str, Any]:
             "turn": report.turn if report else 0, "over": o is not None,
             "winner": o.winner if o else None, "result": o.reason if o else None,
             "pending": pend, "decisions": [{"side": d.side, "what": d.prompt}
-                                           for d in (_decisions(v) if v else [])]}
+                                           for d in decisions]}
 
 
 def submit(archive: Archive, info: ArchiveInfo, orders_path: str, *, key_path: str, out: str,
@@ -242,8 +246,8 @@ def submit(archive: Archive, info: ArchiveInfo, orders_path: str, *, key_path: s
     if party not in {d.side for d in _decisions(v)}:
         raise PbemError(f"{archive.root}: {party} has no decision to make now")
     checked = check_against_view(ps, orders_path)
-    if not checked.ok:
-        raise PbemError(checked.problems[0])
+    if checked.blocking:
+        raise PbemError("; ".join(checked.blocking))
     own = own_onion(archive, ps.genesis, party, key)
     t = Turn(game_id=ps.genesis.game_id, seq=seq, prev=v.tip, sender=party,
              reveal=own.main.element(seq).hex(), orders=checked.lines, message=message)
@@ -264,7 +268,8 @@ def check_against_view(ps: PlayerState, orders_path: str) -> Any:
     Everything the view shows is checked as the referee will; what depends on hidden enemy
     facts or on dice is checked only by the referee, and the notes say so.
     """
-    from pbem.protocol.orders_file import Checked, check_orders, read_lines
+    from pbem.protocol.checking import Checked, check_orders
+    from pbem.protocol.orders_file import read_lines
 
     numbered = read_lines(orders_path)
     name = Path(orders_path).name

@@ -40,13 +40,44 @@ class Ledger:
         """The payload of file seq (1-based)."""
         return self.files[seq - 1].payload  # type: ignore[return-value]
 
-    def expected_senders(self, seq: int, pending: set[str]) -> set[str]:
-        """Who may send file seq: alternation in peer mode; a pending player or the host if hosted."""
-        if self.g.mode == "peer":
-            first = self.g.p.proposer
-            other = next(s for s in self.g.game.sides if s != first)
-            return {first if seq % 2 == 1 else other}
-        return (pending or set(self.g.game.sides)) if seq % 2 == 1 else {HOST}
+    def expected_senders(self, seq: int, pending: set[str],
+                         rolled: dict[int, bool] | None = None) -> set[str]:
+        """Who may send file seq, given the sides pending after file seq-1 and which earlier
+        files rolled dice.
+
+        Peer mode: a pending side whose own files since the other side's last file rolled no
+        dice (it can see every result), and a side that owes the dice reveal of the other
+        side's trailing files that rolled (an automatic reply, or the orders it sends anyway).
+        Hosted mode: a pending player for odd files, the host for even ones.
+        """
+        if self.g.mode != "peer":
+            return (pending or set(self.g.game.sides)) if seq % 2 == 1 else {HOST}
+        rolled = rolled or {}
+        out = set()
+        for side in self.g.game.sides:
+            mine, theirs = self.trailing(seq - 1, side)
+            blocked = any(rolled.get(k, False) for k in mine)
+            owes = any(rolled.get(k, False) for k in theirs)
+            if (side in pending and not blocked) or owes:
+                out.add(side)
+        return out
+
+    def trailing(self, upto: int, side: str) -> tuple[list[int], list[int]]:
+        """(side's files after the other parties' last file, the other parties' files after
+        side's last file), among files 1..upto: one of the two lists is empty."""
+        mine: list[int] = []
+        theirs: list[int] = []
+        for k in range(upto, 0, -1):
+            sender = self.turn(k).sender
+            if sender == side:
+                if theirs:
+                    break
+                mine.append(k)
+            else:
+                if mine:
+                    break
+                theirs.append(k)
+        return mine, theirs
 
     def check(self, f: SignedFile, pending: set[str]) -> Turn:
         """Verify that f is the valid next file; FileRejected (or Equivocation) says why not."""
@@ -75,10 +106,12 @@ class Ledger:
         if t.prev != self.tip_hash:
             raise FileRejected(f"{name}: does not follow the last file (previous-file hash "
                                "differs: a fork or a file from another history)")
-        allowed = self.expected_senders(t.seq, pending)
-        if t.sender not in allowed:
-            raise FileRejected(f"{name}: out of turn: file {t.seq} must come from "
-                               f"{' or '.join(sorted(allowed))}, not {t.sender}")
+        if self.g.mode != "peer":
+            # Peer files are checked against the state when they are resolved (Session).
+            allowed = self.expected_senders(t.seq, pending)
+            if t.sender not in allowed:
+                raise FileRejected(f"{name}: out of turn: file {t.seq} must come from "
+                                   f"{' or '.join(sorted(allowed))}, not {t.sender}")
         classes = self.g.classes_of(t.sender)
         if sorted(t.class_reveals) != classes:
             raise FileRejected(f"{name}: must reveal {t.sender}'s class onions "

@@ -26,7 +26,8 @@ from pbem.protocol.rejection import receive_rejection, refuse
 from pbem.protocol.archive import (Archive, ArchiveInfo, atomic_write, create_in_place,
                                    remove_partials, remove_stale_temps, write_derived)
 from pbem.protocol.genesis import HOST, Genesis, data_hash, host_classes, resolve_options
-from pbem.protocol.orders_file import Checked, check_orders, read_lines
+from pbem.protocol.checking import Checked, check_orders
+from pbem.protocol.orders_file import read_lines
 from pbem.protocol.reporting import write_reports
 from pbem.protocol.session import Session, cache_blob, load, read_genesis
 
@@ -393,16 +394,15 @@ def _receive_again(archive: Archive, f: SignedFile, key: Any, out: str | None) -
 
 
 def owes_reply(s: Session, replied_to_orders: bool | None = None) -> bool:
-    """Peer mode: this party owes the automatic reply (its dice reveal and the results) to the
-    last file, which came from the opponent (or to the completed genesis)."""
+    """Peer mode: this party owes an automatic reply: the other side's last files rolled dice
+    that only this party's next file reveals, and this party has no decision of its own whose
+    orders would carry the reveal (or the game is over: the final reveal)."""
     if s.genesis.mode != "peer" or not s.genesis.complete or s.unresolved():
         return False
-    tip = s.ledger.tip_seq
-    if replied_to_orders is None:
-        replied_to_orders = bool(s.ledger.turn(tip).orders) if tip else False
     me = s.party
-    expected = s.ledger.expected_senders(tip + 1, s.pending_sides)
-    return me in expected and me not in s.pending_sides and (not s.over or replied_to_orders)
+    if me in s.pending_sides and not s.over:
+        return False
+    return s.owes_reveal(me)
 
 
 def _after_resolution(s: Session, new_logs: list[Any], out: str | None, result: Outcome,
@@ -435,21 +435,44 @@ def _after_resolution(s: Session, new_logs: list[Any], out: str | None, result: 
     result.messages.extend(status_lines(s))
 
 
-def _view_logs(s: Session) -> dict[str, list[Any]]:
-    """For each side, the logs of the files since its previous stored view (the rolls and
-    events its next view reports; `pbem verify` checks views by the same rule)."""
+def _last_views(s: Session) -> dict[str, int]:
+    """Each side's latest stored view before the chain's tip (-1: none)."""
     tip = s.ledger.tip_seq
     prev = {side: -1 for side in s.game.sides}
     for p in s.archive.sent_view_files():
         side, _, n = p.name[len("view-"):-len(".pbem")].rpartition("-")
         if side in prev and int(n) < tip:
             prev[side] = max(prev[side], int(n))
+    return prev
+
+
+def _view_logs(s: Session, prev: dict[str, int]) -> dict[str, list[Any]]:
+    """For each side, the logs of the files since its previous stored view (the rolls and
+    events its next view reports; `pbem verify` checks views by the same rule)."""
+    tip = s.ledger.tip_seq
     log = s.log
     first = log[0].seq if log else s.resolved + 1
     need = max(1, min(prev.values()) + 1)
     if first > need and need <= s.resolved:
         log = load(s.archive.root, key=s.key).log        # without the cache: every file's log
     return {side: [x for x in log if prev[side] < x.seq <= tip] for side in s.game.sides}
+
+
+def _views_due(s: Session, prev: dict[str, int]) -> list[str]:
+    """The sides owed a view of the tip (see views.view_due), and any already kept."""
+    tip = s.ledger.tip_seq
+    out = []
+    for side in s.game.sides:
+        if (s.archive.files_dir / views.view_name(side, tip)).is_file():
+            out.append(side)
+            continue
+        last = None
+        if prev[side] >= 0:
+            f = read_file(s.archive.files_dir / views.view_name(side, prev[side]), strict=True)
+            last = f.payload.state  # type: ignore[union-attr]
+        if views.view_due(s, side, tip, last):
+            out.append(side)
+    return out
 
 
 def _finish_host(s: Session, new_logs: list[Any], out: str | None, result: Outcome, *,
@@ -467,8 +490,10 @@ def _finish_host(s: Session, new_logs: list[Any], out: str | None, result: Outco
         if stored is None:
             s.archive.write_signed(turn_file_name(seq, HOST), f.text)
     outdir = Path(out) if out else s.archive.outbox
-    logs = _view_logs(s)
-    for side in s.game.sides:
+    prev = _last_views(s)
+    logs = _view_logs(s, prev)
+    due = _views_due(s, prev)
+    for side in due:
         name = views.view_name(side, s.ledger.tip_seq)
         kept = s.archive.files_dir / name
         if kept.is_file():
@@ -482,8 +507,13 @@ def _finish_host(s: Session, new_logs: list[Any], out: str | None, result: Outco
     for side in s.game.sides:
         write_reports(s, side, new_logs, result, only_changed=again)
     write_cache(s, only_changed=again)
-    result.messages.append(f"View files for {', '.join(s.game.sides)} written to {outdir}: "
-                           "send each player their own.")
+    if due:
+        result.messages.append(f"View files for {', '.join(due)} written to {outdir}: "
+                               "send each player their own.")
+    quiet = [side for side in s.game.sides if side not in due]
+    if quiet:
+        result.messages.append(f"No view for {', '.join(quiet)}: nothing new to see and no "
+                               "decision to make (its next view carries everything since).")
     result.messages.extend(status_lines(s))
 
 
@@ -561,28 +591,40 @@ def submit_orders(root: str | Path, orders_path: str, *, key_path: str, out: str
         if s.unresolved():
             raise PbemError(f"{root}: waiting for the opponent's reply to file "
                             f"{s.unresolved()[0]}; nothing to submit yet")
-        expected = s.ledger.expected_senders(seq, s.pending_sides)
-        if s.party not in expected:
-            raise PbemError(f"{root}: file {seq} must come from {', '.join(sorted(expected))}")
+        expected = s.may_send()
+        if s.party not in expected or s.party not in s.pending_sides:
+            raise PbemError(f"{root}: you have no decision to make now; file {seq} must come "
+                            f"from {', '.join(sorted(expected)) or 'nobody'}")
         numbered = read_lines(orders_path)
         checked = check_orders(s.game, s.state, s.party, numbered, name=Path(orders_path).name)
-        if not checked.ok:
-            raise PbemError(checked.problems[0])
+        if checked.blocking:
+            raise PbemError("; ".join(checked.blocking))
         f = make_turn(s, checked.lines, message)
         new_logs = s.add(f)
         archive.write_signed(f.name, f.text)
         result = Outcome(written=[_write_out(out, f.text)], reply=out)
-        result.messages.append(f"File {seq} signed with {len(checked.lines)} order"
-                               f"{'s' if len(checked.lines) != 1 else ''}: send "
-                               f"{out} to your opponent.")
-        if checked.after_dice:
-            result.messages.append("Orders on lines " + ", ".join(map(str, checked.after_dice))
-                                   + " come after dice: they are checked when the file is "
-                                   "resolved and skipped if the dice made them illegal.")
+        n = len(checked.lines)
+        result.messages.append(f"File {seq} signed with {n} order{'s' if n != 1 else ''}: "
+                               f"send {out} to your opponent.")
+        result.messages.extend(check_messages(checked))
         if new_logs:
             write_reports(s, s.party, new_logs, result)
         write_cache(s)
         return result
+
+
+def check_messages(checked: Checked) -> list[str]:
+    """Plain words on the orders checked only later: after dice, or waiting for an answer."""
+    out = list(checked.problems) + list(checked.warnings)
+    if checked.after_dice:
+        out.append("Orders on lines " + ", ".join(map(str, checked.after_dice)) + " come after "
+                   "dice: they are checked again when the file is resolved and skipped if the "
+                   "dice made them illegal.")
+    if checked.waiting:
+        out.append("Orders on lines " + ", ".join(map(str, checked.waiting)) + " wait: the game "
+                   f"then {checked.wait_reason}. They resume, in order, when that answer "
+                   "arrives (skipped if it made them illegal).")
+    return out
 
 
 def same_orders(game: Any, side: str, orders_path: str, message: str, f: SignedFile) -> bool:
@@ -664,8 +706,11 @@ def waiting_for(s: Session) -> list[tuple[str, str]]:
 def _host_unfinished(s: Session) -> bool:
     """The referee: the last player file has no record yet, or a side has no view of it."""
     tip = s.ledger.tip_seq
-    return tip % 2 == 1 or any(not (s.archive.files_dir / views.view_name(side, tip)).is_file()
-                               for side in s.game.sides)
+    if tip % 2 == 1:
+        return True
+    prev = _last_views(s)
+    return any(not (s.archive.files_dir / views.view_name(side, tip)).is_file()
+               for side in _views_due(s, prev))
 
 
 def status_json(s: Session) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from pbem.core.dice import derive_roll
 from pbem.core.encoding import sha256_hex
 from pbem.core.errors import FileRejected, IllegalFile, IllegalOrder, OrderSyntaxError
 from pbem.core.game import Context, Event, Game, NeedsDice
+from pbem.core.standing import StandingOrder, apply_standing, format_line, parse_line
 from pbem.core.records import Results, RollRecord, Turn
 
 
@@ -55,42 +56,117 @@ def parse_orders(game: Game, lines: list[str], *, name: str, canonical_only: boo
     out = []
     for i, line in enumerate(lines):
         try:
-            order = game.parse_order(line)
+            order = parse_line(game, line)
         except OrderSyntaxError as e:
             raise IllegalFile(f"{name}: order {i + 1} {line!r}: {e.reason}", order=i + 1,
                               reason=e.reason, rule=e.rule) from None
-        if canonical_only and game.format_order(order) != line:
-            why = f"not in canonical notation ({game.format_order(order)!r})"
+        if canonical_only and format_line(game, order) != line:
+            why = f"not in canonical notation ({format_line(game, order)!r})"
             raise IllegalFile(f"{name}: order {i + 1} {line!r} is {why}", order=i + 1,
                               reason=why)
         out.append(order)
     return out
 
 
+class HeldOrder(msgspec.Struct, frozen=True, kw_only=True):
+    """An order written after a point where the game waited for another side: it resumes, in
+    order, once that side's answer has been applied (continuation)."""
+
+    seq: int          # the file that carried it
+    index: int        # its place among that file's orders
+    side: str
+    line: str
+
+
 class Resolution(msgspec.Struct, kw_only=True):
-    """What resolving one file produced."""
+    """What resolving one file produced: the state, results, events and the orders still held."""
 
     state: Any
     results: Results
     events: list[Event]
+    held: list[HeldOrder] = []
 
 
-def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str) -> Resolution:
+def _waits_for(game: Game, state: Any) -> str:
+    """Plain words for what the game waits for (used when orders are held)."""
+    ds = game.pending(state)
+    if not ds:
+        return "the end of the game"
+    return "; ".join(f"{d.side}: {d.prompt}" for d in ds)
+
+
+def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
+            held: list[HeldOrder] | tuple[HeldOrder, ...] = ()) -> Resolution:
     """Apply a file's orders to a copy of state; FileRejected if an order before any die is illegal.
 
-    An order that has become illegal after an earlier roll in the same file is skipped and the
-    skip is logged for the sender (the sender could not know the dice when writing the file).
+    The sender's orders are applied in order while the sender has a decision to make. When the
+    game waits for another side instead, orders held from that side's earlier files resume
+    first (continuation), each with the next action number of this file's dice; the sender's
+    own orders that come after a point where the game waits for another side are held in turn.
+    An order that has become illegal after an earlier roll (or, for a held order, after the
+    answer it waited for) is skipped and the skip is logged for its writer.
     """
     state = copy_state(game, state)
     orders = parse_orders(game, turn.orders, name=name, canonical_only=True)
+    queue = [h for h in held]
     rolls: list[RollRecord] = []
     events: list[Event] = []
     skipped: list[int] = []
     rolled = False
+    next_action = len(orders)
+
+    def record(ctx: Context) -> None:
+        nonlocal rolled
+        rolls.extend(RollRecord(action=r.action, index=r.index, sides=r.sides, value=r.value,
+                                purpose=r.purpose, visible_to=r.visible_to) for r in ctx.rolls)
+        events.extend(ctx.events)
+        rolled = rolled or bool(ctx.rolls)
+
+    def resume_held() -> None:
+        nonlocal next_action
+        while queue:
+            pending = {d.side for d in game.pending(state)}
+            h = queue[0]
+            if h.side not in pending or turn.sender in pending:
+                return
+            queue.pop(0)
+            ctx = Context(dice, action=next_action)
+            next_action += 1
+            try:
+                game.apply(state, h.side, parse_line(game, h.line), ctx)
+            except (IllegalOrder, OrderSyntaxError) as e:
+                events.append(Event(text=f"Order {h.index + 1} '{h.line}' of file {h.seq}, held "
+                                    f"until now, was not carried out: {e.reason}"
+                                    + (f" [{e.rule}]" if e.rule else ""),
+                                    visible_to=h.side, kind="skipped"))
+                continue
+            record(ctx)
+
+    own_held: list[HeldOrder] = []
     for i, (line, order) in enumerate(zip(turn.orders, orders)):
+        if isinstance(order, StandingOrder):
+            # Never held, allowed without a decision: it answers reactions from now on.
+            try:
+                apply_standing(game, state, turn.sender, order)
+            except IllegalOrder as e:
+                raise IllegalFile(f"{name}: illegal order {i + 1} {line!r}: {e.reason}",
+                                  order=i + 1, reason=e.reason, rule=e.rule) from None
+            continue
+        if own_held:
+            own_held.append(HeldOrder(seq=turn.seq, index=i, side=turn.sender, line=line))
+            continue
+        resume_held()
+        pending = {d.side for d in game.pending(state)}
+        if turn.sender not in pending and pending:
+            own_held = [HeldOrder(seq=turn.seq, index=i, side=turn.sender, line=line)]
+            which = (f"Order {i + 1}" if i + 1 == len(orders)
+                     else f"Orders {i + 1}-{len(orders)}")
+            events.append(Event(text=f"{which} of file {turn.seq} wait for {_waits_for(game, state)}",
+                                visible_to=turn.sender, kind="held"))
+            continue
         ctx = Context(dice, action=i)
         try:
-            if turn.sender not in {d.side for d in game.pending(state)}:
+            if turn.sender not in pending:
                 raise IllegalOrder(f"{turn.sender} has no decision to make now", rule="PBEM-TURN")
             game.apply(state, turn.sender, order, ctx)
         except IllegalOrder as e:
@@ -103,12 +179,10 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str) -> Reso
                                 f"dice: {e.reason}" + (f" [{e.rule}]" if e.rule else ""),
                                 visible_to=turn.sender, kind="skipped"))
             continue
-        rolls.extend(RollRecord(action=r.action, index=r.index, sides=r.sides, value=r.value,
-                                purpose=r.purpose, visible_to=r.visible_to) for r in ctx.rolls)
-        events.extend(ctx.events)
-        rolled = rolled or bool(ctx.rolls)
+        record(ctx)
+    resume_held()
     results = Results(seq=turn.seq, rolls=rolls, skipped=skipped, state_hash=state_hash(state))
-    return Resolution(state=state, results=results, events=events)
+    return Resolution(state=state, results=results, events=events, held=queue + own_held)
 
 
 def compare_results(claimed: Results, actual: Results, *, name: str) -> None:

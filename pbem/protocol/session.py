@@ -21,7 +21,7 @@ from pbem.core.registry import find_game
 from pbem.protocol.archive import Archive
 from pbem.protocol.genesis import HOST, Genesis
 from pbem.protocol.ledger import Ledger
-from pbem.protocol.resolve import LazyDice, compare_results, resolve, state_hash
+from pbem.protocol.resolve import HeldOrder, LazyDice, compare_results, resolve, state_hash
 
 
 class FileLog(msgspec.Struct, kw_only=True):
@@ -53,6 +53,8 @@ class Session:
         self.log: list[FileLog] = []
         self.results: dict[int, Results] = {}
         self.states: dict[int, Any] = {0: self.state}
+        self.held: list[HeldOrder] = []          # orders waiting for another side's answer
+        self.rolled: dict[int, bool] = {}        # file seq -> whether resolving it rolled dice
 
     # -- facts -----------------------------------------------------------------------------
     @property
@@ -64,6 +66,21 @@ class Session:
     def over(self) -> bool:
         """True once the game has an outcome."""
         return self.game.outcome(self.state) is not None
+
+    def may_send(self) -> set[str]:
+        """Parties that may send the next file (every file resolved first)."""
+        return self.ledger.expected_senders(self.ledger.tip_seq + 1, self.pending_sides,
+                                            self.rolled)
+
+    def blocked(self, side: str) -> bool:
+        """Peer mode: side's own trailing files rolled dice the other side has not revealed."""
+        mine, _ = self.ledger.trailing(self.ledger.tip_seq, side)
+        return any(self.rolled.get(k, True) for k in mine)
+
+    def owes_reveal(self, side: str) -> bool:
+        """Peer mode: the other side's trailing files rolled dice that side's next file reveals."""
+        _, theirs = self.ledger.trailing(self.ledger.tip_seq, side)
+        return any(self.rolled.get(k, False) for k in theirs)
 
     def unresolved(self) -> list[int]:
         """Sequence numbers of files not yet resolved (waiting for a secret share)."""
@@ -122,8 +139,17 @@ class Session:
             seq = self.resolved + 1
             f = self.ledger.files[seq - 1]
             t: Turn = f.payload  # type: ignore[assignment]
+            if self.genesis.mode == "peer":
+                allowed = self.ledger.expected_senders(seq, self.pending_sides, self.rolled)
+                if t.sender not in allowed:
+                    why = (" (its own earlier file's dice are not revealed yet)"
+                           if t.sender in self.pending_sides else "")
+                    raise FileRejected(f"{f.name}: out of turn: file {seq} must come from "
+                                       f"{' or '.join(sorted(allowed)) or 'nobody'}, not "
+                                       f"{t.sender}{why}")
             try:
-                res = resolve(self.game, self.state, t, dice=self.dice_for(seq), name=f.name)
+                res = resolve(self.game, self.state, t, dice=self.dice_for(seq), name=f.name,
+                              held=self.held)
             except NeedsDice:
                 break
             if seq < self.ledger.tip_seq:
@@ -133,6 +159,8 @@ class Session:
                     compare_results(claimed, res.results, name=nxt.name)
             self.state = res.state
             self.states[seq] = res.state
+            self.held = res.held
+            self.rolled[seq] = bool(res.results.rolls)
             self.resolved = seq
             self.results[seq] = res.results
             entry = FileLog(seq=seq, sender=t.sender, file_name=f.name, file_hash=f.hash,
@@ -213,12 +241,13 @@ def load(root: str | Path, *, key: Any = None, strict: bool = True,
     cached = _read_cache(archive.root, game, genesis, files) if use_cache else None
     start = 0
     if cached is not None:
-        start, state, last_results = cached
+        start, state, last_results, cached_held, cached_rolled = cached
         for f in files[:start]:
             s.ledger.check(f, set())
             s.ledger.append(f)
         s.state, s.resolved = state, start
         s.states = {start: state}
+        s.held, s.rolled = cached_held, cached_rolled
         if last_results is not None:
             s.results[start] = last_results
     for f in files[start:]:
@@ -233,10 +262,13 @@ class _Cache(msgspec.Struct, kw_only=True):
     state_hash: str
     state: Any
     last_results: Results | None = None
+    held: list[HeldOrder] = []
+    rolled: list[int] = []        # the files up to `resolved` whose resolution rolled dice
 
 
 def _read_cache(root: Path, game: Game, genesis: Genesis,
-                files: list[SignedFile]) -> tuple[int, Any, Results | None] | None:
+                files: list[SignedFile]) -> tuple[int, Any, Results | None, list[HeldOrder],
+                                                  dict[int, bool]] | None:
     try:
         c = msgspec.json.decode((root / "cache" / "state.json").read_bytes(), type=_Cache)
         state = msgspec.convert(c.state, type=game.state_type)
@@ -252,7 +284,8 @@ def _read_cache(root: Path, game: Game, genesis: Genesis,
         claimed = getattr(nxt, "results", None)
         if claimed is not None and claimed.state_hash != c.state_hash:
             return None
-    return c.resolved, state, c.last_results
+    rolled = {k: k in set(c.rolled) for k in range(1, c.resolved + 1)}
+    return c.resolved, state, c.last_results, list(c.held), rolled
 
 
 def cache_blob(s: Session) -> bytes:
@@ -261,7 +294,8 @@ def cache_blob(s: Session) -> bytes:
     return msgspec.json.encode(_Cache(
         game_id=s.genesis.game_id, resolved=s.resolved, resolved_hash=resolved_hash,
         state_hash=s.state_hash(), state=msgspec.to_builtins(s.state),
-        last_results=s.results.get(s.resolved)))
+        last_results=s.results.get(s.resolved), held=s.held,
+        rolled=sorted(k for k, r in s.rolled.items() if r and k <= s.resolved)))
 
 
 __all__ = ["Session", "load", "read_genesis", "own_onion", "FileLog", "Acceptance"]

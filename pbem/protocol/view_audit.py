@@ -41,6 +41,7 @@ def audit_referee(s: Any, extra: list[SignedFile]) -> list[str]:
                             f"({diff})")
         sent[(v.side, v.seq)] = f
         last[v.side] = v.seq
+    problems.extend(_missing_views(s, sent))
     kept = {q.name for q in s.archive.rejection_files()}
     for f in extra:
         x = f.payload
@@ -59,6 +60,23 @@ def audit_referee(s: Any, extra: list[SignedFile]) -> list[str]:
                 problems.append(f"{f.name}: the referee signed this rejection of file {x.seq} "
                                 "but did not keep it")
     return problems
+
+
+def _missing_views(s: Any, sent: dict[tuple[str, int], SignedFile]) -> list[str]:
+    """Views the referee owed (a decision to make, the game over, or something new to see) but
+    did not keep."""
+    from pbem.protocol.views import view_due
+
+    out = []
+    last: dict[str, Any] = {}
+    for seq in range(0, s.resolved + 1, 2):
+        for side in s.game.sides:
+            f = sent.get((side, seq))
+            if f is not None:
+                last[side] = f.payload.state
+            elif view_due(s, side, seq, last.get(side)):
+                out.append(f"file {seq}: the referee owed {side} a view of it and kept none")
+    return out
 
 
 def _difference(got: ViewFile, want: ViewFile) -> str:

@@ -75,6 +75,25 @@ def view_payload(s: Any, side: str, logs: list[Any], seq: int | None = None) -> 
                     genesis=[s.genesis.acceptances[p].text for p in s.genesis.acceptors()])
 
 
+def view_due(s: Any, side: str, seq: int, last_state: Any) -> bool:
+    """Hosted mode: whether the referee owes side a view of file seq, given the `state` field of
+    side's last view (None: no view yet).
+
+    A view is owed when the side has a decision to make and when the game is over (and the
+    first view of all). In between, the side has nothing to act on: what changed since its last
+    view (events, dice, the other side's moves, its own results) rides on its next view, as in
+    peer mode, where a player sees its results in the opponent's next file. A side whose view is
+    unchanged is never sent a view.
+    """
+    if last_state is None:
+        return True
+    g = s.game
+    state = s.states[seq] if seq != s.resolved else s.state
+    if msgspec.to_builtins(g.view(state, side)) == last_state and g.outcome(state) is None:
+        return False
+    return g.outcome(state) is not None or side in {d.side for d in g.pending(state)}
+
+
 def make_view(s: Any, side: str, logs: list[Any]) -> SignedFile:
     """The referee's signed view file of the current state for one side."""
     return seal(view_payload(s, side, logs), s.key, name=view_name(side, s.ledger.tip_seq))

@@ -371,11 +371,14 @@ var PbemVerifier = (function () {
         } else {
           if (t.seq !== lastSeq + 1) throw new Fail(current, "out of order: expected file " + (lastSeq + 1) + ", got " + t.seq);
           if (!equal(unhex(t.prev, 32, "previous-file hash"), prevHash)) throw new Fail(current, "does not follow the previous file (previous-file hash differs)");
-          var want;
           if (!hosted) {
-            var other = sides.filter(function (s) { return s !== P.proposer; })[0];
-            want = t.seq % 2 === 1 ? P.proposer : other;
-            if (t.sender !== want) throw new Fail(current, "out of turn: file " + t.seq + " must come from " + want);
+            /* Who may send depends on the rules (the side the game waits for), which this page
+               does not replay; what it checks is the dice part: nobody sends again before the
+               other side has revealed the dice of its own previous file. */
+            if (sides.indexOf(t.sender) < 0) throw new Fail(current, "out of turn: " + t.sender + " is not a player");
+            var before = bySeq[t.seq - 1];
+            if (before && before.p.sender === t.sender && t.results !== null && t.results.rolls.length)
+              throw new Fail(current, "out of turn: " + t.sender + " sent file " + t.seq + " before the other side revealed the dice of its file " + (t.seq - 1));
           } else if ((t.seq % 2 === 0) !== (t.sender === "host")) {
             throw new Fail(current, "out of turn: file " + t.seq + (t.seq % 2 ? " must come from a player" : " must come from the host"));
           }

@@ -17,6 +17,7 @@ import random
 import msgspec
 import pytest
 
+from pbem.core.standing import apply_order, format_line, parse_line
 from pbem.core.dice import KeyedDice
 from pbem.core.game import Context
 from pbem.core.registry import all_games
@@ -75,13 +76,13 @@ def test_random_legal_play(game, scenario, i):
         assert lines, "bot wrote no orders"
         dice = KeyedDice(rng.randbytes(32))
         for n, line in enumerate(lines):
-            order = game.parse_order(line)
-            assert game.format_order(game.parse_order(game.format_order(order))) == \
-                game.format_order(order)
+            order = parse_line(game, line)
+            assert format_line(game, parse_line(game, format_line(game, order))) == \
+                format_line(game, order)
             if side not in {d.side for d in game.pending(state)}:
                 break
             ctx = Context(dice, action=n)
-            game.apply(state, side, order, ctx)
+            apply_order(game, state, side, order, ctx)
             for e in ctx.events:
                 if e.visible_to not in ("all", side):
                     continue

@@ -23,7 +23,7 @@ from pbem.games.holdfast import GAME as HOLDFAST
 from pbem.games.holdfast.data import world
 from pbem.games.kasserine import GAME as KASSERINE
 from pbem.games.kasserine.state import Standing
-from pbem.protocol.orders_file import check_orders
+from pbem.protocol.checking import check_orders
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 

@@ -155,14 +155,6 @@ def cases(tmp_path_factory) -> dict[str, Case]:
                         archives=["blue"], outputs=["mail/out.pbem"],
                         hint=("blue", f"{seq:04d}-red.pbem", f"{seq + 1:04d}-blue.pbem"))
 
-    # Peer mode, blue proposes: blue receives the acceptance and owes the automatic file 1.
-    b = Table(base / "bprop", sides=("blue", "red"))
-    out["accept-reply"] = Case("accept-reply", _save(b, base, "accept-reply", "blue"),
-                               ["receive", "{W}/blue", _rel(b, b.inbox[0][0]), "--key",
-                                K + "blue.key", "--out", "{W}/mail/out.pbem"],
-                               archives=["blue"], outputs=["mail/out.pbem"],
-                               hint=("blue", "0000-accept-red.pbem", "0001-blue.pbem"))
-
     # Making a genesis: new, join, host.
     g = Table(base / "gen")
     out["new"] = Case("new", _save(g, base, "new"),
@@ -326,7 +318,7 @@ def _sweep(case: Case, srv: Server, work: Path, points: list[tuple[int, str]]) -
             _check_chain(case, srv, work, ref, why)
 
 
-@pytest.mark.parametrize("name", ["accept", "accept-reply", "turn", "reply", "submit", "new",
+@pytest.mark.parametrize("name", ["accept", "turn", "reply", "submit", "new",
                                   "join", "join-here", "host", "ref-accept", "ref-turn",
                                   "hsubmit", "view"])
 def test_kill_inside_every_write(cases, servers, tmp_path, name):
@@ -427,12 +419,19 @@ def test_leftovers_of_a_killed_run_are_removed_or_ignored(tmp_path):
 
 
 def test_status_and_submit_name_an_unfinished_receive(tmp_path):
-    """The state 'received but the automatic reply not stored', made by hand."""
-    t = Table(tmp_path, sides=("blue", "red"))     # blue proposes: it owes file 1 at once
+    """The state 'received but the automatic reply not stored', made by hand: red's file rolls
+    a die and red decides again, so blue owes the reply that reveals its dice share."""
+    t = Table(tmp_path)
+    t.deliver()
+    t.play_one(["pick alphawolf"])
+    t.deliver()
+    t.play_one(["pick deltafox"])
+    t.deliver()
+    roll = t.play_one(["advance"])
+    t.inbox.clear()
     blue = t.dirs["blue"]
-    acc, _ = t.inbox.pop(0)
-    shutil.copy(acc, blue / "files" / "0000-accept-red.pbem")
-    for args in (("status", str(blue)), ("status", str(blue), "--key", t.key("blue"))):
+    shutil.copy(roll, blue / "files" / "0003-red.pbem")
+    for args in (("status", str(blue), "--key", t.key("blue")),):
         r = t.ok(*args)
         assert "run the same 'pbem receive" in r.output, r.output
     (tmp_path / "o.txt").write_text("end\n")
@@ -440,7 +439,7 @@ def test_status_and_submit_name_an_unfinished_receive(tmp_path):
               "--out", str(tmp_path / "o.pbem"))
     assert r.exit_code == 1 and "pbem receive" in r.output
     out = tmp_path / "reply.pbem"
-    r = t.ok("receive", str(blue), acc, "--key", t.key("blue"), "--out", str(out))
+    r = t.ok("receive", str(blue), roll, "--key", t.key("blue"), "--out", str(out))
     assert "already in the archive" in r.output and out.exists()
     t.inbox.append((str(out), "red"))
     t.play_to_end()

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from pbem.core.standing import apply_order, parse_line
 from pbem.core.dice import KeyedDice
 from pbem.core.game import Context
 from pbem.core.registry import all_games
@@ -33,7 +34,8 @@ def played_state(game, scenario: str, decisions: int = 6):
         for n, line in enumerate(game.bot(state, side, rng, "heuristic")):
             if side not in {d.side for d in game.pending(state)}:
                 break
-            game.apply(state, side, game.parse_order(line), Context(KeyedDice(rng.randbytes(32)), n))
+            apply_order(game, state, side, parse_line(game, line),
+                        Context(KeyedDice(rng.randbytes(32)), n))
     return state
 
 

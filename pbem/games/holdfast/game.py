@@ -24,7 +24,7 @@ class HoldfastGame:
     title = TITLE
     sides = ("allied", "axis")
     state_type = HoldfastState
-    rules_version = "holdfast-engine-1"
+    rules_version = "holdfast-engine-2"
 
     def scenarios(self) -> dict[str, str]:
         """Scenario id -> title, for every scenario file shipped (re-read when a file changes)."""

@@ -27,7 +27,7 @@ class KasserineGame:
     title = TITLE
     sides = ("axis", "us")
     state_type = KasserineState
-    rules_version = "kasserine-engine-3"
+    rules_version = "kasserine-engine-4"
 
     def scenarios(self) -> dict[str, str]:
         """Scenario id -> title (read once per process)."""

@@ -108,6 +108,7 @@ def pending(state: KasserineState) -> list[Decision]:
     if state.result is not None:
         return []
     if state.wait is not None:
-        return [Decision(side=state.wait.side, kind=state.wait.kind, prompt=state.wait.prompt)]
+        return [Decision(side=state.wait.side, kind=state.wait.kind, prompt=state.wait.prompt,
+                         reaction=state.wait.side != state.active)]
     return [Decision(side=state.active, kind=state.phase, prompt=(
         f"Turn {state.turn}, {state.active} {state.phase} phase: {PHASE_HELP[state.phase]}"))]

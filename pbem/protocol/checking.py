@@ -1,0 +1,192 @@
+"""Checking an orders file before signing: every order, every problem, and which orders wait.
+
+The check simulates the orders on a copy of the state as the resolver will apply them:
+
+- up to the first order that rolls dice, exactly (an illegal order here makes the file refused);
+- after it, with several dice outcomes tried (every die 1, every die at its maximum, and a few
+  spread ones): an order illegal with every outcome tried is reported as a problem ("whatever
+  the dice"), one illegal with some outcomes as a warning (it may be skipped when resolved);
+- orders written after a point where the game waits for another side are reported as waiting,
+  with that side's decision in plain words: they resume when its answer arrives.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from pbem.core.dice import NoDice
+from pbem.core.errors import IllegalOrder, OrderError, OrderSyntaxError
+from pbem.core.game import Context, Game, NeedsDice
+from pbem.core.standing import StandingOrder, apply_standing, format_line, parse_line
+from pbem.protocol.resolve import copy_state
+
+PROBES = ("low", "high", "spread-1", "spread-2", "spread-3", "spread-4")
+
+
+class Checked:
+    """The outcome of checking orders: canonical lines, problems, and what is checked later."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.problems: list[str] = []
+        self.warnings: list[str] = []
+        self.after_dice: list[int] = []     # line numbers checked again when resolved
+        self.waiting: list[int] = []        # line numbers held until another side answers
+        self.wait_reason: str = ""
+        self.notes: list[str] = []          # what was and was not checked, for the player
+        self.blocking: list[str] = []       # problems that make the resolver refuse the file
+
+    @property
+    def ok(self) -> bool:
+        """True if no problem was found."""
+        return not self.problems
+
+
+class ProbeDice:
+    """Dice for trying orders after the first roll: a fixed pattern, never the real dice."""
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern = pattern
+
+    def roll(self, action: int, index: int, sides: int, cls: str = "all") -> int:
+        """One die of the pattern."""
+        if self.pattern == "low":
+            return 1
+        if self.pattern == "high":
+            return sides
+        h = hashlib.sha256(f"{self.pattern}/{action}/{index}".encode()).digest()
+        return 1 + int.from_bytes(h[:8], "big") % sides
+
+
+def _line_error(name: str, n: int, line: str, e: OrderError) -> str:
+    return f"{name}: line {n}: {line!r}: {e.reason}" + (f" [{e.rule}]" if e.rule else "")
+
+
+def _pending(game: Game, state: Any) -> set[str]:
+    return {d.side for d in game.pending(state)}
+
+
+def _waits_for(game: Game, state: Any) -> str:
+    ds = game.pending(state)
+    if not ds:
+        return "the game is over by then"
+    return "; ".join(f"waits for {d.side}'s decision: {d.prompt}" for d in ds)
+
+
+def check_orders(game: Game, state: Any, side: str, numbered: list[tuple[int, str]],
+                 *, name: str, syntax_only: bool = False) -> Checked:
+    """Parse and check every order against a state as the resolver will apply them."""
+    out = Checked()
+    parsed = []
+    for n, line in numbered:
+        try:
+            order = parse_line(game, line)
+        except OrderSyntaxError as e:
+            msg = _line_error(name, n, line, e)
+            out.problems.append(msg)
+            out.blocking.append(msg)
+            continue
+        out.lines.append(format_line(game, order))
+        parsed.append((n, line, order))
+    if syntax_only:
+        _no_search(parsed, 0, "no position is at hand to search one in", out, name)
+    if out.problems or syntax_only:
+        return out
+    sim = copy_state(game, state)
+    bad: set[int] = set()
+    for i, (n, line, order) in enumerate(parsed):
+        if isinstance(order, StandingOrder):
+            try:
+                apply_standing(game, sim, side, order)
+            except OrderError as e:
+                msg = _line_error(name, n, line, e)
+                out.problems.append(msg)
+                out.blocking.append(msg)
+            continue
+        pend = _pending(game, sim)
+        if side not in pend and pend:
+            out.waiting = [m for m, _, _ in parsed[i:]]
+            out.wait_reason = _waits_for(game, sim)
+            _no_search(parsed, i, "it waits for another side's answer", out, name)
+            return out
+        try:
+            if side not in pend:
+                raise IllegalOrder(f"{side} has no decision to make now", rule="PBEM-TURN")
+            if getattr(order, "needs_path", False):
+                # A destination-only move is written out here, in the position it moves in,
+                # so that the signed file holds the full path and no receiver searches.
+                order = game.expand_order(sim, side, order)  # type: ignore[attr-defined]
+                parsed[i] = (n, line, order)
+                out.lines[i] = game.format_order(order)
+            game.apply(sim, side, order, Context(NoDice(), action=i))
+        except NeedsDice:
+            out.after_dice = [m for m, _, _ in parsed[i + 1:]]
+            _no_search(parsed, i + 1, "it comes after dice", out, name)
+            _probe(game, state, side, parsed, i, bad, out, name)
+            return out
+        except OrderError as e:
+            msg = _line_error(name, n, line, e)
+            out.problems.append(msg)
+            out.blocking.append(msg)
+            bad.add(i)          # go on as the player would after fixing it: without this order
+    return out
+
+
+def _no_search(parsed: list[tuple[int, str, Any]], start: int, why: str, out: Checked,
+               name: str) -> None:
+    """Destination-only moves from parsed[start] on cannot be written out before signing."""
+    for n, line, order in parsed[start:]:
+        if getattr(order, "needs_path", False):
+            msg = (f"{name}: line {n}: {line!r}: a destination-only move is written out as its "
+                   f"full path before signing, which is not possible here ({why}): write the "
+                   "full path")
+            out.problems.append(msg)
+            out.blocking.append(msg)
+
+
+def _probe(game: Game, state: Any, side: str, parsed: list[tuple[int, str, Any]], first: int,
+           bad: set[int], out: Checked, name: str) -> None:
+    """Try the orders from the first rolling one on with each probe pattern of dice."""
+    fails: dict[int, list[str]] = {}
+    waits: dict[int, int] = {}
+    reasons: dict[int, str] = {}
+    prefix = [(j, p) for j, p in enumerate(parsed[:first]) if j not in bad]
+    for pattern in PROBES:
+        sim = copy_state(game, state)
+        dice = ProbeDice(pattern)
+        for j, (n, line, order) in prefix:
+            try:
+                if isinstance(order, StandingOrder):
+                    apply_standing(game, sim, side, order)
+                else:
+                    game.apply(sim, side, order, Context(dice, action=j))
+            except OrderError:
+                pass
+        for j, (n, line, order) in enumerate(parsed[first:], start=first):
+            if isinstance(order, StandingOrder):
+                apply_standing(game, sim, side, order)
+                continue
+            pend = _pending(game, sim)
+            if side not in pend and pend:
+                waits[n] = waits.get(n, 0) + 1
+                reasons.setdefault(n, _waits_for(game, sim))
+                break
+            try:
+                if side not in pend:
+                    raise IllegalOrder(f"{side} has no decision to make now", rule="PBEM-TURN")
+                game.apply(sim, side, order, Context(dice, action=j))
+            except OrderError as e:
+                fails.setdefault(n, []).append(_line_error(name, n, line, e))
+    for n, line, _ in parsed[first:]:
+        got = fails.get(n, [])
+        if len(got) == len(PROBES):
+            out.problems.append(f"{got[0]} (whatever the dice: illegal with each of "
+                                f"{len(PROBES)} dice outcomes tried)")
+        elif got:
+            out.warnings.append(f"{got[0]} (with some dice outcomes: it may be skipped when "
+                                "the file is resolved)")
+    if waits:
+        first_wait = min(waits)
+        out.waiting = [n for n, _, _ in parsed if n >= first_wait]
+        out.wait_reason = reasons[first_wait]
