@@ -220,7 +220,7 @@ class _Geometry:
 # -- terrain textures --------------------------------------------------------------------------
 
 def _patterns(size: float) -> dict[str, str]:
-    """Pattern elements (userSpaceOnUse, so textures run on across hexes) by terrain kind."""
+    """Pattern elements by terrain kind (each hex of a textured kind repeats the same tile)."""
     s = size
 
     def v(k: float) -> str:
