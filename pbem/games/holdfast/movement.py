@@ -184,6 +184,10 @@ def expand_move(state: HoldfastState, w: World, side: str, unit_id: str, dest: s
     u = state.private[side].units[unit_id]
     if dest == u.hex:
         raise IllegalOrder(f"{unit_id} is already in {dest}", rule="HF-9.1-b")
+    if dest in block_hexes(state, enemy(side)):
+        raise IllegalOrder(f"{dest} holds an enemy block", rule="HF-9.1-b")
+    if dest in block_hexes(state, side):
+        raise IllegalOrder(f"{dest} already holds a friendly block", rule="HF-9.1-c")
     found = cheapest_path(state, w, side, unit_id, dest, strategic)
     if found is None:
         raise IllegalOrder(f"{unit_id} has no legal path from {u.hex} to {dest}"

@@ -355,6 +355,12 @@ def expand(state: KasserineState, data: KasserineData, side: str, order: Any) ->
         return Move(unit=order.unit, path=[order.dest])
     if order.dest == u.hex:
         raise IllegalOrder(f"{order.unit} is already in {order.dest}", rule="KAS-5.1-a")
+    occupant = occupancy(state).get(order.dest)
+    if occupant is not None and state.units[occupant].side != side:
+        raise IllegalOrder(f"{order.dest} holds an enemy unit", rule="KAS-5.2-e")
+    if occupant is not None:
+        raise IllegalOrder(f"{order.unit} may not end its move stacked in {order.dest}",
+                           rule="KAS-5.3-b")
     path = cheapest_path(state, data, side, order.unit, order.dest)
     if path is None:
         raise IllegalOrder(f"{order.unit} has no legal path from {u.hex} to {order.dest} this "

@@ -283,3 +283,17 @@ def test_destination_only_strategic_move_names_the_strategic_rule(allied_turn, t
     orders.write_text(f"move {uid} to {dest} strat\n")
     r = t.run("check", str(t.dirs["allied"]), str(orders))
     assert r.exit_code == 1 and "no strategic movement on turns 1 and 2 [ERR-HF-9.3]" in r.output
+
+
+def test_destination_only_move_onto_a_block_names_the_rule(allied_turn, tmp_path):
+    """HF-9.1-c: a move may not end on a friendly block, said for 'move UNIT to HEX' too."""
+    t = allied_turn
+    s = open_session(str(t.dirs["allied"]))
+    w = world(s.state.public.scenario)
+    on_map = sorted((uid, u.hex) for uid, u in s.state.private["allied"].units.items()
+                    if u.where == "map" and w.units[uid].type != "support")
+    (a, _), (_, other) = on_map[0], on_map[1]
+    orders = tmp_path / "onto.txt"
+    orders.write_text(f"move {a} to {other}\n")
+    r = t.run("check", str(t.dirs["allied"]), str(orders))
+    assert r.exit_code == 1 and f"{other} already holds a friendly block [HF-9.1-c]" in r.output

@@ -194,3 +194,19 @@ def test_too_costly_path_lists_each_hex_and_the_allowance(us_moves, tmp_path):
             assert f"{path[0]} " in r.output and " + " in r.output
             return
     pytest.skip("every next hex is refused for another reason than its cost")
+
+
+def test_destination_only_move_onto_a_unit_names_the_rule(us_moves, tmp_path):
+    """KAS-5.3-b: no stacking at the end of a move; KAS-5.2-e: no entering an enemy's hex."""
+    t = us_moves
+    s = open_session(str(t.dirs["us"]))
+    ours = sorted((uid, u.hex) for uid, u in s.state.units.items()
+                  if u.side == "us" and u.status == "map")
+    theirs = sorted(u.hex for u in s.state.units.values() if u.side == "axis" and u.status == "map")
+    (a, _), (_, other) = ours[0], ours[1]
+    for dest, words in ((other, f"{a} may not end its move stacked in {other} [KAS-5.3-b]"),
+                        (theirs[0], f"{theirs[0]} holds an enemy unit [KAS-5.2-e]")):
+        orders = tmp_path / "onto.txt"
+        orders.write_text(f"move {a} to {dest}\n")
+        r = t.run("check", str(t.dirs["us"]), str(orders))
+        assert r.exit_code == 1 and words in r.output, r.output
