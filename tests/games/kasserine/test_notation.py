@@ -167,33 +167,47 @@ def test_non_adjacent_hex_names_the_adjacent_ones(us_moves, tmp_path):
             f"{', '.join(sorted(grid.neighbours(start)))}) [KAS-5.1-a]") in r.output
 
 
-def test_too_costly_path_lists_each_hex_and_the_allowance(us_moves, tmp_path):
-    """KAS-5.2-d: a path beyond the allowance names the cost of each hex entered and the MA."""
-    t = us_moves
-    s, uid, start, dest, paths = _a_long_move(t)
+def _too_costly(s):
+    """(unit, path) whose last hex is refused for its cost alone [KAS-5.2-d], by search."""
     data = data_of(s.state)
     grid = data.map.grid
-    path = list(paths[0][2])
-    while True:
-        nxt = [n for n in sorted(grid.neighbours(path[-1])) if n not in path and n != start]
-        tried = [(n, _legal(s, uid, path + [n])) for n in nxt]
-        if any(c is None for _, c in tried) and all(c is None for _, c in tried):
-            break
-        ok = [n for n, c in tried if c is not None]
-        path.append(ok[0])
-    orders = tmp_path / "far.txt"
-    for n in nxt:
-        orders.write_text(f"move {uid} {' '.join(path + [n])}\n")
-        r = t.run("check", str(t.dirs["us"]), str(orders))
-        assert r.exit_code == 1
-        if "[KAS-5.2-d]" in r.output:
-            from pbem.games.kasserine.board import values
+    for uid, u in sorted(s.state.units.items()):
+        if u.side != "us" or u.status != "map":
+            continue
+        frontier = [(Walker(s.state, data, uid, False), [])]
+        seen = {u.hex}
+        while frontier:
+            w, path = frontier.pop(0)
+            for n in sorted(grid.neighbours(w.pos)):
+                if n in seen:
+                    continue
+                try:
+                    nxt = w.branch(n)
+                except IllegalOrder as e:
+                    if e.rule == "KAS-5.2-d" and path and _legal(s, uid, path) is not None:
+                        return uid, path + [n]
+                    continue
+                seen.add(n)
+                if not nxt.stopped:
+                    frontier.append((nxt, path + [n]))
+    raise AssertionError("no US path runs out of movement points")
 
-            ma = values(data, s.state, uid)[2]
-            assert f"needs " in r.output and f"; {uid} has {ma:g} MP [KAS-5.2-d]" in r.output
-            assert f"{path[0]} " in r.output and " + " in r.output
-            return
-    pytest.skip("every next hex is refused for another reason than its cost")
+
+def test_too_costly_path_lists_each_hex_and_the_allowance(us_moves, tmp_path):
+    """KAS-5.2-d: a path beyond the allowance names the cost of each hex entered and the MA."""
+    from pbem.games.kasserine.board import values
+
+    t = us_moves
+    s = open_session(str(t.dirs["us"]))
+    uid, path = _too_costly(s)
+    orders = tmp_path / "far.txt"
+    orders.write_text(f"move {uid} {' '.join(path)}\n")
+    r = t.run("check", str(t.dirs["us"]), str(orders))
+    assert r.exit_code == 1
+    ma = values(data_of(s.state), s.state, uid)[2]
+    assert f"entering {path[-1]} needs " in r.output
+    assert f"; {uid} has {ma:g} MP [KAS-5.2-d]" in r.output
+    assert f"({path[0]} " in r.output and f" + {path[-1]} " in r.output
 
 
 def test_destination_only_move_onto_a_unit_names_the_rule(us_moves, tmp_path):
