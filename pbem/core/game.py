@@ -51,6 +51,15 @@ class Decision(msgspec.Struct, frozen=True, kw_only=True):
     reaction: bool = False          # an answer inside another side's stretch of play
 
 
+def decisions_for(decisions: list[Decision], viewer: str) -> list[Decision]:
+    """The decisions as one viewer may read them: another side's private detail is blanked
+    ('full' and referees see everything)."""
+    if viewer in (ALL, "full", "host"):
+        return list(decisions)
+    return [d if d.side == viewer or not d.detail else msgspec.structs.replace(d, detail="")
+            for d in decisions]
+
+
 class Outcome(msgspec.Struct, frozen=True, kw_only=True):
     """The result of a finished game. winner is None for a draw."""
 

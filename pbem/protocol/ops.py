@@ -698,8 +698,11 @@ def waiting_for(s: Session) -> list[tuple[str, str]]:
                 for p in others]
     out = []
     for d in s.game.pending(s.state):
-        out.append((d.side, f"{d.prompt} (write orders, then: pbem submit DIR ORDERS --key KEY "
-                            "--out FILE)"))
+        mine = d.side == s.party
+        extra = (f" [{d.detail}]" if mine and d.detail else "") + (
+            f" (choose one: {' | '.join(d.choices)})" if mine and d.choices else "")
+        out.append((d.side, f"{d.prompt}{extra} (write orders, then: pbem submit DIR ORDERS "
+                            "--key KEY --out FILE)"))
     return out
 
 

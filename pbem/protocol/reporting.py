@@ -6,7 +6,7 @@ from typing import Any
 
 import msgspec
 
-from pbem.core.game import ALL, Event, Roll
+from pbem.core.game import ALL, Event, Roll, decisions_for
 from pbem.core.keys import fingerprint
 from pbem.protocol.archive import write_derived
 from pbem.protocol.genesis import HOST
@@ -41,7 +41,7 @@ def report_context(s: Any, side: str, logs: list[Any], state: Any = None, seq: i
     fps = {p: fingerprint(k) for p, k in sorted(s.genesis.pubs.items())}
     tip = s.ledger.files[-1] if s.ledger.files else None
     return ReportContext(
-        model=s.game.report(state, side), pending=list(s.game.pending(state)),
+        model=s.game.report(state, side), pending=decisions_for(s.game.pending(state), side),
         answer=answer_commands(s, side) if state is s.state else [], events=events, rolls=rolls,
         game_id=s.genesis.game_id, seq=seq if seq is not None else s.ledger.tip_seq,
         file_name=(last.file_name if last else (tip.name if tip else "genesis")),

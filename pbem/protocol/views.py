@@ -15,7 +15,7 @@ import msgspec
 
 from pbem.core.dice import derive_roll, file_key
 from pbem.core.errors import FileRejected
-from pbem.core.game import ALL, Roll
+from pbem.core.game import ALL, Roll, decisions_for
 from pbem.core.onion import proves
 from pbem.core.records import DiceProof, SignedFile, Turn, ViewFile, seal
 from pbem.protocol.genesis import HOST, Genesis
@@ -67,7 +67,7 @@ def view_payload(s: Any, side: str, logs: list[Any], seq: int | None = None) -> 
                     tip=s.ledger.tip_hash_at(seq), view_seq=seq,
                     state=msgspec.to_builtins(g.view(state, side)),
                     report=msgspec.to_builtins(g.report(state, side)),
-                    pending=msgspec.to_builtins(list(g.pending(state))),
+                    pending=msgspec.to_builtins(decisions_for(g.pending(state), side)),
                     outcome=msgspec.to_builtins(o) if o else None,
                     events=msgspec.to_builtins([e for log in logs
                                                 for e in visible(log.events, side)]),

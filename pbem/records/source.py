@@ -18,7 +18,8 @@ from typing import Any, Iterator
 import msgspec
 
 from pbem.core.errors import FileRejected, PbemError
-from pbem.core.game import ALL, Decision, Event, MapArrow, MapMarker, MapUnit, Outcome, Panel
+from pbem.core.game import (ALL, Decision, Event, MapArrow, MapMarker, MapUnit, Outcome, Panel,
+                            decisions_for)
 from pbem.core.game import ReportModel
 from pbem.core.keys import fingerprint
 from pbem.core.records import ViewFile
@@ -233,7 +234,8 @@ def _session_frames(v: Verified, view: str) -> Iterator[Frame]:
                                 value=r.value, purpose=r.purpose, visible_to=r.visible_to)
                            for r in _visible(log.rolls, view)] if log else [],
                     units=units, markers=markers, arrows=arrows, panels=panels,
-                    pending=list(game.pending(state)), outcome=game.outcome(state),
+                    pending=decisions_for(game.pending(state), view),
+                    outcome=game.outcome(state),
                     notes=notes, resolved=resolved, kind="file" if seq else "genesis")
 
 

@@ -198,7 +198,9 @@ def _view(ctx: ReportContext) -> dict[str, Any]:
     own.sort(key=lambda u: (u.hex, u.label))
     revealed.sort(key=lambda u: (u.side, u.hex, u.label))
     masked.sort(key=lambda u: (u.side, u.hex))
-    pending = [{"side": d.side, "kind": d.kind, "prompt": d.prompt, "mine": d.side == m.side}
+    pending = [{"side": d.side, "kind": d.kind, "prompt": d.prompt, "mine": d.side == m.side,
+                "detail": d.detail if d.side == m.side else "",
+                "choices": list(d.choices) if d.side == m.side else []}
                for d in ctx.pending]
     colours = {s: side_colour(s, ctx.side_colours) for s in _sides(ctx)}
     return {

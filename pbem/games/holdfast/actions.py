@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pbem.core.standing import StandingOrder, set_standing
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.games.holdfast import combat, reinforcement as rf
@@ -18,6 +19,9 @@ from pbem.games.holdfast.victory import check_axis_turn_end
 def apply(state: HoldfastState, w: World, side: str, order: Order, ctx: Context) -> None:
     """Check one order for side and apply it, then run the automatic steps."""
     pub = state.public
+    if isinstance(order, StandingOrder):       # answers later allocations, any time
+        set_standing(state.private[side].standing, order)
+        return
     if pub.phase == "over":
         raise IllegalOrder("the game is over", rule="HF-11-c")
     if side != pub.active:

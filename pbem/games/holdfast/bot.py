@@ -16,6 +16,7 @@ import random
 from pbem.core.dice import NoDice
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context, NeedsDice
+from pbem.games.holdfast.orders import HIT_MODES
 from pbem.games.holdfast import actions, combat, heuristic as heuristic_bot
 from pbem.games.holdfast import heuristic_moves
 from pbem.games.holdfast.board import map_units, overstacked
@@ -64,6 +65,15 @@ def play(state: HoldfastState, w: World, side: str, rng: random.Random, style: s
     pub = state.public
     if pub.phase == "over" or pub.active != side:
         return []
+    heuristic = style == "heuristic"
+    pre = []
+    if "hits" not in state.private[side].standing and (heuristic or rng.random() < 0.5):
+        pre.append(f"standing hits {'strongest-first' if heuristic else rng.choice(HIT_MODES)}")
+    return pre + _play(state, w, side, rng, style)
+
+
+def _play(state: HoldfastState, w: World, side: str, rng: random.Random, style: str) -> list[str]:
+    pub = state.public
     sim = _Sim(state, w, side)
     heuristic = style == "heuristic"
     if pub.phase == "setup":

@@ -7,11 +7,12 @@ from typing import Any
 
 import msgspec
 
+from pbem.core.standing import answer
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.games.holdfast.board import map_units, overstacked, side_at
 from pbem.games.holdfast.data import World
-from pbem.games.holdfast.orders import Attack
+from pbem.games.holdfast.orders import HIT_MODES, Attack  # noqa: F401 (HIT_MODES re-exported)
 from pbem.games.holdfast.state import HoldfastState, PendingHits, enemy
 from pbem.games.holdfast.supply import activation_supply, in_supply, net_for
 
@@ -283,10 +284,26 @@ def resolve(state: HoldfastState, w: World, side: str, plan: Plan, ctx: Context)
         _apply_allocation(state, w, side, pending, plan.hits, ctx)
     elif len(outcomes) <= 1:
         _apply_allocation(state, w, side, pending, plan.units, ctx)
+    elif answer(state.private[side].standing, "hits") is not None:
+        mode = answer(state.private[side].standing, "hits")
+        order = standing_allocation(state, w, side, plan.units, mode)
+        ctx.log(f"{where}: hits allocated by {side}'s standing order", visible_to=side,
+                hexes=(plan.hex,))
+        _apply_allocation(state, w, side, pending, order, ctx)
     else:
         state.private[side].pending_hits = pending
         pub.phase = "allocate"
         ctx.log(f"{where}: the attacker must allocate the defender's hits", hexes=(plan.hex,))
+
+
+def standing_allocation(state: HoldfastState, w: World, side: str, units: list[str] | tuple[str, ...],
+                        mode: str) -> list[str]:
+    """The priority order a standing 'hits' mode gives for the attacking units."""
+    if mode == "as-listed":
+        return list(units)
+    own = state.private[side].units
+    key = sorted(units, key=lambda u: (own[u].sp, w.units[u].drc, u))
+    return key if mode == "weakest-first" else list(reversed(key))
 
 
 def distribute(state: HoldfastState, w: World, side: str, pending: PendingHits,

@@ -8,6 +8,7 @@ from typing import Any
 
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context, Decision, MarkerStyle, OptionSpec, Outcome, ReportModel
+from pbem.games.holdfast.orders import HIT_MODES
 from pbem.games.holdfast import actions, bot as bots, orders, sequence
 from pbem.games.holdfast.data import world
 from pbem.games.holdfast.options import OPTIONS, resolve_options
@@ -94,6 +95,14 @@ class HoldfastGame:
             style: str = "random") -> list[str]:
         """Order lines for side's pending decision."""
         return bots.play(state, world(state.public.scenario), side, rng, style)
+
+    def standing_topics(self) -> dict[str, tuple[str, ...]]:
+        """Core standing orders: 'standing hits MODE' allocates the defender's hits (HF-G7)."""
+        return {"hits": HIT_MODES}
+
+    def standing_store(self, state: HoldfastState, side: str) -> dict[str, str]:
+        """Side's standing orders, kept in its hidden state."""
+        return state.private[side].standing
 
     def standin(self, view: HoldfastView | dict[str, Any], side: str) -> HoldfastState:
         """A full state from side's view: enemy blocks become generic stand-in blocks."""

@@ -23,6 +23,7 @@ from typing import ClassVar
 import msgspec
 
 from pbem.core.errors import OrderSyntaxError
+from pbem.core.standing import StandingOrder, format_standing, is_standing, parse_standing
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_.'()+-]*$")
 _HEX = re.compile(r"^[a-z0-9][a-z0-9_.']*$")
@@ -86,9 +87,13 @@ class End(msgspec.Struct, tag="end", frozen=True, kw_only=True):
     """End the set-up or the player turn."""
 
 
-Order = Place | Buy | Rebuild | Move | MoveTo | Attack | Allocate | End
+Order = Place | Buy | Rebuild | Move | MoveTo | Attack | Allocate | End | StandingOrder
 
-VERBS = ("place", "buy", "rebuild", "move", "attack", "allocate", "end")
+VERBS = ("place", "buy", "rebuild", "move", "attack", "allocate", "end", "standing")
+
+#: Standing hit allocation (core standing orders, topic "hits", HF-G7): the order of the
+#: attack's units as written, or by strength (SP, then DRC, then id), weakest or strongest first.
+HIT_MODES = ("as-listed", "weakest-first", "strongest-first")
 FLAGS = ("strat", "leader")
 
 
@@ -123,6 +128,8 @@ def parse_order(text: str) -> Order:
     verb, args = toks[0], toks[1:]
     if verb == "end" and not args:
         return End()
+    if verb == "standing":
+        return parse_standing(" ".join(toks), {"hits": HIT_MODES})
     if verb == "place" and len(args) == 2:
         return Place(unit=_unit(args[0]), hex=_hex(args[1]))
     if verb == "buy" and len(args) in (1, 2):
@@ -225,4 +232,6 @@ def format_order(order: Order) -> str:
         return out
     if isinstance(order, Allocate):
         return f"allocate {','.join(order.order)}"
+    if isinstance(order, StandingOrder):
+        return format_standing(order)
     raise TypeError(f"not a Holdfast order: {order!r}")

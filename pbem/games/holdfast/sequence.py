@@ -148,7 +148,16 @@ def pending(state: HoldfastState) -> list[Decision]:
                                 "hexes of Tunis or Bizerte, then 'end'")]
     side = pub.active
     if pub.phase == "allocate":
-        return [Decision(side=side, kind="allocate",
+        ph = state.private[side].pending_hits
+        detail = ""
+        if ph is not None:
+            units = state.private[side].units
+            detail = (f"combat at {ph.hex}: attackers " + ", ".join(
+                f"{u} ({units[u].sp} SP)" for u in ph.attackers) + "; the defender's dice "
+                + " ".join(str(d[0]) + (" (bridge)" if d[2] else "") for d in ph.dice)
+                + "; 'standing hits as-listed|weakest-first|strongest-first' answers this "
+                  "in advance")
+        return [Decision(side=side, kind="allocate", detail=detail,
                          prompt=f"{side}: order your attacking units for the defender's hits: "
                                 f"'allocate UNIT,UNIT,...'")]
     steps = {"place": "place reinforcements ('place UNIT HEX'), buy steps ('buy UNIT N') or "

@@ -72,6 +72,7 @@ def standin(view: HoldfastView | dict[str, Any], side: str) -> HoldfastState:
                       moves=list(v.moves), combats=list(v.combats),
                       seq=max((u.placed for u in v.units), default=0), result=v.result)
     mine = SideState(units=own, leader_mp_used=v.leader_mp_used,
-                     minor_ports=dict(v.minor_ports), pending_hits=v.pending_hits)
+                     minor_ports=dict(v.minor_ports), pending_hits=v.pending_hits,
+                     standing=dict(v.standing))
     parts = {side: mine, foe: SideState(units=blocks)}
     return HoldfastState(public=pub, private={s: parts[s] for s in sorted(parts)})

@@ -48,6 +48,7 @@ class SideState(msgspec.Struct, kw_only=True):
     leader_mp_used: bool = False
     minor_ports: dict[str, str] = {}     # minor port hex -> unit id it supplies this turn
     pending_hits: PendingHits | None = None
+    standing: dict[str, str] = {}        # core standing orders (topic -> mode), hidden
 
 
 class MoveSeen(msgspec.Struct, kw_only=True):

@@ -67,6 +67,7 @@ class HoldfastView(msgspec.Struct, kw_only=True):
     result: Result | None
     options: dict[str, str | int | bool] = {}   # house options not at their default (public)
     minor_ports: dict[str, str] = {}            # own minor port claims this player turn
+    standing: dict[str, str] = {}               # own standing orders
 
 
 def build_view(state: HoldfastState, w: World, side: str) -> HoldfastView:
@@ -96,7 +97,7 @@ def build_view(state: HoldfastState, w: World, side: str) -> HoldfastView:
                         leader_mp_used=priv.leader_mp_used, pending_hits=priv.pending_hits,
                         result=pub.result, options={k: x for k, x in pub.options.items()
                                                     if k not in OPTIONS or OPTIONS[k].default != x},
-                        minor_ports=dict(priv.minor_ports))
+                        minor_ports=dict(priv.minor_ports), standing=dict(priv.standing))
 
 
 def secrets(state: HoldfastState, w: World, side: str) -> list[str]:
