@@ -287,6 +287,10 @@ def _player_facts(ps: Any) -> GameFacts:
     outcome = msgspec.convert(v.outcome, type=Outcome) if v is not None and v.outcome else None
     pending = sorted({d.side for d in msgspec.convert(v.pending, type=list[Decision])}
                      ) if v is not None else []
+    if v is not None and ps.own_by_seq().get(v.seq + 1) is not None:
+        # It answered its latest view: it owes nothing until the referee's next view, which
+        # comes once it must decide again (docs/protocol.md, views only when owed).
+        pending = [p for p in pending if p != ps.info.party]
     turn = v.report.get("turn", 0) if v is not None and isinstance(v.report, dict) else 0
     return GameFacts(
         game_id=g.game_id, genesis=g.hash, game=ps.game.id, title=ps.game.title,

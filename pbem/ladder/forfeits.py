@@ -47,7 +47,10 @@ def _unanswered(f: GameFacts, claimant: str, name: str) -> str:
         raise LadderError(f"{name}: this is {f.party}'s archive; a claim comes with the "
                           f"claimant's own archive ({claimant})")
     if f.kind == "hosted-player":
-        owes = opponent in f.pending and claimant not in f.pending
+        # A hosted player sees the opponent's decision in its latest view, or has answered
+        # that view and waits for the next (sent once it must decide again): either way the
+        # table owes it an answer; the opponent rebuts with a later file, the director decides.
+        owes = claimant not in f.pending
     else:
         owes = f.last_sender == claimant or (f.last_seq == 0 and opponent in f.pending
                                             and claimant not in f.pending)
