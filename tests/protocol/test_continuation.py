@@ -299,3 +299,19 @@ def test_a_side_whose_file_rolled_nothing_sends_again_without_a_reply(tmp_path):
     assert senders == ["red", "blue", "red", "red"]
     for side in t.sides:
         t.ok("verify", str(t.dirs[side]))
+
+
+def test_an_archive_of_an_older_rules_version_names_the_version_it_needs(tmp_path, monkeypatch):
+    """The exchange rules changed with this version (held orders, the sender rule): an archive
+    made before says which rules version it needs, in one line, instead of failing a replay."""
+    t = Table(tmp_path, game="patrol")
+    t.deliver()
+    _submit(t, "red", ["move r1 A2.03"])
+    t.deliver()
+    from fixtures.patrolgame import GAME
+
+    monkeypatch.setattr(GAME, "rules_version", "0-old")
+    r = t.run("verify", str(t.dirs["red"]))
+    assert r.exit_code != 0
+    assert "rules version 1" in r.output and "this pbem has 0-old" in r.output, r.output
+    assert len(r.output.strip().splitlines()) == 1
