@@ -89,6 +89,8 @@ def parse_line(game: Any, text: str) -> Any:
     topics = topics_of(game)
     if topics is not None and is_standing(text):
         return parse_standing(text, topics)
+    if is_guarded(text) and hasattr(game, "condition"):
+        return parse_guarded(game, text)
     return game.parse_order(text)
 
 
@@ -96,6 +98,8 @@ def format_line(game: Any, order: Any) -> str:
     """The canonical text of an order parsed by parse_line."""
     if isinstance(order, StandingOrder):
         return format_standing(order)
+    if isinstance(order, GuardedOrder):
+        return format_guarded(order)
     return game.format_order(order)
 
 
@@ -103,5 +107,66 @@ def apply_order(game: Any, state: Any, side: str, order: Any, ctx: Any) -> None:
     """Apply one parsed order: a standing order to side's store, any other through the game."""
     if isinstance(order, StandingOrder):
         apply_standing(game, state, side, order)
+    elif isinstance(order, GuardedOrder):
+        apply_guarded(game, state, side, order, ctx)
     else:
         game.apply(state, side, order, ctx)
+
+
+# -- guarded orders ------------------------------------------------------------------------------
+# `if CONDITION then ORDER [else ORDER]`: an order that depends on a result the player cannot
+# know when writing. The condition is in the game's own words (`Game.parse_condition`), and is
+# evaluated by the resolver on the writer's own view of the position at that point
+# (`Game.condition(view, side, text)`), so it can never read a hidden fact of the other side.
+# The branch taken is logged for the writer with the result.
+
+class GuardedOrder(msgspec.Struct, frozen=True, tag="if"):
+    """An order with a condition and an optional alternative."""
+
+    condition: str
+    then: str
+    otherwise: str = ""
+
+
+def is_guarded(text: str) -> bool:
+    """True if an order line is a guarded order (its first word is 'if')."""
+    return text.split(maxsplit=1)[:1] == ["if"]
+
+
+def parse_guarded(game: Any, text: str) -> GuardedOrder:
+    """Parse 'if CONDITION then ORDER [else ORDER]'; each part is checked in the game's notation."""
+    body = text.strip()[2:].strip()
+    cond, sep, rest = body.partition(" then ")
+    if not sep or not cond.strip() or not rest.strip():
+        raise OrderSyntaxError("expected 'if CONDITION then ORDER [else ORDER]'", rule="PBEM-GUARD")
+    then, sep2, otherwise = rest.partition(" else ")
+    check = getattr(game, "parse_condition", None)
+    if check is None:
+        raise OrderSyntaxError(f"{game.id} has no conditions for guarded orders",
+                               rule="PBEM-GUARD")
+    cond = check(cond.strip())
+    parts = [then.strip()] + ([otherwise.strip()] if sep2 else [])
+    canon = []
+    for p in parts:
+        if is_guarded(p) or is_standing(p):
+            raise OrderSyntaxError("a guarded order's branches are plain orders",
+                                   rule="PBEM-GUARD")
+        canon.append(game.format_order(game.parse_order(p)))
+    return GuardedOrder(condition=cond, then=canon[0], otherwise=canon[1] if sep2 else "")
+
+
+def format_guarded(order: GuardedOrder) -> str:
+    """The canonical text of a guarded order."""
+    out = f"if {order.condition} then {order.then}"
+    return out + (f" else {order.otherwise}" if order.otherwise else "")
+
+
+def apply_guarded(game: Any, state: Any, side: str, order: GuardedOrder, ctx: Any) -> None:
+    """Evaluate the condition on side's own view, log the branch for side, apply it (if any)."""
+    truth = bool(game.condition(game.view(state, side), side, order.condition))
+    chosen = order.then if truth else order.otherwise
+    if ctx is not None:
+        ctx.log(f"if {order.condition}: {'yes' if truth else 'no'} -> "
+                + (f"'{chosen}'" if chosen else "nothing to do"), visible_to=side, kind="guard")
+    if chosen:
+        game.apply(state, side, game.parse_order(chosen), ctx)

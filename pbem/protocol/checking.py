@@ -18,7 +18,8 @@ from typing import Any
 from pbem.core.dice import NoDice
 from pbem.core.errors import IllegalOrder, OrderError, OrderSyntaxError
 from pbem.core.game import Context, Game, NeedsDice
-from pbem.core.standing import StandingOrder, apply_standing, format_line, parse_line
+from pbem.core.standing import (StandingOrder, apply_order, apply_standing, format_line,
+                                parse_line)
 from pbem.protocol.resolve import copy_state
 
 PROBES = ("low", "high", "spread-1", "spread-2", "spread-3", "spread-4")
@@ -119,7 +120,7 @@ def check_orders(game: Game, state: Any, side: str, numbered: list[tuple[int, st
                 order = game.expand_order(sim, side, order)  # type: ignore[attr-defined]
                 parsed[i] = (n, line, order)
                 out.lines[i] = game.format_order(order)
-            game.apply(sim, side, order, Context(NoDice(), action=i))
+            apply_order(game, sim, side, order, Context(NoDice(), action=i))
         except NeedsDice:
             out.after_dice = [m for m, _, _ in parsed[i + 1:]]
             _no_search(parsed, i + 1, "it comes after dice", out, name)
@@ -160,7 +161,7 @@ def _probe(game: Game, state: Any, side: str, parsed: list[tuple[int, str, Any]]
                 if isinstance(order, StandingOrder):
                     apply_standing(game, sim, side, order)
                 else:
-                    game.apply(sim, side, order, Context(dice, action=j))
+                    apply_order(game, sim, side, order, Context(dice, action=j))
             except OrderError:
                 pass
         for j, (n, line, order) in enumerate(parsed[first:], start=first):
@@ -175,7 +176,7 @@ def _probe(game: Game, state: Any, side: str, parsed: list[tuple[int, str, Any]]
             try:
                 if side not in pend:
                     raise IllegalOrder(f"{side} has no decision to make now", rule="PBEM-TURN")
-                game.apply(sim, side, order, Context(dice, action=j))
+                apply_order(game, sim, side, order, Context(dice, action=j))
             except OrderError as e:
                 fails.setdefault(n, []).append(_line_error(name, n, line, e))
     for n, line, _ in parsed[first:]:

@@ -110,11 +110,22 @@ def host_game(game_name: str, scenario: str, root: str | Path, *, key_path: str,
                     out=out, options=options or {}, names=names, key_path=key_path)
 
 
-def _commitments(root: bytes, bind: str, party: str, classes: list[str]
+def dice_length(game: Any, scenario: str) -> int:
+    """How many files one dice commitment covers: the game's own figure for the scenario
+    (`Game.dice_length`, optional), else DEFAULT_LENGTH."""
+    f = getattr(game, "dice_length", None)
+    n = f(scenario) if f is not None else DEFAULT_LENGTH
+    if not 16 <= n <= 1 << 20:
+        raise PbemError(f"{game.id}: dice commitment length {n} for {scenario} is out of range "
+                        "(16 to 2^20)")
+    return n
+
+
+def _commitments(root: bytes, bind: str, party: str, classes: list[str], length: int
                  ) -> tuple[OnionCommit, dict[str, OnionCommit]]:
-    own = OwnOnions(root, bind, party, classes, DEFAULT_LENGTH)
+    own = OwnOnions(root, bind, party, classes, length)
     main = OnionCommit(tip=own.main.tip.hex(), length=own.main.length)
-    return main, {c: OnionCommit(tip=own.onions[f"{party}/{c}"].tip.hex(), length=DEFAULT_LENGTH)
+    return main, {c: OnionCommit(tip=own.onions[f"{party}/{c}"].tip.hex(), length=length)
                   for c in classes}
 
 
@@ -134,7 +145,8 @@ def _propose(game: Any, scenario: str, root: str | Path, *, proposer: str, key: 
         nonce = os.urandom(16).hex()
         secret = dicesecret.new_root()
         classes = host_classes(game) if proposer == HOST else []
-        onion, class_onions = _commitments(secret, nonce, proposer, classes)
+        onion, class_onions = _commitments(secret, nonce, proposer, classes,
+                                           dice_length(game, scenario))
         prop = Proposal(nonce=nonce, onion=onion, class_onions=class_onions, policy=Policy(),
                         created=_now(), **terms)  # type: ignore[arg-type]
         f = seal(prop, key, name="0000-proposal.pbem")
@@ -228,7 +240,8 @@ def join_game(proposal_path: str, *, key_path: str, root: str | Path, out: str) 
     else:
         nonce = os.urandom(16).hex()
         secret = dicesecret.new_root()
-        onion, class_onions = _commitments(secret, genesis.bind, party, genesis.classes_of(party))
+        onion, class_onions = _commitments(secret, genesis.bind, party, genesis.classes_of(party),
+                                           dice_length(game, genesis.p.scenario))
         acc = Acceptance(nonce=nonce, proposal=f.hash, party=party, onion=onion,
                          class_onions=class_onions)
         af = seal(acc, key, name=f"0000-accept-{party}.pbem")

@@ -10,7 +10,8 @@ from pbem.core.dice import derive_roll
 from pbem.core.encoding import sha256_hex
 from pbem.core.errors import FileRejected, IllegalFile, IllegalOrder, OrderSyntaxError
 from pbem.core.game import Context, Event, Game, NeedsDice
-from pbem.core.standing import StandingOrder, apply_standing, format_line, parse_line
+from pbem.core.standing import (StandingOrder, apply_order, apply_standing, format_line,
+                                parse_line)
 from pbem.core.records import Results, RollRecord, Turn
 
 
@@ -133,7 +134,7 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
             ctx = Context(dice, action=next_action)
             next_action += 1
             try:
-                game.apply(state, h.side, parse_line(game, h.line), ctx)
+                apply_order(game, state, h.side, parse_line(game, h.line), ctx)
             except (IllegalOrder, OrderSyntaxError) as e:
                 events.append(Event(text=f"Order {h.index + 1} '{h.line}' of file {h.seq}, held "
                                     f"until now, was not carried out: {e.reason}"
@@ -168,7 +169,7 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
         try:
             if turn.sender not in pending:
                 raise IllegalOrder(f"{turn.sender} has no decision to make now", rule="PBEM-TURN")
-            game.apply(state, turn.sender, order, ctx)
+            apply_order(game, state, turn.sender, order, ctx)
         except IllegalOrder as e:
             if not rolled:
                 raise IllegalFile(f"{name}: illegal order {i + 1} {line!r}: {e.reason}"

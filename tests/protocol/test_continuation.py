@@ -315,3 +315,44 @@ def test_an_archive_of_an_older_rules_version_names_the_version_it_needs(tmp_pat
     assert r.exit_code != 0
     assert "rules version 1" in r.output and "this pbem has 0-old" in r.output, r.output
     assert len(r.output.strip().splitlines()) == 1
+
+
+def test_the_dice_commitment_length_is_set_per_game_and_scenario(tmp_path):
+    t = Table(tmp_path, game="patrol")
+    s = load(t.dirs["blue"])
+    assert set(s.genesis.lengths.values()) == {64}
+    t2 = Table(tmp_path / "b", game="patrol", scenario="long")
+    assert set(load(t2.dirs["blue"]).genesis.lengths.values()) == {256}
+    t3 = Table(tmp_path / "c")                          # Dash declares none: the default
+    assert set(load(t3.dirs["blue"]).genesis.lengths.values()) == {4096}
+
+
+def test_guarded_orders_choose_on_the_writers_own_view_after_the_dice(tmp_path):
+    """'if CONDITION then ORDER else ORDER': the condition reads a result the writer could not
+    know (its score after its own shot); the resolver evaluates it on the writer's view, logs
+    the branch for the writer only, and the signed file holds the canonical text."""
+    t = Table(tmp_path, game="patrol")
+    t.deliver()
+    _submit(t, "red", ["standing watch hold", "standing alert no", "move r1 A2.03"])
+    t.deliver()
+    _submit(t, "blue", ["standing watch hold", "standing alert no", "watch hold", "alert no"])
+    t.deliver()
+    out = _submit(t, "red", ["shoot", "move r2 A5.03",
+                             "if  score red >=  01 then pass else shoot", "end"])
+    assert "come after dice" in out
+    t.deliver()
+    # blue's processor resolves red's file on receipt (red sees it with blue's next file)
+    s = load(t.dirs["blue"], key=load_private(t.key("blue")))
+    sent = [f for f in s.ledger.files if f.payload.sender == "red"][-1].payload
+    assert sent.orders[2] == "if score red >= 1 then pass else shoot"
+    guard = [e for f in s.log for e in f.events if e.kind == "guard"]
+    assert len(guard) == 1 and guard[0].visible_to == "red"
+    shots = [e.text for f in s.log for e in f.events if "shoots" in e.text]
+    first_hit = "hit" in shots[0].split(":")[1]
+    assert ("yes -> 'pass'" in guard[0].text) == first_hit
+    assert len(shots) == (1 if first_hit else 2)
+    blue_reports = "".join(p.read_text() for p in (t.dirs["blue"] / "reports").rglob("*.txt"))
+    assert "if score red" not in blue_reports
+    r = t.run("check", str(t.dirs["red"]), _orders(t, ["if banana then pass"]))
+    assert r.exit_code != 0 and "unknown condition 'banana'" in r.output
+    assert len(r.output.strip().splitlines()) == 1

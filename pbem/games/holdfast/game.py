@@ -8,6 +8,7 @@ from typing import Any
 
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context, Decision, MarkerStyle, OptionSpec, Outcome, ReportModel
+from pbem.games.holdfast import conditions
 from pbem.games.holdfast.orders import HIT_MODES
 from pbem.games.holdfast import actions, bot as bots, orders, sequence
 from pbem.games.holdfast.data import world
@@ -95,6 +96,14 @@ class HoldfastGame:
             style: str = "random") -> list[str]:
         """Order lines for side's pending decision."""
         return bots.play(state, world(state.public.scenario), side, rng, style)
+
+    def parse_condition(self, text: str) -> str:
+        """A guarded order's condition (HEX clear, HEX held, UNIT alive), canonical."""
+        return conditions.parse_condition(text)
+
+    def condition(self, view: HoldfastView, side: str, text: str) -> bool:
+        """Evaluate a condition on side's own view."""
+        return conditions.condition(view, side, text)
 
     def standing_topics(self) -> dict[str, tuple[str, ...]]:
         """Core standing orders: 'standing hits MODE' allocates the defender's hits (HF-G7)."""
