@@ -8,18 +8,49 @@
   var svg = document.querySelector("svg.hexmap");
   if (!dataEl || !svg) { return; }
   var data = JSON.parse(dataEl.textContent);
+  var status = document.getElementById("mh-status");
+  function say(text) { if (status) { status.textContent = text; } }
+
+  var shapes = {};         /* hex id -> the element that draws the hex */
+  var hexes = [];          /* the hex order of the data: the map's hex ids sorted, then extra */
+  var all = svg.querySelectorAll(".hex[data-hex]");
+  for (var i = 0; i < all.length; i++) {
+    var id = all[i].getAttribute("data-hex");
+    if (!Object.prototype.hasOwnProperty.call(shapes, id)) { shapes[id] = all[i]; hexes.push(id); }
+  }
+  hexes.sort();
+  hexes = hexes.concat(data.extra);
+  if (hexes.length !== data.n) { say("The move helper's data does not fit this map."); return; }
+
+  var B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  function varints(text) {   /* base-64 digits of 5 bits, least significant first; >= 32: more */
+    var out = [];
+    var v = 0;
+    var shift = 0;
+    for (var k = 0; k < text.length; k++) {
+      var d = B64.indexOf(text.charAt(k));
+      v += (d & 31) * Math.pow(2, shift);
+      if (d >= 32) { shift += 5; } else { out.push(v); v = 0; shift = 0; }
+    }
+    return out;
+  }
+  function runs(text) {      /* hex numbers from (gap, length) pairs */
+    var nums = varints(text);
+    var out = [];
+    var pos = 0;
+    for (var k = 0; k + 1 < nums.length; k += 2) {
+      pos += nums[k];
+      for (var e = pos + nums[k + 1]; pos < e; pos++) { out.push(pos); }
+    }
+    return out;
+  }
+
   var layer = document.createElementNS(NS, "g");
   layer.setAttribute("class", "hl-layer");
   layer.setAttribute("pointer-events", "none");
   svg.appendChild(layer);
 
-  var shapes = null;       /* hex id -> the element that draws the hex */
   function hexShape(h) {
-    if (!shapes) {
-      shapes = {};
-      var all = svg.querySelectorAll(".hex[data-hex]");
-      for (var i = 0; i < all.length; i++) { shapes[all[i].getAttribute("data-hex")] = all[i]; }
-    }
     return Object.prototype.hasOwnProperty.call(shapes, h) ? shapes[h] : null;
   }
 
@@ -100,26 +131,33 @@
 
   /* -- move helper --------------------------------------------------------------------- */
   if (!data.reach.length) { return; }
-  data.reach.forEach(function (r) {     /* packed records -> {hex: [cost, prev, end]} */
-    var to = {};
-    var w = data.w;
-    var wc = data.wc;
-    for (var i = 0; i + 2 * w + wc <= r.to.length; i += 2 * w + wc) {
-      var h = data.hexes[parseInt(r.to.substr(i, w), 36)];
-      var p = parseInt(r.to.substr(i + w, w), 36);
-      var c = parseInt(r.to.substr(i + 2 * w, wc), 36);
-      to[h] = [data.costs[c >> 1], p < data.hexes.length ? data.hexes[p] : "", c & 1];
+  data.reach = data.reach.map(function (e) {   /* packed entries -> {hex: [cost, prev, end]} */
+    var o = data.orders[e[4]];
+    var r = {unit: e[0], hex: e[1], label: e[2], allowance: e[3], sep: o[1], to: {},
+             order: o[2] ? o[0].split("{u}").join(e[0]).split("{h}").join(e[1]) : o[0]};
+    var nums = runs(e[5]);
+    var steps = varints(e[6]);
+    var at = {};           /* hex number -> its step */
+    nums.forEach(function (k, j) { at[k] = data.steps[steps[j]]; });
+    var cost = {};         /* hex number -> index of its cost */
+    function costOf(k, depth) {
+      if (!(k in cost)) {
+        var s = at[k];
+        cost[k] = s[0] === null || depth > nums.length ? s[1] : costOf(k + s[0], depth + 1) + s[1];
+      }
+      return cost[k];
     }
-    r.to = to;
+    nums.forEach(function (k) {
+      var s = at[k];
+      r.to[hexes[k]] = [data.costs[costOf(k, 0)], s[0] === null ? "" : hexes[k + s[0]], s[2]];
+    });
+    return r;
   });
-  var status = document.getElementById("mh-status");
   var box = document.getElementById("mh-orders");
   var selected = null;
   var lines = {};          /* unit id -> order line */
   var order = [];          /* unit ids in the order their lines were written */
   var cycle = {};          /* hex -> index of the unit last selected there */
-
-  function say(text) { if (status) { status.textContent = text; } }
 
   function select(r) {
     selected = r;

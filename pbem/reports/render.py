@@ -16,7 +16,7 @@ import textwrap
 import unicodedata
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 import jinja2
 from markupsafe import Markup
@@ -131,54 +131,116 @@ def unit_name(label: str, uid: str) -> str:
     return f"{label} [{uid}]" if uid and uid != label else (label or uid)
 
 
-_B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+_B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 
 
-def _b36(n: int, width: int) -> str:
-    """n in base 36, zero-padded to width digits."""
-    out = ""
-    for _ in range(width):
-        n, d = divmod(n, 36)
-        out = _B36[d] + out
-    return out
+def _varints(values: Iterable[int]) -> str:
+    """Non-negative integers as base-64 digits of 5 bits each, least significant first; a
+    digit of 32 or more says that another digit follows."""
+    out = []
+    for v in values:
+        while v >= 32:
+            out.append(_B64[32 + (v & 31)])
+            v >>= 5
+        out.append(_B64[v])
+    return "".join(out)
 
 
-def _width(count: int) -> int:
-    """Base-36 digits needed to write the numbers 0..count."""
-    w = 1
-    while 36 ** w <= count:
-        w += 1
-    return w
+def _runs(indexes: Iterable[int]) -> str:
+    """A set of hex indexes as runs of consecutive indexes: for each run, the gap since the end
+    of the run before (from 0 for the first) and its length, as varints."""
+    nums: list[int] = []
+    pos = 0
+    start = end = -1
+    for i in sorted(set(indexes)):
+        if i == end:
+            end += 1
+            continue
+        if end >= 0:
+            nums += [start - pos, end - start]
+            pos = end
+        start, end = i, i + 1
+    if end >= 0:
+        nums += [start - pos, end - start]
+    return _varints(nums)
 
 
-def helper_data(ctx: ReportContext) -> dict[str, Any]:
+def _cost_key(cost: str) -> tuple[float, str]:
+    """Costs in numeric order where they are numbers, so that a step adds a small index."""
+    try:
+        return (float(cost), cost)
+    except ValueError:
+        return (float("inf"), cost)
+
+
+def _expand(template: str, unit: str, hex_id: str) -> str:
+    """An order template of the page's data with the unit id and hex put in (as the script
+    does): "{u}" becomes the unit, then "{h}" the hex."""
+    return hex_id.join(unit.join(template.split("{u}")).split("{h}"))
+
+
+def _template(order: str, unit: str, hex_id: str) -> tuple[str, int]:
+    """An order line as a template shared by units (1), or as itself (0) when the template
+    would not give it back exactly."""
+    t = order.replace(unit, "{u}") if unit else order
+    t = t.replace(hex_id, "{h}") if hex_id else t
+    return (t, 1) if _expand(t, unit, hex_id) == order else (order, 0)
+
+
+def helper_data(ctx: ReportContext, map_hexes: Iterable[str] = ()) -> dict[str, Any]:
     """The data the page's script reads: hexes to highlight per unit to place, and the move
     helper's reachable hexes (all precomputed by the game's rules; the page adds no rule).
 
-    Reachable hexes are packed (a page may hold thousands): the page's hex ids and cost texts
-    are listed once ("hexes", "costs"); each unit's "to" is a run of fixed-width base-36
-    records: hex index, index of the hex before it (len(hexes) for none), cost index * 2 + 1
-    if a move may end there; "w" and "wc" are the two widths.
+    Hexes are numbered in "the hex order": the map's hex ids sorted (the script reads them from
+    the drawing, ``.hex[data-hex]``), then the ids in "extra" (hexes of the data that are not on
+    the map); "n" is the order's length. "place" lists the hexes allowed for each unit to
+    place. "reach" has one entry per unit and kind of move: [unit, hex, label, allowance,
+    order, at, to]. Order is an index into "orders", whose entries [text, separator of path
+    hexes, 1 if "{u}" and "{h}" stand for unit and hex] are shared by units. At is the set
+    of hexes the unit can reach, as runs of consecutive numbers (:func:`_runs`); "to" gives
+    each of them, in order, a step: a varint index into "steps", whose entries [offset,
+    delta, end] say where the hex before it on the cheapest path is (offset added to the
+    hex's number; null for none), its cost (an index into "costs": the previous hex's plus
+    delta, or delta itself when there is none) and whether a move may end there (1) or only
+    pass (0). The most frequent steps come first and take one digit.
     """
     m = ctx.model
-    hexes = sorted({x.hex for r in m.reach for x in r.hexes} | {x.prev for r in m.reach
-                                                                  for x in r.hexes if x.prev})
-    costs = sorted({x.cost for r in m.reach for x in r.hexes})
-    hi = {h: i for i, h in enumerate(hexes)}
+    on_map = set(map_hexes)
+    used = {x.hex for r in m.reach for x in r.hexes}
+    order = sorted(on_map) + sorted(used - on_map)
+    num = {h: i for i, h in enumerate(order)}
+    costs = sorted({x.cost for r in m.reach for x in r.hexes}, key=_cost_key)
     ci = {c: i for i, c in enumerate(costs)}
-    w, wc = _width(len(hexes)), _width(2 * len(costs))
-    none = len(hexes)
+    counts: dict[tuple[int | None, int, int], int] = {}
+    units = []
+    for r in m.reach:
+        to = {x.hex: x for x in r.hexes}
+        if len(to) != len(r.hexes) or any(x.prev and x.prev not in to for x in r.hexes):
+            raise ValueError(f"move helper data of {r.unit}: a hex twice, or a path through "
+                             "a hex that is not listed")
+        seq = []
+        for h in sorted(to, key=num.__getitem__):
+            x = to[h]
+            key = ((num[x.prev] - num[h], ci[x.cost] - ci[to[x.prev].cost], int(x.end))
+                   if x.prev else (None, ci[x.cost], int(x.end)))
+            counts[key] = counts.get(key, 0) + 1
+            seq.append(key)
+        units.append((r, seq))
+    steps = sorted(counts, key=lambda k: (-counts[k], k[0] is None, k[0] or 0, k[1], k[2]))
+    si = {k: i for i, k in enumerate(steps)}
+    orders: dict[tuple[str, str, int], int] = {}
+    reach = []
+    for r, seq in units:
+        t, flag = _template(r.order, r.unit, r.hex)
+        o = orders.setdefault((t, r.sep, flag), len(orders))
+        reach.append([r.unit, r.hex, r.label, r.allowance, o, _runs(num[x.hex] for x in r.hexes),
+                      _varints(si[k] for k in seq)])
     return {
-        "side": m.side,
-        "place": [{"unit": p.unit, "label": unit_name(p.name, p.unit), "hexes": list(p.hexes),
-                   "order": p.order} for p in m.placements],
-        "hexes": hexes, "costs": costs, "w": w, "wc": wc,
-        "reach": [{"unit": r.unit, "hex": r.hex, "label": r.label, "allowance": r.allowance,
-                   "order": r.order, "sep": r.sep,
-                   "to": "".join(_b36(hi[x.hex], w) + _b36(hi[x.prev] if x.prev else none, w)
-                                 + _b36(2 * ci[x.cost] + (1 if x.end else 0), wc)
-                                 for x in r.hexes)}
-                  for r in m.reach],
+        "side": m.side, "n": len(order), "extra": order[len(on_map):],
+        "place": [{"unit": p.unit, "label": unit_name(p.name, p.unit), "hexes": list(p.hexes)}
+                  for p in m.placements],
+        "costs": costs, "steps": [list(k) for k in steps],
+        "orders": [list(k) for k in orders], "reach": reach,
     }
 
 
@@ -232,7 +294,7 @@ def render_html(ctx: ReportContext, game_map: GameMap) -> str:
                           side_colours=ctx.side_colours, sides=_sides(ctx))
     v["svg"] = Markup(svg)  # every text inside was escaped by svgmap
     v["legend"] = [(Markup(label), Markup(swatch)) for label, swatch in legend]
-    v["helper_json"] = script_json(helper_data(ctx))
+    v["helper_json"] = script_json(helper_data(ctx, game_map.grid.all_hexes()))
     code = "\n" + _script("movehelper.js")
     v["helper_js"] = Markup(code)
     v["script_hash"] = Markup(script_hash(code))  # base64 and quotes only

@@ -148,7 +148,7 @@ def test_reach_data_holds_only_the_viewers_units(name):
     own = {uid for uid, u in (state.private[side].units.items() if name == "holdfast"
                               else state.units.items())
            if name == "holdfast" or u.side == side}
-    assert data["reach"] and {r["unit"] for r in data["reach"]} <= own
+    assert data["reach"] and {r[0] for r in data["reach"]} <= own  # [unit, hex, ...]
     for secret in g.secrets(state, other):
         assert not re.search(rf"\b{re.escape(secret)}\b", raw), secret
 
@@ -173,3 +173,143 @@ def test_holdfast_strategic_moves_offered_HF_9_3_a():
     state = HOOKS.build(Case(id="HF-9.3-a", position={"units": [{"id": "inf1", "hex": "0104"},
                                                                  {"id": "ger1", "hex": "0203"}]}))
     assert [r.order.endswith(" strat") for r in g.report(state, "allied").reach] == [False]
+
+
+def unpack(data: dict, map_hexes) -> dict:
+    """The page's data read back as movehelper.js reads it: (unit, order line template,
+    separator) -> {hex: (cost, previous hex, end)}."""
+    b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+    def varints(text):
+        out, v, shift = [], 0, 0
+        for ch in text:
+            d = b64.index(ch)
+            v += (d & 31) << shift
+            if d >= 32:
+                shift += 5
+            else:
+                out.append(v)
+                v, shift = 0, 0
+        return out
+
+    def runs(text):
+        nums, out, pos = varints(text), [], 0
+        for gap, length in zip(nums[::2], nums[1::2]):
+            pos += gap
+            out += range(pos, pos + length)
+            pos += length
+        return out
+
+    hexes = sorted(set(map_hexes)) + data["extra"]
+    assert len(hexes) == data["n"]
+    out = {}
+    for unit, hx, _label, _allowance, o, at, to in data["reach"]:
+        text, sep, template = data["orders"][o]
+        order = hx.join(unit.join(text.split("{u}")).split("{h}")) if template else text
+        nums = runs(at)
+        steps = dict(zip(nums, (data["steps"][s] for s in varints(to)), strict=True))
+
+        def cost(k):
+            off, delta, _ = steps[k]
+            return delta if off is None else cost(k + off) + delta
+
+        out[(unit, order, sep)] = {
+            hexes[k]: (data["costs"][cost(k)], "" if s[0] is None else hexes[k + s[0]],
+                       bool(s[2])) for k, s in steps.items()}
+    return out
+
+
+def _packed(model, map_hexes) -> dict:
+    from pbem.reports.render import helper_data
+
+    ctx = ReportContext(model=model, pending=[], answer=[], events=[], rolls=[],
+                        game_id="0" * 32, seq=1, file_name="x.pbem", file_hash="0" * 64,
+                        fingerprints={})
+    return json.loads(json.dumps(helper_data(ctx, map_hexes)))
+
+
+def _want(model) -> dict:
+    return {(r.unit, r.order, r.sep): {x.hex: (x.cost, x.prev, x.end) for x in r.hexes}
+            for r in model.reach}
+
+
+def _kasserine_us_turn():
+    g = find_game("kasserine")
+    state = g.setup("historical", {k: v.default for k, v in g.options().items()})
+    for n in range(5):
+        if g.pending(state)[0].side == "us":
+            break
+        g.apply(state, "axis", g.parse_order("end"), Context(FixedDice([3] * 20), n))
+    return g, state
+
+
+@pytest.mark.parametrize("which", ["holdfast-allied", "kasserine-axis", "kasserine-us"])
+def test_packed_reach_gives_back_every_hex_cost_and_path_KAS_5_2_d(which):
+    """KAS-5.2-d, HF-9.1-b: the packed move helper data, read back as the page's script reads
+    it, gives every unit's reachable hexes with the cost, previous hex and end flag the rules
+    computed, and its order line; and it is much smaller than the hexes written out."""
+    if which == "holdfast-allied":
+        g, state = holdfast_allied_turn()
+        side = "allied"
+    elif which == "kasserine-axis":
+        g = find_game("kasserine")
+        state = g.setup("historical", {k: v.default for k, v in g.options().items()})
+        side = "axis"
+    else:
+        g, state = _kasserine_us_turn()
+        side = "us"
+    model = g.report(state, side)
+    assert model.reach
+    map_hexes = g.game_map(model.scenario).grid.all_hexes()
+    data = _packed(model, map_hexes)
+    assert unpack(data, map_hexes) == _want(model)
+    hexes = sum(len(r.hexes) for r in model.reach)
+    # about 1.5 bytes per reachable hex with its cost and path (was 15, then 6)
+    assert len(json.dumps(data["reach"])) < 2.5 * hexes + 120 * len(model.reach), hexes
+
+
+def test_packed_reach_edge_cases():
+    """Hexes off the map, costs that are not numbers, order lines that are no template, more
+    steps than one digit holds, a unit with nothing to reach: all read back exactly."""
+    from pbem.core.game import Reach, ReportModel
+
+    grid = [f"{c:02d}{r:02d}" for c in range(1, 41) for r in range(1, 41)]
+    far = [Reach(hex=grid[0], cost="0.5", prev="")]
+    for k in range(1, 300):     # a long zigzag: many different (offset, cost) steps
+        far.append(Reach(hex=grid[k * 5], cost=f"{k * k * 31 % 211}.5", prev=far[-1].hex,
+                         end=k % 3 != 0))
+    reach = [
+        UnitReach(unit="a1", hex="0101", label="A 1", allowance="9 MP",
+                  order="move a1 0101-{path}", sep="-", hexes=tuple(far)),
+        UnitReach(unit="b{h}", hex="0202", label="B", allowance="all",  # no template fits
+                  order="move b{h} {path} {u}", sep=" ",
+                  hexes=(Reach(hex="X9", cost="all", prev=""),            # off the map
+                         Reach(hex="0203", cost="1/2", prev="X9", end=False),
+                         Reach(hex="0204", cost="all", prev="0203"))),
+        UnitReach(unit="c", hex="", label="C", allowance="0", order="enter c {path}", sep=" "),
+        UnitReach(unit="d", hex="4040", label="D", allowance="1", order="move d 4040-{path}",
+                  sep="-", hexes=(Reach(hex="4039", cost="1", prev=""),)),
+    ]
+    model = ReportModel(game="g", game_title="G", scenario="s", side="allied", turn=1,
+                        turn_label="1", phase="move", units=[], markers=[], arrows=[],
+                        panels=[], reach=reach)
+    data = _packed(model, grid)
+    assert data["extra"] == ["X9"] and len(data["steps"]) > 64
+    assert data["orders"][0] == ["move {u} {h}-{path}", "-", 1]
+    assert ["move b{h} {path} {u}", " ", 0] in data["orders"]
+    assert unpack(data, grid) == _want(model)
+
+
+def test_packed_reach_refuses_a_path_through_an_unlisted_hex():
+    """A path whose previous hex is not among the unit's hexes cannot be packed: an error,
+    never a page whose script draws a wrong path."""
+    from pbem.core.game import Reach, ReportModel
+
+    model = ReportModel(game="g", game_title="G", scenario="s", side="allied", turn=1,
+                        turn_label="1", phase="move", units=[], markers=[], arrows=[],
+                        panels=[], reach=[UnitReach(unit="a", hex="0101", label="A",
+                                                    allowance="1", order="{path}", sep="-",
+                                                    hexes=(Reach(hex="0102", cost="1",
+                                                                 prev="0103"),))])
+    with pytest.raises(ValueError, match="move helper data of a"):
+        _packed(model, ["0101", "0102", "0103"])

@@ -161,3 +161,54 @@ def test_kasserine_entry_by_clicks_KAS_11_0_a(browser, tmp_path):
     # the entry hexes of the units to place are outlined from the start
     got = browser.eval("document.querySelectorAll('.hl-layer .hl-place').length")
     assert got == len({h for p in model.placements for h in p.hexes})
+
+
+def _kasserine_us_turn():
+    """Kasserine after the Axis turn 1: the US player moves units on the map."""
+    g = find_game("kasserine")
+    state = g.setup("historical", {k: v.default for k, v in g.options().items()})
+    for n in range(5):
+        if g.pending(state)[0].side == "us":
+            break
+        g.apply(state, "axis", g.parse_order("end"), Context(FixedDice([3] * 20), n))
+    return g, state
+
+
+@pytest.mark.parametrize("which", ["holdfast-allied", "kasserine-axis", "kasserine-us"])
+def test_every_unit_shows_its_reach_as_computed_KAS_5_2_d(browser, tmp_path, which):
+    """KAS-5.2-d, HF-9.1-b: the page reads its packed data back exactly: for every unit (and
+    each of its kinds of move), selected by clicks, the outlined hexes, their costs and the
+    hexes only passed through are those the rules computed."""
+    if which == "holdfast-allied":
+        g, state = holdfast_allied_turn()
+    elif which == "kasserine-us":
+        g, state = _kasserine_us_turn()
+    else:
+        g = find_game("kasserine")
+        state = g.setup("historical", {k: v.default for k, v in g.options().items()})
+    side = which.split("-")[1]
+    path, model = _page(g, state, side, tmp_path)
+    browser.open(path.as_uri())
+    assert len(model.reach) >= 6
+    for r in model.reach:
+        if r.hex:    # click the unit's hex until this unit (stacks cycle) is selected
+            for _ in range(1 + sum(x.hex == r.hex for x in model.reach)):
+                _click_hex(browser, r.hex, ".unit.own")
+                status = browser.eval("document.getElementById('mh-status').textContent")
+                if status.startswith(f"Selected {r.label} in {r.hex}, {r.allowance}:"):
+                    break
+        else:
+            _click(browser, f'button.mh-enter[data-unit="{r.unit}"]')
+            status = browser.eval("document.getElementById('mh-status').textContent")
+        assert status.startswith(f"Selected {r.label}"), (r.unit, status)
+        shown = browser.eval("Array.from(document.querySelectorAll('.hl-layer .hl-reach'))"
+                             ".map(function (g) { return [g.getAttribute('data-hl'), "
+                             "g.textContent, g.classList.contains('hl-through')]; })")
+        on_map = set(g.game_map(model.scenario).grid.all_hexes())
+        assert sorted(map(tuple, shown)) == sorted((x.hex, x.cost, not x.end)
+                                                   for x in r.hexes if x.hex in on_map), r.unit
+    # the last unit's farthest hex writes the order line the rules accept
+    far = max((x for x in r.hexes if x.end), key=lambda x: (float(x.cost), x.hex))
+    _click_hex(browser, far.hex)
+    assert _orders(browser) == order_line(r, far.hex) + "\n"
+    _accepted(g, state, side, _orders(browser))
