@@ -21,6 +21,7 @@ from typing import Any, Iterable
 import jinja2
 from markupsafe import Markup
 
+from pbem.core.game import Event
 from pbem.core.mapdata import GameMap
 from pbem.reports.context import IndexEntry, ReportContext
 from pbem.reports.svgmap import (game_marker_styles, legend_items, render_svg, side_colour,
@@ -46,6 +47,16 @@ def clean(text: object) -> str:
 def css_kind(kind: str) -> str:
     """A kind name reduced to characters safe in a CSS class."""
     return _KIND_RE.sub("-", kind.lower()).strip("-")[:40] or "info"
+
+
+_TOKEN_RE = re.compile(r"[A-Za-z0-9]+(?:\.[0-9]+)*")
+
+
+def unnamed_hexes(event: Event) -> list[str]:
+    """The hexes an event concerns that its text does not already name (the HTML report lists
+    only these after the text, so a move's path is not written twice)."""
+    named = set(_TOKEN_RE.findall(event.text))
+    return [h for h in event.hexes if h not in named]
 
 
 def wrap(text: object, width: int = TEXT_WIDTH, indent: str = "",
@@ -101,6 +112,7 @@ def _env(autoescape: bool) -> jinja2.Environment:
     env.filters["wrap"] = wrap
     env.filters["wrap_command"] = wrap_command
     env.filters["css_kind"] = css_kind
+    env.filters["unnamed_hexes"] = unnamed_hexes
     env.globals["unit_name"] = unit_name
     return env
 
@@ -276,6 +288,7 @@ def _view(ctx: ReportContext) -> dict[str, Any]:
         "waiting_for": sorted({d.side for d in ctx.pending if d.side != m.side}),
         "colours": colours,
         "ink": {s: text_colour_on(c) for s, c in colours.items()},
+        "side_class": {s: f"s{i}" for i, s in enumerate(colours)},
         "width": TEXT_WIDTH,
         "placements": list(m.placements),
         "counter_legend": list(m.legend),
