@@ -5,7 +5,7 @@ the core owns the notation, the parsing and the store. Notation (one line, any f
 sent when the side has no decision to make, never held):
 
     standing TOPIC MODE        set the answer for TOPIC (MODE one of the topic's modes)
-    standing TOPIC ask         clear it: the game asks again when the reaction comes up
+    standing TOPIC ask         the game asks again when the reaction comes up
 
 The store is part of the side's private state (the game keeps it in its per-side hidden state,
 so views, reports and summaries mask it like any other hidden value). When a reaction comes
@@ -36,10 +36,13 @@ def is_standing(text: str) -> bool:
     return text.split(maxsplit=1)[:1] == ["standing"]
 
 
-def parse_standing(text: str, topics: dict[str, tuple[str, ...]]) -> StandingOrder:
-    """Parse 'standing TOPIC MODE' against the game's topics; OrderSyntaxError naming them."""
+def parse_standing(text: str, topics: dict[str, tuple[str, ...]],
+                   game: Any = None) -> StandingOrder:
+    """Parse 'standing TOPIC MODE [WORDS]' against the game's topics; OrderSyntaxError naming
+    them. A mode is one word of the topic's modes; a game may let a mode take more words (a
+    threshold, say) with `standing_mode(topic, words) -> canonical mode text`."""
     words = text.split()
-    if len(words) != 3 or words[0] != "standing":
+    if len(words) < 3 or words[0] != "standing":
         raise OrderSyntaxError("expected 'standing TOPIC MODE'", rule=RULE)
     topic, mode = words[1], words[2]
     if topic not in topics:
@@ -48,6 +51,11 @@ def parse_standing(text: str, topics: dict[str, tuple[str, ...]]) -> StandingOrd
     if mode != ASK and mode not in topics[topic]:
         raise OrderSyntaxError(f"standing {topic}: unknown mode {mode!r} (modes: "
                                f"{', '.join((*topics[topic], ASK))})", rule=RULE)
+    hook = getattr(game, "standing_mode", None)
+    if len(words) > 3 or hook is not None:
+        if hook is None:
+            raise OrderSyntaxError("expected 'standing TOPIC MODE'", rule=RULE)
+        mode = hook(topic, words[2:])
     return StandingOrder(topic=topic, mode=mode)
 
 
@@ -57,16 +65,15 @@ def format_standing(order: StandingOrder) -> str:
 
 
 def set_standing(store: dict[str, str], order: StandingOrder) -> None:
-    """Record (or clear, with 'ask') one standing order in a side's store."""
-    if order.mode == ASK:
-        store.pop(order.topic, None)
-    else:
-        store[order.topic] = order.mode
+    """Record one standing order in a side's store ('ask' is kept: the side wants to be asked,
+    which for a topic the game answers by itself when nothing is set is not the same)."""
+    store[order.topic] = order.mode
 
 
 def answer(store: dict[str, str], topic: str) -> str | None:
     """The standing mode for a topic, or None if the side must be asked."""
-    return store.get(topic)
+    mode = store.get(topic)
+    return None if mode in (None, ASK) else mode
 
 
 def apply_standing(game: Any, state: Any, side: str, order: StandingOrder) -> None:
@@ -88,7 +95,7 @@ def parse_line(game: Any, text: str) -> Any:
     game's own notation."""
     topics = topics_of(game)
     if topics is not None and is_standing(text):
-        return parse_standing(text, topics)
+        return parse_standing(text, topics, game)
     if is_guarded(text) and hasattr(game, "condition"):
         return parse_guarded(game, text)
     return game.parse_order(text)

@@ -127,19 +127,26 @@ def _hosted(tmp_path, **kw) -> Table:
 
 
 def _play_until_red_view_with_rolls(t: Table) -> tuple[Path, Path]:
-    """Play until red receives a view with rolls of red's own file; return (view, red's file)."""
+    """Play until red receives a view with rolls of red's own file; return (view, red's file).
+
+    The referee sends a side a view when it must decide (docs/protocol.md): red sees the dice
+    of its file in the next view it gets, with the proof for its own file."""
     for _ in range(60):
-        side = t.mover()
-        sent = t.play_one()
+        t.play_one()
         path, to = t.inbox.pop(0)
         outdir = t.tmp / "mail" / f"views-{t.n:04d}"
         t.n += 1
         t.ok("receive", str(t.dirs["host"]), path, "--key", t.key("host"), "--out", str(outdir))
         views = {v.name.split("-")[1]: v for v in outdir.glob("view-*.pbem")}
-        v = read_file(views["red"]).payload
-        if side == "red" and v.rolls:
-            t.ok("receive", str(t.dirs["blue"]), str(views["blue"]), "--key", t.key("blue"))
-            return views["red"], Path(sent)
+        if "red" in views:
+            v = read_file(views["red"]).payload
+            own = [p.seq for p in v.proofs if p.sender == "red"]
+            if own and any(r["seq"] in own for r in v.rolls):
+                if "blue" in views:
+                    t.ok("receive", str(t.dirs["blue"]), str(views["blue"]), "--key",
+                         t.key("blue"))
+                seq = max(own)
+                return views["red"], t.dirs["red"] / "files" / f"{seq:04d}-red.pbem"
         for s, vf in views.items():
             t.ok("receive", str(t.dirs[s]), str(vf), "--key", t.key(s))
     raise AssertionError("no roll")

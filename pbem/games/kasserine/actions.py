@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pbem.core.standing import set_standing
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.games.kasserine import combat, results, retreat
@@ -60,13 +61,9 @@ def _wait_rule(kind: str) -> str:
 
 
 def _standing(state: KasserineState, side: str, order: StandingOrder, ctx: Context) -> None:
-    st = state.private[side].standing
-    mode = "" if order.mode == "ask" and order.topic != "displace" else order.mode
-    if order.topic == "support":
-        st.support, st.support_min = mode, order.min
-    else:
-        setattr(st, order.topic, mode)
-    ctx.log(f"your standing order: {format_order(order)}", visible_to=side, kind="standing")
+    set_standing(state.private[side].standing, order)
+    if ctx is not None:
+        ctx.log(f"your standing order: {format_order(order)}", visible_to=side, kind="standing")
 
 
 def _answer(state: KasserineState, data: KasserineData, order: Order, ctx: Context) -> None:

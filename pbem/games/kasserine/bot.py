@@ -13,6 +13,7 @@ import msgspec
 
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
+from pbem.games.kasserine.state import standing_of
 from pbem.games.kasserine import actions
 from pbem.games.kasserine.board import (data_of, ezoc, occupancy, on_map, values)
 from pbem.games.kasserine.movement import arrival_hexes, can_arrive, move_edges, step_cost
@@ -76,7 +77,7 @@ def play(state: KasserineState, side: str, rng: random.Random, style: str = "ran
 
 
 def _standing(state: KasserineState, side: str, rng: random.Random, style: str) -> list[str]:
-    st = state.private[side].standing
+    st = standing_of(state.private[side].standing)
     out = []
     if style == "heuristic":
         if not st.support:

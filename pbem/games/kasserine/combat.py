@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
+from pbem.games.kasserine.state import standing_of
 from pbem.games.kasserine import results
 from pbem.games.kasserine.board import (fortified_unit, hexside_kinds, label, occupancy, values)
 from pbem.games.kasserine.orders import Attack, Bombard
@@ -202,7 +203,7 @@ def declared_diff(state: KasserineState, data: KasserineData, c: Combat) -> int:
 
 def standing_support(state: KasserineState, data: KasserineData, c: Combat) -> bool | None:
     """The defender's standing answer to support-fire step 2 or 4, or None to ask him."""
-    st = state.private[other(state.active)].standing
+    st = standing_of(state.private[other(state.active)].standing)
     if st.support in ("", "ask"):
         return None
     if st.support_min is not None and declared_diff(state, data, c) < st.support_min:

@@ -8,6 +8,7 @@ from typing import Any
 
 from pbem.core.errors import IllegalOrder, ScenarioError
 from pbem.core.game import Context, Decision, MarkerStyle, OptionSpec, Outcome, ReportModel
+from pbem.games.kasserine.orders import STANDING_TOPICS, standing_mode
 from pbem.games.kasserine import actions, bot as bots, orders, sequence
 from pbem.games.kasserine.board import data_of
 from pbem.games.kasserine.options import OPTIONS, resolve_options
@@ -98,6 +99,18 @@ class KasserineGame:
             style: str = "random") -> list[str]:
         """Order lines for side's pending decision."""
         return bots.play(state, side, rng, style)
+
+    def standing_topics(self) -> dict[str, tuple[str, ...]]:
+        """Core standing orders: support, stiff, retreat, box and displace answers (8.2-8.4, 14.3)."""
+        return dict(STANDING_TOPICS)
+
+    def standing_store(self, state: KasserineState, side: str) -> dict[str, str]:
+        """Side's standing orders, kept in its hidden state."""
+        return state.private[side].standing
+
+    def standing_mode(self, topic: str, words: list[str]) -> str:
+        """Modes with more words: 'support MODE min D'."""
+        return standing_mode(topic, words)
 
     def standin(self, view: KasserineView | dict[str, Any], side: str) -> KasserineState:
         """A full state from side's view: the enemy's markers and standing orders stand in."""

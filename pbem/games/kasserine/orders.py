@@ -15,6 +15,7 @@ from typing import ClassVar, Union
 import msgspec
 
 from pbem.core.errors import OrderSyntaxError
+from pbem.core.standing import StandingOrder, format_standing, parse_standing
 
 HEX = re.compile(r"^\d{4}$")
 UNIT = re.compile(r"^[a-z][a-z0-9-]*$")
@@ -114,14 +115,6 @@ class Loss(msgspec.Struct, tag="loss"):
     unit: str
 
 
-class StandingOrder(msgspec.Struct, tag="standing"):
-    """A standing order answering later decisions automatically."""
-
-    topic: str                     # support | stiff | retreat | box
-    mode: str
-    min: int | None = None
-
-
 Order = Union[Move, MoveTo, Enter, End, Bombard, Attack, Support, Box, Stiff, Retreat, Displace,
               Advance, Loss, StandingOrder]
 
@@ -130,6 +123,31 @@ STANDING_MODES = {"support": ("never", "one", "two", "match", "ask"),
                   "retreat": ("auto", "ask"),
                   "box": ("hold", "yield", "ask"),
                   "displace": ("auto", "ask")}
+#: Core standing orders (pbem.core.standing): topic -> modes ('ask' is always allowed).
+STANDING_TOPICS = {t: tuple(m for m in modes if m != "ask") for t, modes in STANDING_MODES.items()}
+
+
+def standing_mode(topic: str, words: list[str]) -> str:
+    """The canonical mode text of 'standing TOPIC MODE [min D]' (support may add a minimum
+    declared differential); OrderSyntaxError otherwise."""
+    if len(words) == 3 and topic == "support" and words[1] == "min" and words[0] != "ask":
+        m = words[2]
+        if not re.match(r"^[+-]?\d{1,2}$", m):
+            raise OrderSyntaxError(f"min must be a differential like -2 or +3, not {m!r}",
+                                   rule="PBEM-STANDING")
+        return f"{words[0]} min {int(m):+d}"
+    if len(words) != 1:
+        raise OrderSyntaxError("expected 'standing TOPIC MODE' (support may add 'min D')",
+                               rule="PBEM-STANDING")
+    return words[0]
+
+
+class _Modes:
+    """The hook pbem.core.standing.parse_standing calls for modes with more words."""
+
+    standing_mode = staticmethod(standing_mode)
+
+
 VERBS = ("move", "enter", "end", "bombard", "attack", "support", "box", "stiff", "retreat",
          "displace", "advance", "loss", "standing")
 USAGE = ("move UNIT HEX... (or move UNIT to HEX), enter UNIT HEX..., end, bombard HEX N [loss UNIT], "
@@ -264,19 +282,7 @@ def parse_order(text: str) -> Order:
     if verb == "loss" and len(words) == 2:
         return Loss(unit=_unit(words[1]))
     if verb == "standing" and len(words) >= 3:
-        topic, mode = words[1], words[2]
-        if topic not in STANDING_MODES or mode not in STANDING_MODES[topic]:
-            raise OrderSyntaxError(f"unknown standing order {topic} {mode} (known: " + "; ".join(
-                f"{t} {'|'.join(m)}" for t, m in STANDING_MODES.items()) + ")", rule=RULE)
-        order = StandingOrder(topic=topic, mode=mode)
-        if len(words) == 5 and topic == "support" and words[3] == "min":
-            m = words[4]
-            if not re.match(r"^[+-]?\d{1,2}$", m):
-                raise OrderSyntaxError(f"min must be a differential like -2 or +3, not {m!r}", rule=RULE)
-            order.min = int(m)
-        elif len(words) != 3:
-            raise OrderSyntaxError("expected 'standing TOPIC MODE' (support may add 'min D')", rule=RULE)
-        return order
+        return parse_standing(" ".join(words), STANDING_TOPICS, _Modes)
     close = difflib.get_close_matches(verb, VERBS, n=1, cutoff=0.6) if verb not in VERBS else []
     hint = f"did you mean {close[0]!r}? " if close else ""
     raise OrderSyntaxError(f"unknown order ({hint}expected one of: {USAGE})", rule=RULE)
@@ -318,8 +324,5 @@ def format_order(order: Order) -> str:
     if isinstance(order, Loss):
         return f"loss {order.unit}"
     if isinstance(order, StandingOrder):
-        s = f"standing {order.topic} {order.mode}"
-        if order.min is not None:
-            s += f" min {order.min:+d}"
-        return s
+        return format_standing(order)
     raise TypeError(f"not a Kasserine order: {order!r}")

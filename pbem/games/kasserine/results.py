@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
+from pbem.games.kasserine.state import standing_of
 from pbem.games.kasserine import retreat
 from pbem.games.kasserine.board import deplete, eliminate, label, occupancy
 from pbem.games.kasserine.scenario import KasserineData
@@ -89,7 +90,7 @@ def _retreat(state: KasserineState, data: KasserineData, c: Combat, t: Task, ctx
     if not _alive(state, t.unit):
         return True
     u = state.units[t.unit]
-    st = state.private[t.side].standing
+    st = standing_of(state.private[t.side].standing)
     defender = t.unit == c.defender
     if t.side == "us" and u.hex in data.fortified_boxes and not t.box:      # 14.3-a
         if st.box in ("hold", "yield"):

@@ -25,6 +25,7 @@ from typing import Any
 import msgspec
 
 from pbem.core.errors import PbemError
+from pbem.games.kasserine.state import store_of
 from pbem.games.kasserine.board import data_of
 from pbem.games.kasserine.options import Options
 from pbem.games.kasserine.scenario import scenario_ids
@@ -91,11 +92,11 @@ def standin(view: KasserineView | dict[str, Any], side: str) -> KasserineState:
         n = max(0, data.allotment(v.turn, s) - v.loc_lost.get(s, 0))
         state.allotment[s] = m.allotment if s == side else n
     mine = _markers(side, list(m.not_revealed), m.facedown, m.facedown_values)
-    mine.standing = msgspec.structs.replace(v.standing)
+    mine.standing = store_of(v.standing)
     left = Counter(data.pools[foe][:state.allotment[foe]])
     left.subtract(v.spent.get(foe, []))
     theirs = _markers(foe, sorted(left.elements()),
                       facedown_count(v.combat, foe, v.active), None)
-    theirs.standing = Standing(support="never")     # neither asked nor drawing: see above
+    theirs.standing = {"support": "never"}          # neither asked nor drawing: see above
     state.private = {s: (mine if s == side else theirs) for s in SIDES}
     return state

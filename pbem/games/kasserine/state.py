@@ -99,12 +99,42 @@ class Standing(msgspec.Struct, kw_only=True):
     displace: str = "auto"       # auto (the engine places displaced units), ask
 
 
+def standing_of(store: dict[str, str]) -> Standing:
+    """The typed reading of a side's core standing-order store (pbem.core.standing)."""
+    st = Standing()
+    for topic, mode in store.items():
+        words = mode.split()
+        if topic == "support":
+            st.support = words[0]
+            st.support_min = int(words[2]) if len(words) == 3 and words[1] == "min" else None
+        elif topic in ("stiff", "retreat", "box", "displace"):
+            setattr(st, topic, words[0])
+    for topic in ("support", "stiff", "retreat", "box"):
+        if getattr(st, topic) == "ask":
+            setattr(st, topic, "")           # asked: the same as no standing order
+    return st
+
+
+def store_of(st: Standing) -> dict[str, str]:
+    """A store whose typed reading is st (the inverse of standing_of, up to equivalence)."""
+    out = {}
+    if st.support:
+        out["support"] = st.support + (f" min {st.support_min:+d}"
+                                       if st.support_min is not None else "")
+    for topic in ("stiff", "retreat", "box"):
+        if getattr(st, topic):
+            out[topic] = getattr(st, topic)
+    if st.displace != "auto":
+        out["displace"] = st.displace
+    return out
+
+
 class SidePrivate(msgspec.Struct, kw_only=True):
     """What only one side may know: its unused allotment, face-down markers, standing orders."""
 
     unused: list[Marker] = []
     facedown: list[Marker] = []
-    standing: Standing = msgspec.field(default_factory=Standing)
+    standing: dict[str, str] = {}    # core standing orders (topic -> mode); read with standing_of
 
 
 class MoveSeen(msgspec.Struct, kw_only=True):

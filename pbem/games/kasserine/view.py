@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
+from pbem.games.kasserine.state import standing_of
 from pbem.games.kasserine.board import data_of, values
 from pbem.games.kasserine.options import Options
 from pbem.games.kasserine.state import Combat, KasserineState, MoveSeen, Result, Standing, Wait
@@ -92,7 +93,7 @@ def build_view(state: KasserineState, side: str) -> KasserineView:
         combat=_combat_for(state.combat, side, state.active), last_combat=state.last_combat,
         wait=state.wait, markers=markers,
         moves=[msgspec.structs.replace(m, path=list(m.path)) for m in state.moves],
-        standing=msgspec.structs.replace(priv.standing), result=state.result,
+        standing=standing_of(priv.standing), result=state.result,
         scenario=state.scenario, options=state.options, targets=list(state.targets),
         bombarded=dict(state.bombarded))
 

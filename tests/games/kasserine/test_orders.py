@@ -66,7 +66,8 @@ def test_canonicalises() -> None:
 def test_syntax_errors(line: str) -> None:
     with pytest.raises(OrderSyntaxError) as e:
         GAME.parse_order(line)
-    assert e.value.rule == "KAS-ORDERS"
+    # standing orders are the core's notation (pbem.core.standing), the rest the game's
+    assert e.value.rule == ("PBEM-STANDING" if line.startswith("standing") else "KAS-ORDERS")
 
 
 hexes = st.integers(min_value=101, max_value=3926).map(lambda n: f"{n:04d}")
