@@ -504,3 +504,4 @@ import pbem.cli_records  # noqa: E402,F401  (attaches export, import, replay, st
 from pbem.cli_ladder import ladder as _ladder; cli.add_command(_ladder)  # noqa: E402,E702
 from pbem.cli_mail import mail as _mail; cli.add_command(_mail)  # noqa: E402,E702
 import pbem.cli_map  # noqa: E402,F401  (attaches map)
+import pbem.cli_standing  # noqa: E402,F401  (attaches standing)

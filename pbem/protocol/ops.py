@@ -21,11 +21,12 @@ from pbem.core.onion import DEFAULT_LENGTH
 from pbem.core.records import (Acceptance, OnionCommit, PartyKey, Policy, Proposal, Rejection,
                                SignedFile, Turn, ViewFile, read_file, seal)
 from pbem.core.registry import find_game
-from pbem.protocol import hosted, joined, views
+from pbem.protocol import hosted, joined, standing_queue, views
 from pbem.protocol.rejection import receive_rejection, refuse
 from pbem.protocol.archive import (Archive, ArchiveInfo, atomic_write, create_in_place,
                                    remove_partials, remove_stale_temps, write_derived)
 from pbem.protocol.genesis import HOST, Genesis, data_hash, host_classes, resolve_options
+from pbem.core.standing import is_standing
 from pbem.protocol.checking import Checked, check_orders
 from pbem.protocol.orders_file import read_lines
 from pbem.protocol.reporting import write_reports
@@ -431,10 +432,11 @@ def _after_resolution(s: Session, new_logs: list[Any], out: str | None, result: 
     if owes_reply(s, replied_to_orders):
         seq = s.ledger.tip_seq + 1
         stored = _stored_turn(s.archive, seq, me)
-        f = stored or make_turn(s, [], "")
+        f = stored or make_turn(s, standing_queue.queued(s.archive), "")
         new_logs = new_logs + s.add(f)
         if stored is None:
             s.archive.write_signed(turn_file_name(seq, me), f.text)
+            standing_queue.clear(s.archive)
         target = out or str(s.archive.outbox / turn_file_name(seq, me))
         result.written.append(_write_out(target, f.text))
         result.reply = target
@@ -612,9 +614,10 @@ def submit_orders(root: str | Path, orders_path: str, *, key_path: str, out: str
         checked = check_orders(s.game, s.state, s.party, numbered, name=Path(orders_path).name)
         if checked.blocking:
             raise PbemError("; ".join(checked.blocking))
-        f = make_turn(s, checked.lines, message)
+        f = make_turn(s, standing_queue.queued(archive) + checked.lines, message)
         new_logs = s.add(f)
         archive.write_signed(f.name, f.text)
+        standing_queue.clear(archive)
         result = Outcome(written=[_write_out(out, f.text)], reply=out)
         n = len(checked.lines)
         result.messages.append(f"File {seq} signed with {n} order{'s' if n != 1 else ''}: "
@@ -641,13 +644,16 @@ def check_messages(checked: Checked) -> list[str]:
 
 
 def same_orders(game: Any, side: str, orders_path: str, message: str, f: SignedFile) -> bool:
-    """True if signed file f carries exactly these orders (in canonical notation) and message."""
+    """True if signed file f carries exactly these orders (in canonical notation) and message,
+    after the queued standing orders it carried first (pbem.protocol.standing_queue)."""
     t = f.payload
     if not isinstance(t, Turn) or t.message != message:
         return False
     checked = check_orders(game, None, side, read_lines(orders_path),
                            name=Path(orders_path).name, syntax_only=True)
-    return checked.ok and checked.lines == t.orders
+    n = len(t.orders) - len(checked.lines)
+    return (checked.ok and n >= 0 and t.orders[n:] == checked.lines
+            and all(is_standing(x) for x in t.orders[:n]))
 
 
 def _sent_before(s: Session, orders_path: str, message: str) -> SignedFile | None:

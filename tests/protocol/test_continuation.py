@@ -356,3 +356,29 @@ def test_guarded_orders_choose_on_the_writers_own_view_after_the_dice(tmp_path):
     r = t.run("check", str(t.dirs["red"]), _orders(t, ["if banana then pass"]))
     assert r.exit_code != 0 and "unknown condition 'banana'" in r.output
     assert len(r.output.strip().splitlines()) == 1
+
+
+def test_standing_orders_ride_in_an_automatic_reply(tmp_path):
+    """Blue owes only a dice reveal: the standing orders it queued ride in that automatic
+    reply, so it changes how it reacts without a decision of its own."""
+    t = Table(tmp_path, game="patrol")
+    t.deliver()
+    _submit(t, "red", ["standing watch hold", "standing alert no", "move r1 A2.03"])
+    t.deliver()
+    _submit(t, "blue", ["standing watch hold", "standing alert no", "watch hold", "alert no"])
+    t.deliver()
+    _submit(t, "red", ["shoot"])                 # rolls; red decides again: blue owes a reply
+    bad = t.run("standing", str(t.dirs["blue"]), _orders(t, ["watch fire"]))
+    assert bad.exit_code != 0 and "not a standing order" in bad.output
+    r = t.ok("standing", str(t.dirs["blue"]), _orders(t, ["standing watch fire"]))
+    assert "standing watch fire" in r.output
+    path, _ = t.inbox.pop()
+    out = tmp_path / "reply.pbem"
+    t.ok("receive", str(t.dirs["blue"]), path, "--key", t.key("blue"), "--out", str(out))
+    assert read_file(out).payload.orders == ["standing watch fire"]
+    assert not (t.dirs["blue"] / "queue" / "standing.txt").exists()
+    t.ok("receive", str(t.dirs["red"]), str(out), "--key", t.key("red"))
+    s = load(t.dirs["red"], key=load_private(t.key("red")))
+    assert s.state.private["blue"].standing["watch"] == "fire"
+    for side in t.sides:
+        t.ok("verify", str(t.dirs[side]))
