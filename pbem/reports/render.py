@@ -199,7 +199,7 @@ def _template(order: str, unit: str, hex_id: str) -> tuple[str, int]:
     return (t, 1) if _expand(t, unit, hex_id) == order else (order, 0)
 
 
-def helper_data(ctx: ReportContext, map_hexes: Iterable[str] = ()) -> dict[str, Any]:
+def helper_data(ctx: ReportContext, map_hexes: Iterable[str]) -> dict[str, Any]:
     """The data the page's script reads: hexes to highlight per unit to place, and the move
     helper's reachable hexes (all precomputed by the game's rules; the page adds no rule).
 
