@@ -212,3 +212,22 @@ def test_every_unit_shows_its_reach_as_computed_KAS_5_2_d(browser, tmp_path, whi
     _click_hex(browser, far.hex)
     assert _orders(browser) == order_line(r, far.hex) + "\n"
     _accepted(g, state, side, _orders(browser))
+
+
+def test_data_for_another_map_is_refused(browser, tmp_path):
+    """Hex numbers count the map's hexes: a page whose drawing lacks a hex the data counted
+    says so and outlines nothing, rather than outlining the wrong hexes."""
+    import re
+
+    g, state = holdfast_allied_turn()
+    path, _ = _page(g, state, "allied", tmp_path)
+    page = path.read_text("utf-8")
+    page, n = re.subn(r'<use [^>]*class="hex" data-hex="0101">.*?</use>', "", page, count=1,
+                      flags=re.S)
+    assert n == 1
+    path.write_text(page, "utf-8")
+    browser.open(path.as_uri())
+    assert browser.eval("document.getElementById('mh-status').textContent") == \
+        "The move helper's data does not fit this map."
+    _click_hex(browser, "0805", ".unit.own")
+    assert browser.eval("document.querySelectorAll('.hl-layer .hl-reach').length") == 0
