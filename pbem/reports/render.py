@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import math
 import re
 import textwrap
 import unicodedata
@@ -180,9 +181,10 @@ def _runs(indexes: Iterable[int]) -> str:
 def _cost_key(cost: str) -> tuple[float, str]:
     """Costs in numeric order where they are numbers, so that a step adds a small index."""
     try:
-        return (float(cost), cost)
+        value = float(cost)
     except ValueError:
-        return (float("inf"), cost)
+        value = math.inf
+    return (value if math.isfinite(value) else math.inf, cost)
 
 
 def _expand(template: str, unit: str, hex_id: str) -> str:

@@ -283,7 +283,7 @@ def test_packed_reach_edge_cases():
                   order="move a1 0101-{path}", sep="-", hexes=tuple(far)),
         UnitReach(unit="b{h}", hex="0202", label="B", allowance="all",  # no template fits
                   order="move b{h} {path} {u}", sep=" ",
-                  hexes=(Reach(hex="X9", cost="all", prev=""),            # off the map
+                  hexes=(Reach(hex="X9", cost="nan", prev=""),            # off the map
                          Reach(hex="0203", cost="1/2", prev="X9", end=False),
                          Reach(hex="0204", cost="all", prev="0203"))),
         UnitReach(unit="c", hex="", label="C", allowance="0", order="enter c {path}", sep=" "),
@@ -297,6 +297,9 @@ def test_packed_reach_edge_cases():
     assert data["extra"] == ["X9"] and len(data["steps"]) > 64
     assert data["orders"][0] == ["move {u} {h}-{path}", "-", 1]
     assert ["move b{h} {path} {u}", " ", 0] in data["orders"]
+    # numbers in numeric order, then the rest (a NaN too) in text order: the same every run
+    assert data["costs"][:4] == ["0.5", "1", "2.5", "3.5"]
+    assert data["costs"][-4:] == ["210.5", "1/2", "all", "nan"]
     assert unpack(data, grid) == _want(model)
 
 
