@@ -465,6 +465,11 @@ def bot(directory: str, side: str, out: str, style: str, seed: int | None, key: 
         raise PbemError(f"{side} has no decision to make now")
     rng = random.Random(seed if seed is not None else int.from_bytes(os.urandom(8), "big"))
     lines = s.game.bot(s.state, side, rng, style)
+    from pbem.protocol.checking import check_orders
+
+    checked = check_orders(s.game, s.state, side, list(enumerate(lines, 1)), name=out)
+    if any("still have a decision" in p for p in checked.problems):
+        lines.append("pass  # the bot answers only part of this decision: send it as it is")
     Path(out).write_text("\n".join(lines) + "\n", encoding="utf-8")
     echo(f"Wrote {len(lines)} order{'s' if len(lines) != 1 else ''} to {out}")
 

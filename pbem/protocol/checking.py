@@ -22,6 +22,7 @@ from pbem.core.standing import (StandingOrder, apply_order, apply_standing, form
                                 parse_line)
 from pbem.protocol.resolve import copy_state
 
+PASS = "pass"      # "send these orders as they are", never signed
 PROBES = ("low", "high", "spread-1", "spread-2", "spread-3", "spread-4")
 
 
@@ -77,9 +78,22 @@ def _waits_for(game: Game, state: Any) -> str:
 
 def check_orders(game: Game, state: Any, side: str, numbered: list[tuple[int, str]],
                  *, name: str, syntax_only: bool = False) -> Checked:
-    """Parse and check every order against a state as the resolver will apply them."""
+    """Parse and check every order against a state as the resolver will apply them.
+
+    A file with no order, or whose orders end while this side still has a decision to make
+    (nothing rolled, nothing waiting: a forgotten 'end', say), is refused unless it holds a
+    line 'pass' (the player's explicit "send it as it is"; the line itself is not signed).
+    """
     out = Checked()
+    explicit = any(line.strip().lower() == PASS for _, line in numbered)
+    numbered = [(n, line) for n, line in numbered if line.strip().lower() != PASS]
     parsed = []
+    if not numbered and not explicit and not syntax_only:
+        msg = (f"{name}: no orders: write your orders, or a line '{PASS}' to send a file "
+               "without any")
+        out.problems.append(msg)
+        out.blocking.append(msg)
+        return out
     for n, line in numbered:
         try:
             order = parse_line(game, line)
@@ -131,6 +145,13 @@ def check_orders(game: Game, state: Any, side: str, numbered: list[tuple[int, st
             out.problems.append(msg)
             out.blocking.append(msg)
             bad.add(i)          # go on as the player would after fixing it: without this order
+    pend = _pending(game, sim)
+    if side in pend and not explicit and not out.problems:
+        d = next(d for d in game.pending(sim) if d.side == side)
+        msg = (f"{name}: the orders end while you still have a decision to make ({d.prompt}): "
+               f"finish it (often with 'end'), or add a line '{PASS}' to send them as they are")
+        out.problems.append(msg)
+        out.blocking.append(msg)
     return out
 
 

@@ -74,7 +74,9 @@ def play_demo(root: str | Path, *, game_name: str = "holdfast", scenario: str | 
 
 def _bot_orders(ex: Exchange, s: Any, side: str, rng: random.Random, style: str) -> Path:
     """Write the bot's orders for side's whole stretch from a session holding the full state."""
-    lines = plan_stretch(s.game, s.state, side, rng, style)
+    # 'pass': the bot's stretch is sent as it is, even where it stops short of the end of its
+    # decision (docs/cli.md, pbem check)
+    lines = plan_stretch(s.game, s.state, side, rng, style) + ["pass"]
     path = ex.root / "orders" / f"{ex.count + 1:05d}-{side}.txt"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")

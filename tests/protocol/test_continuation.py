@@ -233,7 +233,7 @@ def test_check_reports_every_problem_not_only_the_first(tmp_path):
                                                          "move r2 A5.03", "end"]))
     assert r.exit_code != 0
     assert "r1 has already moved this turn" in r.output and "whatever the dice" in r.output
-    r = t2.ok("check", str(t2.dirs["red"]), _orders(t2, ["shoot", "move r2 A5.03", "pass",
+    r = t2.ok("check", str(t2.dirs["red"]), _orders(t2, ["shoot", "move r2 A5.03", "skip",
                                                         "end"]))
     assert "come after dice" in r.output
 
@@ -290,10 +290,10 @@ def test_a_side_whose_file_rolled_nothing_sends_again_without_a_reply(tmp_path):
     r = t.ok("receive", str(t.dirs["red"]), t.inbox.pop()[0], "--key", t.key("red"),
              "--out", str(tmp_path / "none.pbem"))
     assert not (tmp_path / "none.pbem").exists() and "Reply file" not in r.output
-    _submit(t, "red", ["pass"])                  # file 3: no dice, red moves again next
+    _submit(t, "red", ["skip", "pass"])          # file 3: no dice, red moves again next
     t.deliver()
     assert not any(p for p, _ in t.inbox)
-    _submit(t, "red", ["move r2 A5.03", "pass", "end"])   # file 4, red again
+    _submit(t, "red", ["move r2 A5.03", "skip", "end"])   # file 4, red again
     t.deliver()
     senders = [x.sender for x in _turn_files(t.dirs["blue"])]
     assert senders == ["red", "blue", "red", "red"]
@@ -338,18 +338,18 @@ def test_guarded_orders_choose_on_the_writers_own_view_after_the_dice(tmp_path):
     _submit(t, "blue", ["standing watch hold", "standing alert no", "watch hold", "alert no"])
     t.deliver()
     out = _submit(t, "red", ["shoot", "move r2 A5.03",
-                             "if  score red >=  01 then pass else shoot", "end"])
+                             "if  score red >=  01 then skip else shoot", "end"])
     assert "come after dice" in out
     t.deliver()
     # blue's processor resolves red's file on receipt (red sees it with blue's next file)
     s = load(t.dirs["blue"], key=load_private(t.key("blue")))
     sent = [f for f in s.ledger.files if f.payload.sender == "red"][-1].payload
-    assert sent.orders[2] == "if score red >= 1 then pass else shoot"
+    assert sent.orders[2] == "if score red >= 1 then skip else shoot"
     guard = [e for f in s.log for e in f.events if e.kind == "guard"]
     assert len(guard) == 1 and guard[0].visible_to == "red"
     shots = [e.text for f in s.log for e in f.events if "shoots" in e.text]
     first_hit = "hit" in shots[0].split(":")[1]
-    assert ("yes -> 'pass'" in guard[0].text) == first_hit
+    assert ("yes -> 'skip'" in guard[0].text) == first_hit
     assert len(shots) == (1 if first_hit else 2)
     blue_reports = "".join(p.read_text() for p in (t.dirs["blue"] / "reports").rglob("*.txt"))
     assert "if score red" not in blue_reports
@@ -382,3 +382,29 @@ def test_standing_orders_ride_in_an_automatic_reply(tmp_path):
     assert s.state.private["blue"].standing["watch"] == "fire"
     for side in t.sides:
         t.ok("verify", str(t.dirs[side]))
+
+
+def test_nothing_is_signed_by_mistake(tmp_path):
+    """Issue 11 item 6: an empty orders file, or one that stops while the side still decides
+    (nothing rolled, nothing waiting: a forgotten 'end'), is refused by check and submit with
+    the reason, unless the player writes 'pass' (never signed itself)."""
+    t = Table(tmp_path, game="patrol")
+    t.deliver()
+    _submit(t, "red", ["standing watch hold", "move r1 A2.03"])
+    t.deliver()
+    _submit(t, "blue", ["standing watch hold", "standing alert no", "watch hold", "alert no"])
+    t.deliver()
+    red = str(t.dirs["red"])
+    for lines, why in (([], "no orders"), (["# nothing yet"], "no orders"),
+                       (["skip", "move r2 A5.03", "skip"], "still have a decision")):
+        before = snapshot(t.dirs["red"])
+        r = t.run("check", red, _orders(t, lines))
+        assert r.exit_code == 1 and why in r.output and "'pass'" in r.output, r.output
+        r = t.run("submit", red, _orders(t, lines), "--key", t.key("red"), "--out",
+                  str(tmp_path / "no.pbem"))
+        assert r.exit_code == 1 and why in r.output and not (tmp_path / "no.pbem").exists()
+        assert snapshot(t.dirs["red"]) == before
+    out = _submit(t, "red", ["skip", "move r2 A5.03", "skip", "pass"])
+    assert "File 3 signed with 3 orders" in out
+    sent = read_file(t.inbox[-1][0]).payload
+    assert sent.orders == ["skip", "move r2 A5.03", "skip"]
