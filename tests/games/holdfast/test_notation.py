@@ -130,7 +130,7 @@ def test_destination_only_move_is_written_out_before_signing(tmp_path):
     t = _new_game(tmp_path / "game")
     s, w, uid, start, dest, mp = _a_long_move(t)
     orders = tmp_path / "orders.txt"
-    orders.write_text(f"move {uid} to {dest}\n")
+    orders.write_text(f"move {uid} to {dest}\npass\n")
     r = t.ok("check", str(t.dirs["allied"]), str(orders))
     assert "1 order is legal" in r.output
     out = tmp_path / "turn.pbem"
@@ -166,7 +166,7 @@ def test_too_costly_path_lists_each_hex_and_the_allowance(allied_turn, tmp_path)
                    if n not in path and n != start and _cost(s, w, uid, path + [n], 99))
         path.append(nxt)
     orders = tmp_path / "far.txt"
-    orders.write_text(f"move {uid} {' '.join(path)}\n")
+    orders.write_text(f"move {uid} {' '.join(path)}\npass\n")
     r = t.run("check", str(t.dirs["allied"]), str(orders))
     assert r.exit_code == 1
     costs = check_path(s.state, w, "allied", uid, path, 99, False)
@@ -181,7 +181,7 @@ def test_destination_beyond_the_allowance_explains_the_cheapest_path(allied_turn
     far = sorted(h for h in reachable(s.state, w, "allied", uid, 99, False)
                  if h not in reachable(s.state, w, "allied", uid, mp, False))[0]
     orders = tmp_path / "to.txt"
-    orders.write_text(f"move {uid} to {far}\n")
+    orders.write_text(f"move {uid} to {far}\npass\n")
     r = t.run("check", str(t.dirs["allied"]), str(orders))
     assert r.exit_code == 1
     assert f"{far}" in r.output and f"has {mp} MP [HF-9.1-b]" in r.output and " + " in r.output
@@ -192,7 +192,7 @@ def test_non_adjacent_hex_names_the_adjacent_ones(allied_turn, tmp_path):
     t = allied_turn
     s, w, uid, start, dest, mp = _a_long_move(t)
     orders = tmp_path / "jump.txt"
-    orders.write_text(f"move {uid} {start}-{dest}\n")
+    orders.write_text(f"move {uid} {start}-{dest}\npass\n")
     r = t.run("check", str(t.dirs["allied"]), str(orders))
     assert r.exit_code == 1
     assert (f"{dest} is not adjacent to {start} (adjacent: "
@@ -207,7 +207,7 @@ def test_start_hex_optional_and_spaces_through_check(allied_turn, tmp_path):
     for text in (f"move {uid} {'-'.join(path)}", f"move {uid} {start} {' '.join(path)}",
                  f"move {uid} {start}-{'-'.join(path)}"):
         orders = tmp_path / "p.txt"
-        orders.write_text(text + "\n")
+        orders.write_text(text + "\npass\n")
         assert "1 order is legal" in t.ok("check", str(t.dirs["allied"]), str(orders)).output
 
 
@@ -218,7 +218,7 @@ def test_orders_file_with_bom_or_windows_line_ends(allied_turn, tmp_path, encodi
     t = allied_turn
     s, w, uid, start, dest, mp = _a_long_move(t)
     orders = tmp_path / "win.txt"
-    orders.write_bytes(newline.join(["# my move", f"move {uid} to {dest}", ""]).encode(encoding))
+    orders.write_bytes(newline.join(["# my move", f"move {uid} to {dest}", "pass", ""]).encode(encoding))
     assert "1 order is legal" in t.ok("check", str(t.dirs["allied"]), str(orders)).output
 
 
@@ -280,7 +280,7 @@ def test_destination_only_strategic_move_names_the_strategic_rule(allied_turn, t
     s, w, uid, start, dest, mp = _a_long_move(t)
     assert s.state.public.turn == 1
     orders = tmp_path / "strat.txt"
-    orders.write_text(f"move {uid} to {dest} strat\n")
+    orders.write_text(f"move {uid} to {dest} strat\npass\n")
     r = t.run("check", str(t.dirs["allied"]), str(orders))
     assert r.exit_code == 1 and "no strategic movement on turns 1 and 2 [ERR-HF-9.3]" in r.output
 
@@ -294,6 +294,6 @@ def test_destination_only_move_onto_a_block_names_the_rule(allied_turn, tmp_path
                     if u.where == "map" and w.units[uid].type != "support")
     (a, _), (_, other) = on_map[0], on_map[1]
     orders = tmp_path / "onto.txt"
-    orders.write_text(f"move {a} to {other}\n")
+    orders.write_text(f"move {a} to {other}\npass\n")
     r = t.run("check", str(t.dirs["allied"]), str(orders))
     assert r.exit_code == 1 and f"{other} already holds a friendly block [HF-9.1-c]" in r.output

@@ -120,7 +120,7 @@ def test_destination_only_move_is_written_out_before_signing(tmp_path):
     t = _new_game(tmp_path / "game")
     s, uid, start, dest, paths = _a_long_move(t)
     orders = tmp_path / "orders.txt"
-    orders.write_text(f"move {uid} to {dest}\n")
+    orders.write_text(f"move {uid} to {dest}\npass\n")
     assert "1 order is legal" in t.ok("check", str(t.dirs["us"]), str(orders)).output
     out = tmp_path / "turn.pbem"
     t.ok("submit", str(t.dirs["us"]), str(orders), "--key", t.key("us"), "--out", str(out))
@@ -150,7 +150,7 @@ def test_start_hex_optional_with_dashes_or_spaces(us_moves, tmp_path):
     for text in (f"move {uid} {' '.join(path)}", f"move {uid} {start} {' '.join(path)}",
                  f"move {uid} {start}-{'-'.join(path)}"):
         orders = tmp_path / "p.txt"
-        orders.write_text(text + "\n")
+        orders.write_text(text + "\npass\n")
         assert "1 order is legal" in t.ok("check", str(t.dirs["us"]), str(orders)).output
 
 
@@ -160,7 +160,7 @@ def test_non_adjacent_hex_names_the_adjacent_ones(us_moves, tmp_path):
     s, uid, start, dest, paths = _a_long_move(t)
     grid = data_of(s.state).map.grid
     orders = tmp_path / "jump.txt"
-    orders.write_text(f"move {uid} {dest}\n")
+    orders.write_text(f"move {uid} {dest}\npass\n")
     r = t.run("check", str(t.dirs["us"]), str(orders))
     assert r.exit_code == 1
     assert (f"{dest} is not adjacent to {start} (adjacent: "
@@ -201,7 +201,7 @@ def test_too_costly_path_lists_each_hex_and_the_allowance(us_moves, tmp_path):
     s = open_session(str(t.dirs["us"]))
     uid, path = _too_costly(s)
     orders = tmp_path / "far.txt"
-    orders.write_text(f"move {uid} {' '.join(path)}\n")
+    orders.write_text(f"move {uid} {' '.join(path)}\npass\n")
     r = t.run("check", str(t.dirs["us"]), str(orders))
     assert r.exit_code == 1
     ma = values(data_of(s.state), s.state, uid)[2]
@@ -221,6 +221,6 @@ def test_destination_only_move_onto_a_unit_names_the_rule(us_moves, tmp_path):
     for dest, words in ((other, f"{a} may not end its move stacked in {other} [KAS-5.3-b]"),
                         (theirs[0], f"{theirs[0]} holds an enemy unit [KAS-5.2-e]")):
         orders = tmp_path / "onto.txt"
-        orders.write_text(f"move {a} to {dest}\n")
+        orders.write_text(f"move {a} to {dest}\npass\n")
         r = t.run("check", str(t.dirs["us"]), str(orders))
         assert r.exit_code == 1 and words in r.output, r.output
