@@ -63,13 +63,16 @@ def audit_referee(s: Any, extra: list[SignedFile]) -> list[str]:
 
 
 def _missing_views(s: Any, sent: dict[tuple[str, int], SignedFile]) -> list[str]:
-    """Views the referee owed (a decision to make, the game over, or something new to see) but
-    did not keep."""
+    """Views the referee owed (a decision to make, the game over) but did not keep, for every
+    record before the chain's last: the views of the last one may still be unwritten by an
+    interrupted receive (which `pbem status` names), but a referee that went on to the next
+    file must have sent them."""
     from pbem.protocol.views import view_due
 
     out = []
     last: dict[str, Any] = {}
-    for seq in range(0, s.resolved + 1, 2):
+    tip = s.ledger.tip_seq - (s.ledger.tip_seq % 2)      # the last record (or the genesis)
+    for seq in range(0, min(s.resolved + 1, tip), 2):
         for side in s.game.sides:
             f = sent.get((side, seq))
             if f is not None:

@@ -205,10 +205,11 @@ def cases(tmp_path_factory) -> dict[str, Case]:
     pick, _ = h.inbox.pop(0)
     vdir = h.tmp / "mail" / "views-pick"
     h.ok("receive", str(h.dirs["host"]), pick, "--key", h.key("host"), "--out", str(vdir))
-    red_view = sorted(vdir.glob("view-red-*.pbem"))[-1]
-    out["view"] = Case("view", _save(h, base, "view", "red"),
-                       ["receive", "{W}/red", _rel(h, str(red_view)), "--key", K + "red.key"],
-                       archives=["red"], may_be_stale=True)
+    # blue decides next, so the referee owes blue a view (red's comes when it decides again)
+    blue_view = sorted(vdir.glob("view-blue-*.pbem"))[-1]
+    out["view"] = Case("view", _save(h, base, "view", "blue"),
+                       ["receive", "{W}/blue", _rel(h, str(blue_view)), "--key",
+                        K + "blue.key"], archives=["blue"], may_be_stale=True)
     h.inbox += [(str(v), v.name.split("-")[1]) for v in sorted(vdir.glob("view-*.pbem"))]
     h.deliver()
     h.play_one(["pick deltafox"])
