@@ -316,3 +316,43 @@ def test_packed_reach_refuses_a_path_through_an_unlisted_hex():
                                                                  prev="0103"),))])
     with pytest.raises(ValueError, match="move helper data of a"):
         _packed(model, ["0101", "0102", "0103"])
+
+
+def test_holdfast_leader_bonus_moves_are_offered_HF_4_e():
+    """HF-4-e: while the leader's +1 MP is unused, each unit also gets a 'leader move' entry
+    whose hexes are legal 'move ... leader' orders at the cost shown, and reach further."""
+    import random
+
+    from pbem.core.dice import KeyedDice
+    from pbem.core.standing import apply_order, parse_line
+
+    g = find_game("holdfast")
+    rng = random.Random(5)
+    state = g.setup("campaign", {k: v.default for k, v in g.options().items()})
+    found = None
+    for _ in range(200):
+        side = g.pending(state)[0].side
+        model = g.report(state, side) if g.pending(state)[0].kind == "turn" else None
+        leader = [r for r in (model.reach if model else []) if r.order.endswith(" leader")]
+        if leader:
+            found = (side, model, leader)
+            break
+        for k, line in enumerate(g.bot(state, side, rng, "heuristic")):
+            if side not in {d.side for d in g.pending(state)}:
+                break
+            apply_order(g, state, side, parse_line(g, line),
+                        Context(KeyedDice(rng.randbytes(32)), k))
+    assert found, "no position with a leader's bonus available in the sample game"
+    side, model, leader = found
+    w = world(state.public.scenario)
+    for r in leader[:4]:
+        plain = next(x for x in model.reach if x.unit == r.unit and x.order.endswith("{path}"))
+        assert int(r.allowance.split()[0]) == int(plain.allowance.split()[0]) + 1
+        assert {x.hex for x in plain.hexes} <= {x.hex for x in r.hexes}
+        for x in r.hexes:
+            line = order_line(r, x.hex)
+            assert _legal(g, state, side, line) == x.end, line
+            if x.end:
+                path = line.split()[2].split("-")[1:]
+                mp = int(r.allowance.split()[0])
+                assert str(sum(check_path(state, w, side, r.unit, path, mp, False))) == x.cost

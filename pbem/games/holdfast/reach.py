@@ -51,25 +51,34 @@ def _reach(state: HoldfastState, w: World, side: str, uid: str, mp: int,
 
 def unit_reach(state: HoldfastState, w: World, side: str) -> list[UnitReach]:
     """For each unit side may move now: every hex of a cheapest legal move and its MP; a unit
-    that may also move strategically (HF-9.3) gets a second entry for that (a second click)."""
+    that may also move strategically (HF-9.3), or with its leader's +1 MP while the leader has
+    not given it this turn (HF-4-e), gets an entry for each (further clicks)."""
     out: list[UnitReach] = []
     pub = state.public
+    priv = state.private[side]
+    has_leader = not priv.leader_mp_used and any(
+        x.where == "offmap" and w.units[x.id].support == "leader" for x in priv.units.values())
     for uid in movable(state, w, side):
-        u = state.private[side].units[uid]
+        u = priv.units[uid]
         supplied = in_supply(state, w, side, uid)
         name = f"{w.units[uid].name} [{uid}]"
         for strategic in (False, True):
             if strategic and not (supplied and w.strategic_allowed(pub.turn)):
                 continue
-            mp = allowance(w, w.units[uid], weather=pub.weather, supplied=supplied,
-                           leader=False, strategic=strategic)
-            hexes = _reach(state, w, side, uid, mp, strategic)
-            if not hexes:
-                continue
-            out.append(UnitReach(
-                unit=uid, hex=u.hex, label=name + (" strategic move" if strategic else ""),
-                allowance=f"{mp} MP" + (" (strategic)" if strategic else "")
-                + ("" if supplied else " (out of supply)"),
-                order=f"move {uid} {u.hex}-{{path}}" + (" strat" if strategic else ""),
-                sep="-", hexes=hexes))
+            for leader in (False, True) if has_leader else (False,):
+                mp = allowance(w, w.units[uid], weather=pub.weather, supplied=supplied,
+                               leader=leader, strategic=strategic)
+                hexes = _reach(state, w, side, uid, mp, strategic)
+                if not hexes:
+                    continue
+                kind = " ".join(x for x, on in (("strategic", strategic), ("leader", leader))
+                                if on)
+                out.append(UnitReach(
+                    unit=uid, hex=u.hex, label=name + (f" {kind} move" if kind else ""),
+                    allowance=f"{mp} MP" + (" (strategic)" if strategic else "")
+                    + (" (with the leader's +1)" if leader else "")
+                    + ("" if supplied else " (out of supply)"),
+                    order=f"move {uid} {u.hex}-{{path}}" + (" strat" if strategic else "")
+                    + (" leader" if leader else ""),
+                    sep="-", hexes=hexes))
     return out
