@@ -256,6 +256,14 @@ def join_game(proposal_path: str, *, key_path: str, root: str | Path, out: str) 
         create_in_place(root, ArchiveInfo(party=party, proposal=f.hash), fill)
     joined.record(key_path, genesis.p.nonce, f.hash, "joined", archive.root)
     written = [_write_out(out, af.text)]
+    first: list[str] = []
+    if genesis.complete and genesis.mode == "peer":
+        # The game can start at once: the first report says what this side must decide.
+        s = load(archive.root, key=key, use_cache=True)
+        with archive:
+            write_reports(s, party, [], Outcome(), only_changed=True)
+            write_cache(s, only_changed=True)
+        first = [f"Your first report: {archive.reports_dir / party / 'index.html'}"]
     p = genesis.p
     to = "nobody: you collect the acceptances" if party == genesis.collector else genesis.collector
     gid = f"game {genesis.game_id}" if genesis.complete else "the game"
@@ -266,7 +274,7 @@ def join_game(proposal_path: str, *, key_path: str, root: str | Path, out: str) 
                              f"Proposer {p.proposer}'s key fingerprint: "
                              f"{keymod.fingerprint(genesis.pubs[p.proposer])} "
                              "(compare it with them out of band).",
-                             f"Send {out} to {to}."], written=written)
+                             f"Send {out} to {to}.", *first], written=written)
 
 
 # -- the exchange ----------------------------------------------------------------------------
@@ -687,7 +695,25 @@ def status_lines(s: Session) -> list[str]:
     for party, what in waiting:
         who = "You" if party == s.party else party
         lines.append(f"{who}: {what}")
+    lines.extend(unsent_reminder(s))
     return lines
+
+
+def unsent_reminder(s: Session) -> list[str]:
+    """Peer mode: when this party wrote the chain's last file and the game now waits for the
+    other side, a reminder to send it (pbem cannot see mail leave; the next file from the other
+    side shows it arrived)."""
+    if s.genesis.mode != "peer" or not s.ledger.files:
+        return []
+    last = s.ledger.files[-1]
+    t = last.payload
+    if t.sender != s.party or (s.party in s.pending_sides and not s.unresolved()):  # type: ignore[union-attr]
+        return []
+    if s.over and not s.unresolved():
+        return []
+    path = s.archive.files_dir / last.name
+    return [f"Your file {t.seq} is the last one in the game ({path}): if you have not sent "  # type: ignore[union-attr]
+            "it to your opponent yet, send it now."]
 
 
 def waiting_for(s: Session) -> list[tuple[str, str]]:

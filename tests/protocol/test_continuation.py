@@ -408,3 +408,22 @@ def test_nothing_is_signed_by_mistake(tmp_path):
     assert "File 3 signed with 3 orders" in out
     sent = read_file(t.inbox[-1][0]).payload
     assert sent.orders == ["skip", "move r2 A5.03", "skip"]
+
+
+def test_the_joiner_gets_its_first_report_and_status_reminds_of_an_unsent_file(tmp_path):
+    """Issue 11: a peer joiner who decides first has its report at once (no receive needed),
+    and `status` reminds a player whose file is the last one to send it."""
+    t = Table(tmp_path, game="patrol", sides=("blue", "red"))   # blue proposes, red joins
+    assert (t.dirs["red"] / "reports" / "red" / "index.html").is_file()
+    text = next((t.dirs["red"] / "reports" / "red").glob("0000.txt")).read_text()
+    assert "move UNIT HEX" in text                # red moves first: its decision is there
+    t.deliver()
+    _submit(t, "red", ["standing watch hold", "move r1 A2.03"])
+    r = t.ok("status", str(t.dirs["red"]))
+    assert "Your file 1 is the last one in the game" in r.output and "send it now" in r.output
+    t.deliver()
+    r = t.ok("status", str(t.dirs["red"]))
+    assert "is the last one" in r.output          # blue has not answered yet
+    _submit(t, "blue", ["watch hold", "alert no"])
+    t.deliver()
+    assert "is the last one" not in t.ok("status", str(t.dirs["red"])).output
