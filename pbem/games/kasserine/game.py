@@ -8,6 +8,7 @@ from typing import Any
 
 from pbem.core.errors import IllegalOrder, ScenarioError
 from pbem.core.game import Context, Decision, MarkerStyle, OptionSpec, Outcome, ReportModel
+from pbem.games.kasserine import conditions
 from pbem.games.kasserine.orders import STANDING_TOPICS, standing_mode
 from pbem.games.kasserine import actions, bot as bots, orders, sequence
 from pbem.games.kasserine.board import data_of
@@ -99,6 +100,14 @@ class KasserineGame:
             style: str = "random") -> list[str]:
         """Order lines for side's pending decision."""
         return bots.play(state, side, rng, style)
+
+    def parse_condition(self, text: str) -> str:
+        """A guarded order's condition (HEX clear, HEX held, UNIT alive), canonical."""
+        return conditions.parse_condition(text)
+
+    def condition(self, view: KasserineView, side: str, text: str) -> bool:
+        """Evaluate a condition on side's own view."""
+        return conditions.condition(view, side, text)
 
     def standing_topics(self) -> dict[str, tuple[str, ...]]:
         """Core standing orders: support, stiff, retreat, box and displace answers (8.2-8.4, 14.3)."""
