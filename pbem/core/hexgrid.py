@@ -14,7 +14,22 @@ DIRECTIONS: tuple[str, ...] = ("N", "NE", "SE", "S", "SW", "NW")
 OPPOSITE: dict[str, str] = {"N": "S", "NE": "SW", "SE": "NW", "S": "N", "SW": "NE", "NW": "SE"}
 
 
-class HexGrid:
+class _Adjacency:
+    """Queries both grids answer alike from their neighbour() and neighbours()."""
+
+    def direction(self, a: str, b: str) -> str | None:
+        """The direction from hex a to adjacent hex b, or None if they are not adjacent."""
+        for d in DIRECTIONS:
+            if self.neighbour(a, d) == b:
+                return d
+        return None
+
+    def adjacent(self, a: str, b: str) -> bool:
+        """True if hexes a and b share a hexside."""
+        return b in self.neighbours(a)
+
+
+class HexGrid(_Adjacency):
     """Coordinates, adjacency and distance on one map's grid."""
 
     __slots__ = ("first_col", "last_col", "first_row", "last_row", "shifted_parity", "digits")
@@ -90,17 +105,6 @@ class HexGrid:
     def neighbours(self, hex_id: str) -> tuple[str, ...]:
         """Ids of the on-map hexes adjacent to hex_id, in direction order."""
         return _neighbours(self, hex_id)
-
-    def direction(self, a: str, b: str) -> str | None:
-        """The direction from hex a to adjacent hex b, or None if they are not adjacent."""
-        for d in DIRECTIONS:
-            if self.neighbour(a, d) == b:
-                return d
-        return None
-
-    def adjacent(self, a: str, b: str) -> bool:
-        """True if hexes a and b share a hexside."""
-        return b in self.neighbours(a)
 
     # -- distance --------------------------------------------------------------------------
     def axial(self, hex_id: str) -> tuple[int, int]:
@@ -213,7 +217,7 @@ def parse_sheet_id(hex_id: str) -> tuple[str, int, int]:
     return letter, col, row
 
 
-class SheetGrid:
+class SheetGrid(_Adjacency):
     """Coordinates, adjacency and distance on a map of several lettered sheets (BCS style).
 
     Hex ids are the sheet letter, the printed column, a dot and the printed row in two digits
@@ -323,17 +327,6 @@ class SheetGrid:
     def neighbours(self, hex_id: str) -> tuple[str, ...]:
         """Ids of the on-map hexes adjacent to hex_id, in direction order."""
         return _sheet_neighbours(self, hex_id)
-
-    def direction(self, a: str, b: str) -> str | None:
-        """The direction from hex a to adjacent hex b, or None if they are not adjacent."""
-        for d in DIRECTIONS:
-            if self.neighbour(a, d) == b:
-                return d
-        return None
-
-    def adjacent(self, a: str, b: str) -> bool:
-        """True if hexes a and b share a hexside."""
-        return b in self.neighbours(a)
 
     # -- distance --------------------------------------------------------------------------
     def axial(self, hex_id: str) -> tuple[int, int]:

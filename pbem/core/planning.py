@@ -18,7 +18,7 @@ import msgspec
 
 from pbem.core.errors import IllegalOrder, OrderSyntaxError
 from pbem.core.game import Context, Game
-from pbem.core.standing import StandingOrder, apply_standing, parse_line
+from pbem.core.standing import StandingOrder, apply_order, parse_line
 
 
 class ImaginedDice:
@@ -61,11 +61,8 @@ def plan_stretch(game: Game, state: Any, side: str, rng: random.Random, style: s
         progressed = False
         for text in game.bot(sim, side, rng, style):
             try:
-                order = parse_line(game, text)
-                if isinstance(order, StandingOrder):
-                    apply_standing(game, sim, side, order)
-                else:
-                    game.apply(sim, side, order, Context(imagined, action=action))
+                apply_order(game, sim, side, parse_line(game, text),
+                            Context(imagined, action=action))
             except (IllegalOrder, OrderSyntaxError):
                 continue
             action += 1
@@ -94,10 +91,9 @@ def _imagine_answer(game: Game, sim: Any, side: str, pend: set[str], rng: random
         for text in game.bot(trial, other, random.Random(rng.random()), style):
             try:
                 order = parse_line(game, text)
+                apply_order(game, trial, other, order, Context(imagined, action=0))
                 if isinstance(order, StandingOrder):
-                    apply_standing(game, trial, other, order)
                     continue
-                game.apply(trial, other, order, Context(imagined, action=0))
             except (IllegalOrder, OrderSyntaxError):
                 return False
             applied = True

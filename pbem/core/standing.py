@@ -14,6 +14,7 @@ up, the game asks `answer(store, topic)`: a mode means "answer with it now, with
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import msgspec
@@ -177,3 +178,19 @@ def apply_guarded(game: Any, state: Any, side: str, order: GuardedOrder, ctx: An
                 + (f"'{chosen}'" if chosen else "nothing to do"), visible_to=side, kind="guard")
     if chosen:
         game.apply(state, side, game.parse_order(chosen), ctx)
+
+
+PLACE_CONDITIONS = "HEX clear, HEX held, UNIT alive"
+
+
+def parse_place_condition(text: str, hex_pattern: str = r"^\d{4}$") -> str:
+    """The canonical text of one of the place conditions most hex games share: `HEX clear`
+    (no enemy there), `HEX held` (one of yours there), `UNIT alive` (on the map); the game
+    evaluates them on the writer's view. OrderSyntaxError naming the forms otherwise."""
+    w = text.strip().lower().split()
+    if len(w) == 2 and re.match(hex_pattern, w[0]) and w[1] in ("clear", "held"):
+        return f"{w[0]} {w[1]}"
+    if len(w) == 2 and w[1] == "alive" and re.match(r"^[a-z0-9][a-z0-9-]*$", w[0]):
+        return f"{w[0]} alive"
+    raise OrderSyntaxError(f"unknown condition {text.strip()!r} ({PLACE_CONDITIONS})",
+                           rule="PBEM-GUARD")

@@ -179,10 +179,7 @@ def _probe(game: Game, state: Any, side: str, parsed: list[tuple[int, str, Any]]
         dice = ProbeDice(pattern)
         for j, (n, line, order) in prefix:
             try:
-                if isinstance(order, StandingOrder):
-                    apply_standing(game, sim, side, order)
-                else:
-                    apply_order(game, sim, side, order, Context(dice, action=j))
+                apply_order(game, sim, side, order, Context(dice, action=j))
             except OrderError:
                 pass
         for j, (n, line, order) in enumerate(parsed[first:], start=first):

@@ -72,11 +72,6 @@ class Session:
         return self.ledger.expected_senders(self.ledger.tip_seq + 1, self.pending_sides,
                                             self.rolled)
 
-    def blocked(self, side: str) -> bool:
-        """Peer mode: side's own trailing files rolled dice the other side has not revealed."""
-        mine, _ = self.ledger.trailing(self.ledger.tip_seq, side)
-        return any(self.rolled.get(k, True) for k in mine)
-
     def owes_reveal(self, side: str) -> bool:
         """Peer mode: the other side's trailing files rolled dice that side's next file reveals."""
         _, theirs = self.ledger.trailing(self.ledger.tip_seq, side)

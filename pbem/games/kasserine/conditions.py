@@ -8,23 +8,12 @@ evaluated on the writer's own view (every counter is face up in this game):
 
 from __future__ import annotations
 
-import re
-
-from pbem.core.errors import OrderSyntaxError
-
-_HEX = re.compile(r"^\d{4}$")
-RULE = "PBEM-GUARD"
+from pbem.core.standing import parse_place_condition
 
 
 def parse_condition(text: str) -> str:
     """The canonical text of a condition; OrderSyntaxError naming the forms if unknown."""
-    w = text.strip().lower().split()
-    if len(w) == 2 and _HEX.match(w[0]) and w[1] in ("clear", "held"):
-        return f"{w[0]} {w[1]}"
-    if len(w) == 2 and w[1] == "alive" and re.match(r"^[a-z0-9][a-z0-9-]*$", w[0]):
-        return f"{w[0]} alive"
-    raise OrderSyntaxError(f"unknown condition {text.strip()!r} (HEX clear, HEX held, "
-                           "UNIT alive)", rule=RULE)
+    return parse_place_condition(text)
 
 
 def condition(view, side: str, text: str) -> bool:
