@@ -1,0 +1,42 @@
+"""Run one pbem command in this process with the imports done first, and time only the command.
+
+Usage: python bench/warm.py GAME TIMING_FILE -- PBEM_ARGS...
+
+Imports pbem's command line, the modules behind receive, submit, status and verify, and the
+game's package before the clock starts, then runs the command as `pbem PBEM_ARGS` would and
+appends "seconds exit_code" to TIMING_FILE. This is the "imports excluded" (warm start) figure
+of bench/commands.py: what the command itself costs in a fresh process, every file read and
+every cache used as the real command does, minus starting Python and importing code.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import time
+
+
+def main() -> None:
+    """Import, then time the command."""
+    game, timing = sys.argv[1], sys.argv[2]
+    args = sys.argv[sys.argv.index("--") + 1:]
+    import pbem.cli
+    for mod in ("pbem.protocol.ops", "pbem.protocol.audit", "pbem.protocol.session",
+                "pbem.protocol.reporting", "pbem.reports.render", "pbem.reports.svgmap",
+                "pbem.core.keys", "jinja2", f"pbem.games.{game}"):
+        importlib.import_module(mod)
+    t0 = time.perf_counter()
+    code = 0
+    try:
+        pbem.cli.cli.main(args=args, prog_name="pbem", standalone_mode=False)
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else 1
+    except Exception:               # a refused command: the timing still counts, marked failed
+        code = 1
+    elapsed = time.perf_counter() - t0
+    with open(timing, "a", encoding="ascii") as fh:
+        fh.write(f"{elapsed:.6f} {code}\n")
+
+
+if __name__ == "__main__":
+    main()
