@@ -17,8 +17,12 @@ The runner builds the position with the game's hook, applies every order through
 interface with ``FixedDice`` and checks the expectations. Keys every game shares:
 
     error         rule id of the IllegalOrder the last order raises; the state is unchanged
+    error_text    a substring of that IllegalOrder's reason (what the player is told)
     events        substrings each found in one event visible to all
     not_events    substrings found in no event visible to all
+    logged        [{text, kind, hexes, to}]: one event (of any visibility) has the substring
+                  text and, where given, that kind, those hexes (a list) and visibility (to)
+    purposes      substrings each found in the purpose of one roll
     private       {side: [substrings each found in one event visible to that side only]}
     rolls         the visibility of every roll, in order
     dice_left     fixed dice not consumed
@@ -47,8 +51,9 @@ from pbem.core.dice import FixedDice
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import ALL, Context, Event, Game, Roll
 
-CORE_KEYS = frozenset({"error", "events", "not_events", "private", "rolls", "dice_left",
-                       "pending", "pending_side", "winner", "not_over", "view"})
+CORE_KEYS = frozenset({"error", "error_text", "events", "not_events", "logged", "purposes",
+                       "private", "rolls", "dice_left", "pending", "pending_side", "winner",
+                       "not_over", "view"})
 
 
 class Case(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -177,11 +182,22 @@ def check_case(hooks: CaseHooks, case: Case, run: CaseRun) -> None:
         assert run.error is not None, "expected an illegal order"
         assert run.error.rule == exp["error"], f"rule {run.error.rule}: {run.error.describe()}"
         assert msgspec.json.encode(state) == run.before, "an illegal order changed the state"
+    if "error_text" in exp:
+        assert run.error is not None, "expected an illegal order"
+        assert exp["error_text"] in run.error.reason, f"reason {run.error.reason!r}"
     public = _texts(run.events, ALL)
     for s in exp.get("events", []):
         assert any(s in t for t in public), f"no public event with {s!r}: {public}"
     for s in exp.get("not_events", []):
         assert not any(s in t for t in public), f"public event with {s!r}: {public}"
+    for want in exp.get("logged", []):
+        found = [e for e in run.events if want["text"] in e.text
+                 and e.kind == want.get("kind", e.kind)
+                 and list(e.hexes) == want.get("hexes", list(e.hexes))
+                 and e.visible_to == want.get("to", e.visible_to)]
+        assert found, f"no event like {want}: {[(e.text, e.kind, e.hexes) for e in run.events]}"
+    for s in exp.get("purposes", []):
+        assert any(s in r.purpose for r in run.rolls), f"no roll for {s!r}: {run.rolls}"
     for side, subs in exp.get("private", {}).items():
         mine = _texts(run.events, side)
         for s in subs:
