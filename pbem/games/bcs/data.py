@@ -42,6 +42,7 @@ class Unit(_Strict, kw_only=True):
     hard: bool = False
     recon: bool = False
     non_rebuildable: bool = False
+    start_hex_exempt: bool = False # BbF 3.3: no Command Radius, always a Safe Path in its start hex
     support_only: bool = False
     move: Face
     deployed: Face | None = None   # single-sided counters are Move-side only (1.2b)
@@ -291,3 +292,51 @@ class Scenario(_Strict, kw_only=True):
     setup: list[Placement] = []
     arrival: list[Arrival] = []
     victory: Victory
+
+
+# -- where the game rules and the errata amend the series rules (amendments.toml) -------------------
+
+Value = bool | int | str
+
+
+class Apply(_Strict, kw_only=True):
+    """Where the data apply an amendment: a data path, the value the data must carry there and
+    the value the overruled rule would have given (None when it is not a single value)."""
+
+    path: str                      # "unit/72-ra-at/move/range", "option/buddies_traffic/default"
+    value: Value
+    other: Value | None = None
+
+
+class Disagreement(_Strict, kw_only=True):
+    """A place where Baptism By Fire's own rules (or its errata) and the series rules disagree
+    (BCS 1.3: the game rules prevail, unless the series names the game rule incorrect)."""
+
+    id: str
+    series_rule: str               # a BCS-* or ERR-BCS-* rule id
+    game_rule: str                 # a BBF-* or ERR-BBF-* rule id
+    prevails: str = "game"         # game | series (only with a reason)
+    reason: str = ""
+    summary: str
+    apply: list[Apply]
+    source: str
+
+
+class Erratum(_Strict, kw_only=True):
+    """One printed erratum and its effect: wording (no rule or data change), data (values the
+    data carry, checked) or rule (a rule of play the engine applies; the rule ids it changes)."""
+
+    id: str
+    amends: str                    # what it amends, as printed
+    effect: str                    # wording | data | rule
+    summary: str
+    rules: list[str] = []
+    apply: list[Apply] = []
+    source: str
+
+
+class AmendmentsFile(_Strict, kw_only=True):
+    """amendments.toml."""
+
+    disagreement: list[Disagreement]
+    erratum: list[Erratum]

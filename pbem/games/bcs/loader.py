@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from pbem.core.datafile import read_toml
 from pbem.core.errors import ScenarioError
 from pbem.core.mapdata import GameMap, check_source, load_map
-from pbem.games.bcs.data import (Arrival, ChartsFile, CountersFile, DiceTable, Formation, HQ,
-                                 Matrix, OoaFile, Scenario, TecFile, TerrainRow, Trains, Unit)
+from pbem.games.bcs.amendments import check_amendments, lookup
+from pbem.games.bcs.data import (AmendmentsFile, Arrival, ChartsFile, CountersFile, DiceTable,
+                                 Disagreement, Erratum, Formation, HQ, Matrix, OoaFile, Scenario,
+                                 TecFile, TerrainRow, Trains, Unit)
 
 DATA_DIR = Path(__file__).resolve().parents[3] / "scenarios" / "bcs"
 SIDES = ("allied", "axis")
@@ -49,6 +52,12 @@ class BcsData:
         self.ooa = ooa
         self.scenarios = scenarios
         self.problems = problems
+        self.disagreements: dict[str, Disagreement] = {}   # BCS 1.3, from amendments.toml
+        self.errata: dict[str, Erratum] = {}
+
+    def lookup(self, path: str) -> Any:
+        """The data value at an amendments path (``unit/72-ra-at/move/range``); KeyError if none."""
+        return lookup(self, path)
 
     def counter_ids(self) -> set[str]:
         """Every counter id: units, HQs and Combat Trains."""
@@ -402,4 +411,9 @@ def load_data(root: str | Path = DATA_DIR) -> BcsData:
             raise _fail(sp, f"scenario {s.id}", "the id must be the file name", s.rule)
         d.problems[s.id] = _check_scenario(sp, s, d)
         d.scenarios[s.id] = s
+    ap = root / "amendments.toml"
+    amendments = read_toml(ap, AmendmentsFile)
+    check_amendments(ap, amendments, d)
+    d.disagreements = {g.id: g for g in amendments.disagreement}
+    d.errata = {e.id: e for e in amendments.erratum}
     return d
