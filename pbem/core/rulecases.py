@@ -17,7 +17,7 @@ The runner builds the position with the game's hook, applies every order through
 interface with ``FixedDice`` and checks the expectations. Keys every game shares:
 
     error         rule id of the IllegalOrder the last order raises; the state is unchanged
-    error_text    a substring of that IllegalOrder's reason (what the player is told)
+    error_text    that IllegalOrder's reason, exactly (what the player is told)
     events        substrings each found in one event visible to all
     not_events    substrings found in no event visible to all
     logged        [{text, kind, hexes, to}]: one event (of any visibility) has the substring
@@ -184,7 +184,7 @@ def check_case(hooks: CaseHooks, case: Case, run: CaseRun) -> None:
         assert msgspec.json.encode(state) == run.before, "an illegal order changed the state"
     if "error_text" in exp:
         assert run.error is not None, "expected an illegal order"
-        assert exp["error_text"] in run.error.reason, f"reason {run.error.reason!r}"
+        assert run.error.reason == exp["error_text"], f"reason {run.error.reason!r}"
     public = _texts(run.events, ALL)
     for s in exp.get("events", []):
         assert any(s in t for t in public), f"no public event with {s!r}: {public}"
