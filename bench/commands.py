@@ -70,10 +70,16 @@ class Run:
 
 
 def run(cmd: list[str], cwd: Path, check: bool = True) -> Run:
-    """Run cmd as a fresh process; its wall time from spawn to exit and its maximum RSS."""
+    """Run cmd as a fresh process; its wall time from spawn to exit and its maximum RSS.
+
+    The child finds pbem in this script's tree first (PYTHONPATH), so a copy of the code
+    (say, the commit before a change) can be measured with the same installed environment.
+    """
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         t0 = time.perf_counter()
-        p = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
+        p = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
+                             env=env)
         _, status, ru = os.wait4(p.pid, 0)
         wall = time.perf_counter() - t0
         p.returncode = os.waitstatus_to_exitcode(status)

@@ -100,6 +100,34 @@ def wrap_command(cmd: object, width: int = TEXT_WIDTH, indent: str = "    ") -> 
     return "\n".join(lines)
 
 
+class _CompiledTemplates(jinja2.BytecodeCache):
+    """Compiled templates kept in pbem's cache folder (pbem.core.cache), one entry per
+    template name, environment settings, Jinja version and source checksum: Jinja itself
+    recompiles when the template's source no longer matches the checksum in the entry."""
+
+    def __init__(self, salt: str) -> None:
+        self.salt = salt
+
+    def _key(self, bucket: jinja2.bccache.Bucket) -> str:
+        from pbem.core import cache
+
+        return cache.key_of("jinja", self.salt, jinja2.__version__, bucket.key, bucket.checksum)
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        """Fill the bucket from an intact entry, if there is one."""
+        from pbem.core import cache
+
+        body = cache.load("jinja", self._key(bucket))
+        if body is not None:
+            bucket.bytecode_from_string(body)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        """Keep a freshly compiled template."""
+        from pbem.core import cache
+
+        cache.store("jinja", self._key(bucket), bucket.bytecode_to_string())
+
+
 def _env(autoescape: bool) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
@@ -108,6 +136,8 @@ def _env(autoescape: bool) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        bytecode_cache=_CompiledTemplates(f"autoescape={autoescape} trim lstrip keep-newline "
+                                          "strict-undefined"),
     )
     env.filters["clean"] = clean
     env.filters["wrap"] = wrap

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 import weakref
 from html import escape as _html_escape
 from typing import Iterable, Sequence
@@ -658,6 +659,35 @@ def _static_layers(game_map: GameMap, terrain_colours: dict[str, str] | None,
     per_map = _STATIC_CACHE.setdefault(game_map, {})
     if key in per_map:
         return per_map[key]
+    # A map loaded from scenario files carries the hash of those files (cache_key, set by the
+    # game's loader): its drawing is kept on disk too, per that hash and this module's source.
+    data_key = getattr(game_map, "cache_key", None)
+    disk_key = None
+    if isinstance(data_key, str):
+        from pbem.core import cache
+
+        code = [cache.source_hash(sys.modules[m]) for m in
+                (__name__, "pbem.core.hexgrid", "pbem.core.mapdata")]
+        disk_key = cache.key_of("svg-static", data_key, repr(key), *code)
+        body = cache.load("svg-static", disk_key)
+        if body is not None:
+            try:
+                parts = tuple(body.decode("utf-8").split("\0"))
+            except UnicodeDecodeError:
+                parts = ()
+            if len(parts) == 3:
+                per_map[key] = parts  # type: ignore[assignment]
+                return parts  # type: ignore[return-value]
+    result = _draw_static(game_map, terrain_colours, hex_size)
+    per_map[key] = result
+    if disk_key is not None:
+        cache.store("svg-static", disk_key, "\0".join(result).encode("utf-8"))
+    return result
+
+
+def _draw_static(game_map: GameMap, terrain_colours: dict[str, str] | None,
+                 hex_size: float) -> tuple[str, str, str]:
+    """Draw the static layers (see _static_layers)."""
     geo = _Geometry(game_map, float(hex_size))
     s = geo.s
     g = game_map.grid
@@ -858,9 +888,7 @@ def _static_layers(game_map: GameMap, terrain_colours: dict[str, str] | None,
                        f'{row:0{dg}d}</text>')
         out.append("</g>")
 
-    result = ("".join(defs), "".join(out), names_svg)
-    per_map[key] = result
-    return result
+    return ("".join(defs), "".join(out), names_svg)
 
 
 def render_svg(game_map: GameMap, units: Sequence[MapUnit] = (), markers: Sequence[MapMarker] = (),

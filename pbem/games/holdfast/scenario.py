@@ -405,8 +405,20 @@ def data_files(scenario_id: str, root: Path = SCENARIO_DIR) -> list[Path]:
 
 @lru_cache(maxsize=32)
 def load_holdfast(scenario_id: str, root: Path = SCENARIO_DIR) -> HoldfastData:
-    """Load, validate and cache one scenario; ScenarioError (one line) on any problem."""
-    map_p, units_p, tables_p, turns_p, scen_p = data_files(scenario_id, root)
+    """Load, validate and cache one scenario; ScenarioError (one line) on any problem.
+
+    Built once per hash of its files (pbem.core.cache) and kept in memory for the process."""
+    from pbem.core import cache
+
+    files = data_files(scenario_id, root)
+    key = cache.files_key("holdfast-data", files, scenario_id, str(root))
+    data = cache.remember("holdfast-data", key, lambda: _build(scenario_id, files))
+    data.map.cache_key = key         # the map's drawing is kept per this hash (svgmap)
+    return data
+
+
+def _build(scenario_id: str, files: list[Path]) -> HoldfastData:
+    map_p, units_p, tables_p, turns_p, scen_p = files
     tables = _decode(tables_p, Tables)
     _check_tables(tables, tables_p)
     gmap = load_map(map_p,

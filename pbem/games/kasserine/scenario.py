@@ -351,7 +351,29 @@ def load_kasserine(scenario_id: str = "historical", root: Path = SCENARIO_DIR,
 
 @lru_cache(maxsize=8)
 def _load(scenario_id: str, root: Path, sbeitla_override: str | None) -> KasserineData:
+    base = _load_files(scenario_id, root)
+    if sbeitla_override is None or sbeitla_override == base.sbeitla_hex:
+        return base                  # the file's own reading: one load, one object
+    _check_scenario(base.files["scenario"], base.scenario, sbeitla_override, base.map, base.units)
+    return KasserineData(map=base.map, tec=base.tec, units=base.units, crt=base.crt,
+                         scenario=base.scenario, sbeitla_hex=sbeitla_override, files=base.files)
+
+
+@lru_cache(maxsize=8)
+def _load_files(scenario_id: str, root: Path) -> KasserineData:
+    """The scenario as its files give it, validated; built once per hash of the files
+    (pbem.core.cache) and kept in memory for the process."""
+    from pbem.core import cache
+
     files = data_files(scenario_id, root)
+    key = cache.files_key("kasserine-data", [files[k] for k in sorted(files)], scenario_id,
+                          str(root))
+    data = cache.remember("kasserine-data", key, lambda: _build(files))
+    data.map.cache_key = key         # the map's drawing is kept per this hash (svgmap)
+    return data
+
+
+def _build(files: dict[str, Path]) -> KasserineData:
     crt = load_crt(files["crt"])
     tec = _load_tec(files["tec"], crt)
     gmap = _load_map(files["map"], tec)
@@ -359,7 +381,7 @@ def _load(scenario_id: str, root: Path, sbeitla_override: str | None) -> Kasseri
     units = _load_units(files["units"])
     scen = _decode(files["scenario"], ScenarioFile)
     assert isinstance(scen, ScenarioFile)
-    sbeitla = sbeitla_override if sbeitla_override is not None else scen.options.sbeitla_hex
+    sbeitla = scen.options.sbeitla_hex
     _check_scenario(files["scenario"], scen, sbeitla, gmap, units)
     return KasserineData(map=gmap, tec=tec, units=units, crt=crt, scenario=scen,
                          sbeitla_hex=sbeitla, files=files)
