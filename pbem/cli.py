@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import functools
-import json
+import importlib
 import os
-import random
 import sys
 from pathlib import Path
 from typing import Any, Callable
@@ -46,12 +45,69 @@ def clean_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+class LazyCommands(dict):  # type: ignore[type-arg]
+    """A group's commands, some imported only when named (or when all are listed, as --help
+    does): a command pays for the imports it needs, not for every other command's."""
+
+    def __init__(self, commands: dict[str, click.Command]) -> None:
+        super().__init__(commands)
+        self.lazy: dict[str, str] = {}        # name -> "module:attribute"
+
+    def _load(self, name: str) -> None:
+        if name in self.lazy and not dict.__contains__(self, name):
+            module, _, attr = self.lazy[name].partition(":")
+            dict.__setitem__(self, name, getattr(importlib.import_module(module), attr))
+
+    def _load_all(self) -> None:
+        for name in list(self.lazy):
+            self._load(name)
+
+    def get(self, name: str, default: Any = None) -> Any:
+        """The command called name (imported first if lazy)."""
+        self._load(name)
+        return dict.get(self, name, default)
+
+    def __getitem__(self, name: str) -> click.Command:
+        self._load(name)
+        return dict.__getitem__(self, name)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.lazy or dict.__contains__(self, name)
+
+    def __iter__(self) -> Any:
+        self._load_all()
+        return dict.__iter__(self)
+
+    def __len__(self) -> int:
+        self._load_all()
+        return dict.__len__(self)
+
+    def keys(self) -> Any:
+        """Every command name (the lazy ones imported)."""
+        self._load_all()
+        return dict.keys(self)
+
+    def values(self) -> Any:
+        """Every command (the lazy ones imported)."""
+        self._load_all()
+        return dict.values(self)
+
+    def items(self) -> Any:
+        """Every (name, command) (the lazy ones imported)."""
+        self._load_all()
+        return dict.items(self)
+
+
 class PbemGroup(click.Group):
     """The top-level group: whatever a command raises ends as one line and an exit code.
 
     An exception that is not a user error is a bug: it is reported in one line with where to
     report it (exit code EXIT_INTERNAL); the traceback only when $PBEM_DEBUG is set.
     """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.commands = LazyCommands(self.commands)
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command, mapping every error to its exit code."""
@@ -318,6 +374,8 @@ def status(directory: str, as_json: bool, key: str | None) -> None:
         s = ops.open_session(directory, key_path=key)
         data, lines = ops.status_json(s), ops.status_lines(s)
     if as_json:
+        import json
+
         echo(json.dumps(data, sort_keys=True))
     else:
         for ln in lines:
@@ -463,6 +521,8 @@ def bot(directory: str, side: str, out: str, style: str, seed: int | None, key: 
         raise PbemError(f"this archive belongs to {s.party}; a bot plays only its own side")
     if side not in s.pending_sides:
         raise PbemError(f"{side} has no decision to make now")
+    import random
+
     rng = random.Random(seed if seed is not None else int.from_bytes(os.urandom(8), "big"))
     lines = s.game.bot(s.state, side, rng, style)
     from pbem.protocol.checking import check_orders
@@ -506,7 +566,6 @@ def main() -> None:
 import pbem.cli_records  # noqa: E402,F401  (attaches export, import, replay, stats, log, library)
 
 
-from pbem.cli_ladder import ladder as _ladder; cli.add_command(_ladder)  # noqa: E402,E702
-from pbem.cli_mail import mail as _mail; cli.add_command(_mail)  # noqa: E402,E702
+cli.commands.lazy.update(ladder="pbem.cli_ladder:ladder", mail="pbem.cli_mail:mail")  # type: ignore[attr-defined]
 import pbem.cli_map  # noqa: E402,F401  (attaches map)
 import pbem.cli_standing  # noqa: E402,F401  (attaches standing)
