@@ -560,6 +560,9 @@ def make_turn(s: Session, orders: list[str], message: str) -> SignedFile:
 def write_cache(s: Session, *, only_changed: bool = False) -> bool:
     """Write the derived state cache (never trusted on its own); with only_changed, leave an
     identical cache alone. True if written."""
+    from pbem.protocol.verified import remember
+
+    remember(s.archive, s.ledger.files)      # the files verified, by hash (verified.py)
     return write_derived(s.archive.cache_dir / "state.json", cache_blob(s),
                          only_changed=only_changed)
 

@@ -230,7 +230,13 @@ def load(root: str | Path, *, key: Any = None, strict: bool = True,
     s.key = key
     if rest and not genesis.complete:
         raise ArchiveError(f"{archive.root}: turn files present before the genesis is complete")
-    files = [read_file(p, strict=strict) for p in rest]
+    if use_cache and strict:     # files verified by an earlier command are remembered by hash
+        from pbem.protocol.verified import Stored
+
+        stored = Stored(archive)
+        files = [stored.read(p) for p in rest]
+    else:
+        files = [read_file(p, strict=strict) for p in rest]
     if upto is not None:
         files = [f for f in files if getattr(f.payload, "seq", 0) <= upto]
     cached = _read_cache(archive.root, game, genesis, files) if use_cache else None
