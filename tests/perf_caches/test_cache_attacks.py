@@ -1,0 +1,199 @@
+"""Caches are never believed without their hash: attacks through the real commands (issue 12).
+
+docs/protocol.md, "Caches": a stored file changed after it was remembered as verified is
+checked in full and refused; a record of verified files written without this installation's
+HMAC key is ignored; damaged or stale entries of the static caches (scenario data, compiled
+templates, map layers) are rebuilt and the reports come out byte-identical; `pbem verify`
+reads none of it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from fixtures.table import Table, snapshot
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    d = tmp_path / "pbem-cache"
+    monkeypatch.setenv("PBEM_CACHE_DIR", str(d))
+    return d
+
+
+def _played(tmp_path: Path) -> Table:
+    t = Table(tmp_path / "game")
+    t.deliver()
+    for _ in range(3):
+        t.play_one()
+        t.deliver()
+    return t
+
+
+def _forge_signature(path: Path) -> None:
+    """Rewrite a stored file in canonical form with one bit of its signature flipped."""
+    from pbem.core.records import _render, read_file, summary
+
+    f = read_file(path, strict=True)
+    bad = bytes([f.sig[0] ^ 1]) + f.sig[1:]
+    path.write_text(summary(f.payload) + _render(f.payload_bytes, bad), encoding="ascii")
+
+
+def test_verified_files_are_remembered_by_hash_under_an_hmac(tmp_path, cache_dir):
+    t = _played(tmp_path)
+    index = json.loads((t.dirs["red"] / "cache" / "verified.json").read_bytes())
+    turns = sorted((t.dirs["red"] / "files").glob("0*-red.pbem")) + sorted(
+        (t.dirs["red"] / "files").glob("0*-blue.pbem"))
+    import hashlib
+
+    stored = {hashlib.sha256(p.read_bytes()).hexdigest() for p in turns}
+    # every stored turn file is remembered, except perhaps an automatic reply this archive
+    # signed in its last command (its own signature, not verified again until the next load)
+    assert set(index["files"]) <= stored and len(index["files"]) >= len(stored) - 1 > 0
+    assert (cache_dir / "verified-hmac.key").stat().st_mode & 0o077 == 0
+    # the record is used: a status reads the files through it (no Ed25519 verification)
+    from pbem.core import signing
+
+    calls = []
+    real = signing.verify
+    signing.verify = lambda *a: calls.append(a) or real(*a)
+    try:
+        t.ok("status", str(t.dirs["red"]))
+    finally:
+        signing.verify = real
+    assert len(calls) <= 3          # the genesis files only (proposal, acceptance)
+
+
+def test_a_stored_file_changed_after_it_was_cached_is_refused(tmp_path, cache_dir):
+    t = _played(tmp_path)
+    victim = sorted((t.dirs["red"] / "files").glob("0001-*.pbem"))[0]
+    _forge_signature(victim)
+    for cmd in (["status", str(t.dirs["red"])],):
+        r = t.run(*cmd)
+        assert r.exit_code != 0
+        assert victim.name in r.output and "bad signature" in r.output
+        assert len(r.output.strip().splitlines()) == 1
+
+
+def test_a_forged_record_of_verified_files_is_ignored(tmp_path, cache_dir):
+    t = _played(tmp_path)
+    red = t.dirs["red"]
+    victim = sorted((red / "files").glob("0001-*.pbem"))[0]
+    index_path = red / "cache" / "verified.json"
+    index = json.loads(index_path.read_bytes())
+    _forge_signature(victim)
+    import hashlib
+
+    digest = hashlib.sha256(victim.read_bytes()).hexdigest()
+    signer, mac = next(iter(index["files"].values()))
+    index["files"][digest] = [signer, mac]            # a valid entry's HMAC, another hash
+    index_path.write_text(json.dumps(index))
+    r = t.run("status", str(red))
+    assert r.exit_code != 0 and victim.name in r.output and "bad signature" in r.output
+    # and with no record at all, or no HMAC key, the honest archive still loads in full
+    _forge_signature(victim)                           # flip the bit back
+    (cache_dir / "verified-hmac.key").unlink()
+    t.ok("status", str(red))
+
+
+def test_receive_refusing_a_file_leaves_the_archive_and_its_caches_as_they_were(tmp_path,
+                                                                              cache_dir):
+    t = _played(tmp_path)
+    t.play_one()
+    path, to = t.inbox.pop(0)
+    forged = Path(path).with_name("forged.pbem")
+    forged.write_text(Path(path).read_text())
+    _forge_signature(forged)
+    before = snapshot(t.dirs[to])
+    r = t.run("receive", str(t.dirs[to]), str(forged), "--key", t.key(to))
+    assert r.exit_code != 0 and "bad signature" in r.output
+    assert snapshot(t.dirs[to]) == before
+
+
+def test_verify_reads_no_cache(tmp_path, cache_dir, monkeypatch):
+    t = _played(tmp_path)
+    from pbem.protocol import verified
+
+    def refuse(*_a, **_k):
+        raise AssertionError("pbem verify must not read the record of verified files")
+
+    monkeypatch.setattr(verified.Stored, "read", refuse)
+    t.ok("verify", str(t.dirs["red"]))
+    victim = sorted((t.dirs["red"] / "files").glob("0002-*.pbem"))[0]
+    _forge_signature(victim)
+    r = t.run("verify", str(t.dirs["red"]))
+    assert r.exit_code == 3 and victim.name in r.output
+
+
+@pytest.mark.parametrize("game,scenario", [("holdfast", "race-to-tunis"),
+                                           ("kasserine", "historical")])
+def test_damaged_static_caches_are_rebuilt_and_reports_are_identical(tmp_path, game, scenario):
+    """A side's report, rendered by `pbem report` in a fresh process with no cache, with a
+    fresh cache, with it warm, and with every entry damaged (body changed: its hash no longer
+    matches; or a valid hash over a body that is not what was stored), is the same bytes."""
+    import hashlib
+    import os
+    import subprocess
+    import sys
+
+    from pbem.core import cache
+
+    work = tmp_path / "game"
+    code = (f"import sys; sys.argv = ['pbem', 'demo', {str(work)!r}, '--game', {game!r}, "
+            f"'--scenario', {scenario!r}, '--seed', '3', '--quiet'];"
+            "import pbem.protocol.demo as d; d.MAX_FILES = 3;"
+            "from pbem.cli import main; main()")
+    env = dict(os.environ, PBEM_CACHE_DIR="")
+    subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    side = sorted(p.name for p in work.iterdir() if (p / "archive.json").exists())[0]
+    outs = {}
+    cdir = tmp_path / "c"
+    for label, folder in (("none", ""), ("fresh", str(cdir)), ("warm", str(cdir)),
+                          ("damaged", str(cdir))):
+        if label == "damaged":
+            for i, p in enumerate(sorted(cdir.glob("*.bin"))):
+                raw = bytearray(p.read_bytes())
+                if i % 2:
+                    raw[-1] ^= 0xFF                      # the body no longer has its hash
+                    p.write_bytes(bytes(raw))
+                else:                                    # a consistent header, a junk body
+                    body = b"not what was stored"
+                    p.write_bytes(cache.MAGIC + hashlib.sha256(body).hexdigest().encode()
+                                  + b"\n" + body)
+        outs[label] = []
+        for fmt in ("html", "text"):
+            r = subprocess.run([sys.executable, "-c", "from pbem.cli import main; main()",
+                                "report", str(work / side), "--side", side, "--format", fmt],
+                               env=dict(os.environ, PBEM_CACHE_DIR=folder),
+                               capture_output=True)
+            assert r.returncode == 0, r.stderr
+            outs[label].append(r.stdout)
+        if label == "fresh":
+            assert list(cdir.glob("jinja-*.bin")) and list(cdir.glob(f"{game}-data-*.bin")) \
+                and list(cdir.glob("svg-static-*.bin"))
+    assert b"<svg" in outs["none"][0]
+    assert outs["none"] == outs["fresh"] == outs["warm"] == outs["damaged"]
+
+
+def test_a_pickled_entry_is_rebuilt_when_the_code_it_depends_on_changed(cache_dir,
+                                                                        monkeypatch):
+    from pbem.core import cache
+    from pbem.games.kasserine import scenario as sc
+
+    built = []
+
+    def build():
+        built.append(1)
+        return sc._build(sc.data_files("historical"))
+
+    a = cache.remember("t", "k", build)
+    b = cache.remember("t", "k", build)
+    assert len(built) == 1 and b is not a and b.map.terrain == a.map.terrain
+    real = cache._module_hash
+    monkeypatch.setattr(cache, "_module_hash",
+                        lambda m: "0" * 64 if m == "pbem.core.mapdata" else real(m))
+    cache.remember("t", "k", build)
+    assert len(built) == 2
