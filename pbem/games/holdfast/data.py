@@ -35,7 +35,38 @@ def _world(scenario_id: str) -> "World":
         if loader is None:
             raise ScenarioError("the Holdfast scenario loader is not available")
         data = loader(scenario_id)
+        key = getattr(data.map, "cache_key", None)
+        if isinstance(key, str):
+            return _cached_world(scenario_id, data, key)
     return World(scenario_id, data)
+
+
+# World attributes that are the loaded data itself (or per-process memos), not derived from it
+_SHARED = ("data", "map", "grid", "units", "tables", "turns", "scenario", "memo")
+
+
+def _cached_world(scenario_id: str, data: Any, data_key: str) -> "World":
+    """The World of shipped scenario data, its derived facts built once per hash of the data
+    files and of the code that derives them (pbem.core.cache)."""
+    import sys
+
+    from pbem.core import cache
+
+    def build() -> dict[str, Any]:
+        w = World(scenario_id, data)
+        return {k: v for k, v in w.__dict__.items() if k not in _SHARED}
+
+    code = [cache.source_hash(sys.modules[m])
+            for m in (__name__, "pbem.core.hexgrid", "pbem.core.mapdata")]
+    derived = cache.remember("holdfast-world",
+                             cache.key_of("holdfast-world", data_key, scenario_id, *code), build)
+    w = World.__new__(World)
+    w.__dict__.update(derived)
+    w.data, w.map, w.grid = data, data.map, data.map.grid
+    w.units, w.tables, w.turns, w.scenario = (UnitSpecs(data.units), data.tables, data.turns,
+                                              data.scenario)
+    w.memo = {}
+    return w
 
 
 STANDIN_PREFIX = "?"   # stand-in enemy blocks of standin.py: "?axis-3" (never a unit id)
