@@ -28,6 +28,8 @@ interface with ``FixedDice`` and checks the expectations. Keys every game shares
     dice_left     fixed dice not consumed
     pending       the kind of the one pending decision ("" = nothing pending)
     pending_side  the side of the first pending decision
+    prompt        the prompt of the first pending decision, exactly
+    detail        the private detail of the first pending decision, exactly
     winner        the side that won, or "draw" (the game is over)
     not_over      true: the game is not over
     view          {side: {has = [...], lacks = [...]}} strings in that side's encoded view
@@ -52,8 +54,8 @@ from pbem.core.errors import IllegalOrder
 from pbem.core.game import ALL, Context, Event, Game, Roll
 
 CORE_KEYS = frozenset({"error", "error_text", "events", "not_events", "logged", "purposes",
-                       "private", "rolls", "dice_left", "pending", "pending_side", "winner",
-                       "not_over", "view"})
+                       "private", "rolls", "dice_left", "pending", "pending_side", "prompt",
+                       "detail", "winner", "not_over", "view"})
 
 
 class Case(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -207,13 +209,16 @@ def check_case(hooks: CaseHooks, case: Case, run: CaseRun) -> None:
     if "dice_left" in exp:
         left = len(run.dice.values) - run.dice.used
         assert left == exp["dice_left"], f"{left} fixed dice left, expected {exp['dice_left']}"
-    if "pending" in exp or "pending_side" in exp:
+    if {"pending", "pending_side", "prompt", "detail"} & set(exp):
         pending = game.pending(state)
         if "pending" in exp:
             want = [exp["pending"]] if exp["pending"] else []
             assert [d.kind for d in pending] == want, pending
         if "pending_side" in exp:
             assert pending and pending[0].side == exp["pending_side"], pending
+        for key in ("prompt", "detail"):
+            if key in exp:
+                assert pending and getattr(pending[0], key) == exp[key], pending
     if "winner" in exp:
         o = game.outcome(state)
         assert o is not None, "the game is not over"
