@@ -63,10 +63,11 @@ def progress(msg: str) -> None:
 
 
 class Run:
-    """One timed process: wall seconds, peak memory (KiB), exit code and standard output."""
+    """One timed process: wall seconds, peak memory (KiB), exit code, standard output, and
+    the CPU seconds it used (user + system; other work on the machine does not inflate it)."""
 
-    def __init__(self, wall: float, rss_kib: int, code: int, out: str) -> None:
-        self.wall, self.rss, self.code, self.out = wall, rss_kib, code, out
+    def __init__(self, wall: float, rss_kib: int, code: int, out: str, cpu: float = 0.0) -> None:
+        self.wall, self.rss, self.code, self.out, self.cpu = wall, rss_kib, code, out, cpu
 
 
 def run(cmd: list[str], cwd: Path, check: bool = True) -> Run:
@@ -88,7 +89,7 @@ def run(cmd: list[str], cwd: Path, check: bool = True) -> Run:
         text, etext = out.read().decode(errors="replace"), err.read().decode(errors="replace")
     if check and p.returncode != 0:
         raise SystemExit(f"failed ({p.returncode}): {' '.join(map(str, cmd))}\n{text}{etext}")
-    return Run(wall, ru.ru_maxrss, p.returncode, text)
+    return Run(wall, ru.ru_maxrss, p.returncode, text, ru.ru_utime + ru.ru_stime)
 
 
 @contextlib.contextmanager
@@ -169,9 +170,10 @@ class Game:
             timing.unlink(missing_ok=True)
             run([sys.executable, str(HERE / "warm.py"), self.game.id, str(timing), "--", *wargs],
                 cwd)
-            secs, code = timing.read_text().split()
+            secs, cpu, code = timing.read_text().split()
             if code == "0":
                 self.warm.setdefault(what, []).append(float(secs))
+                self.warm.setdefault(what + "-cpu", []).append(float(cpu))
         r = run([self.pbem, *args], cwd, check=check)
         self.note(what, files, r)
         return r
@@ -244,11 +246,14 @@ class Game:
             b = run([sys.executable, str(HERE / "bare_pass.py"), str(archive)], root)
             self.note("bare", n, b)
             self.warm.setdefault("bare", []).append(float(b.out.split()[0]))
+            self.warm.setdefault("bare-cpu", []).append(float(b.out.split()[2]))
             timing = root / "warm-timing.txt"
             timing.unlink(missing_ok=True)
             run([sys.executable, str(HERE / "warm.py"), self.game.id, str(timing), "--",
                  "verify", str(archive)], root)
-            self.warm.setdefault("verify", []).append(float(timing.read_text().split()[0]))
+            secs, cpu, _ = timing.read_text().split()
+            self.warm.setdefault("verify", []).append(float(secs))
+            self.warm.setdefault("verify-cpu", []).append(float(cpu))
             self.floor(root, n)
         turns = sorted(int(p.name[:4]) for p in (archive / "files").glob("[0-9]*.pbem")
                        if int(p.name[:4]) > 0)
@@ -292,32 +297,41 @@ def machine() -> str:
 
 def report(games: list[Game], title: str) -> str:
     """The Markdown section for one game and scenario over its seeds."""
-    walls = {k: [r.wall for g in games for _, r in g.m.get(k, [])]
-             for k in ("floor", "receive", "status", "check", "submit", "verify", "bare")}
-    floor = med(walls["floor"])
-    warm = {k: [x for g in games for x in g.warm.get(k, [])] for k in ("receive", "verify", "bare")}
-    files = [len(g.m["receive"]) for g in games]
+    runs = {k: [r for g in games for _, r in g.m.get(k, [])]
+            for k in ("floor", "receive", "status", "check", "submit", "verify", "bare")}
+    walls = {k: [r.wall for r in v] for k, v in runs.items()}
+    cpus = {k: [r.cpu for r in v] for k, v in runs.items()}
+    floor, floor_cpu = med(walls["floor"]), med(cpus["floor"])
+    warm = {k: [x for g in games for x in g.warm.get(k, [])]
+            for k in ("receive", "verify", "bare", "receive-cpu", "verify-cpu", "bare-cpu")}
     lines = [f"### {title} (seeds {', '.join(str(g.seed) for g in games)})", "",
-             f"{sum(files)} receives, {sum(len(g.m['submit']) for g in games)} submits; "
-             f"games of {', '.join(str(max(n for n, _ in g.m['receive'])) for g in games)} "
-             "stored files at the end.", "",
-             "| command (fresh process) | median | 10th-90th percentile | ratio to its floor | "
-             "imports excluded (warm), median |",
-             "| --- | --- | --- | --- | --- |",
+             f"{len(runs['receive'])} receives, {len(runs['submit'])} submits; games of "
+             f"{', '.join(str(max(n for n, _ in g.m['receive'])) for g in games)} stored files "
+             "at the end.", "",
+             "| command, a fresh process | wall time: median | 10th-90th percentile | "
+             "**ratio to its floor** | CPU time: median | ratio to its floor (CPU) | "
+             "imports excluded (warm): wall, CPU |",
+             "| --- | --- | --- | --- | --- | --- | --- |",
              f"| floor: interpreter + dependency imports | {floor * 1000:.0f} ms | "
-             f"{spread(walls['floor'])} ms | 1.00 | |"]
+             f"{spread(walls['floor'])} ms | 1.00 | {floor_cpu * 1000:.0f} ms | 1.00 | |"]
     for k in ("receive", "status", "check", "submit"):
-        w = f"{med(warm[k]) * 1000:.0f} ms ({len(warm[k])} runs)" if warm.get(k) else ""
+        w = (f"{med(warm[k]) * 1000:.0f} ms, {med(warm[k + '-cpu']) * 1000:.0f} ms "
+             f"({len(warm[k])} runs)" if warm.get(k) else "")
         lines.append(f"| `pbem {k}` | {med(walls[k]) * 1000:.0f} ms | {spread(walls[k])} ms | "
-                     f"**{med(walls[k]) / floor:.2f}** | {w} |")
+                     f"**{med(walls[k]) / floor:.2f}** | {med(cpus[k]) * 1000:.0f} ms | "
+                     f"{med(cpus[k]) / floor_cpu:.2f} | {w} |")
     bare, verify = med(walls["bare"]), med(walls["verify"])
-    lines += [f"| bare cryptographic pass (bench/bare_pass.py) | {bare * 1000:.0f} ms | "
-              f"{spread(walls['bare'])} ms | 1.00 (verify's floor) | {med(warm['bare']) * 1000:.1f} ms |",
-              f"| `pbem verify` (whole game) | {verify * 1000:.0f} ms | {spread(walls['verify'])} ms "
-              f"| **{verify / bare:.2f}** to the bare pass | {med(warm['verify']) * 1000:.0f} ms: "
-              f"**{med(warm['verify']) / med(warm['bare']):.2f}** to the bare pass's "
-              f"{med(warm['bare']) * 1000:.1f} ms |", ""]
-    # status and receive early and late in the game; memory
+    bare_c, verify_c = med(cpus["bare"]), med(cpus["verify"])
+    wb, wv = med(warm["bare"]), med(warm["verify"])
+    wbc, wvc = med(warm["bare-cpu"]), med(warm["verify-cpu"])
+    lines += [f"| bare cryptographic pass, whole process (verify's floor) | {bare * 1000:.0f} ms | "
+              f"{spread(walls['bare'])} ms | 1.00 | {bare_c * 1000:.0f} ms | 1.00 | "
+              f"{wb * 1000:.1f} ms, {wbc * 1000:.1f} ms |",
+              f"| `pbem verify`, whole game | {verify * 1000:.0f} ms | {spread(walls['verify'])} ms "
+              f"| **{verify / bare:.2f}** to the bare pass | {verify_c * 1000:.0f} ms | "
+              f"{verify_c / bare_c:.2f} | {wv * 1000:.0f} ms, {wvc * 1000:.0f} ms: "
+              f"**{wv / wb:.2f}** (CPU {wvc / wbc:.2f}) to the bare pass |", ""]
+
     def third(k: str, which: int) -> list[Run]:
         out = []
         for g in games:
@@ -330,18 +344,19 @@ def report(games: list[Game], title: str) -> str:
               "| --- | --- | --- |"]
     for k in ("receive", "status", "submit"):
         e, l_ = third(k, 0), third(k, 1)
-        lines.append(f"| `pbem {k}`, median (ratio to the floor) | "
-                     f"{med([r.wall for r in e]) * 1000:.0f} ms "
-                     f"({med([r.wall for r in e]) / floor:.2f}) | "
-                     f"{med([r.wall for r in l_]) * 1000:.0f} ms "
-                     f"({med([r.wall for r in l_]) / floor:.2f}) |")
+        ew, lw = med([r.wall for r in e]), med([r.wall for r in l_])
+        ec, lc = med([r.cpu for r in e]), med([r.cpu for r in l_])
+        lines.append(f"| `pbem {k}`, median wall (ratio to the floor); CPU (ratio) | "
+                     f"{ew * 1000:.0f} ms ({ew / floor:.2f}); {ec * 1000:.0f} ms "
+                     f"({ec / floor_cpu:.2f}) | {lw * 1000:.0f} ms ({lw / floor:.2f}); "
+                     f"{lc * 1000:.0f} ms ({lc / floor_cpu:.2f}) |")
         lines.append(f"| `pbem {k}`, peak memory (RSS), median | "
                      f"{med([r.rss for r in e]) / 1024:.1f} MiB | "
                      f"{med([r.rss for r in l_]) / 1024:.1f} MiB |")
-    fl = [r.rss for g in games for _, r in g.m["floor"]]
-    lines += ["", f"Peak memory of the floor process: {med(fl) / 1024:.1f} MiB.", ""]
+    lines += ["", f"Peak memory of the floor process: "
+              f"{med([r.rss for r in runs['floor']]) / 1024:.1f} MiB.", ""]
     lines += ["| `pbem verify` of the archive cut after file | peak memory (RSS), median | "
-              "wall time, median |", "| --- | --- | --- |"]
+              "wall time, median | CPU time, median |", "| --- | --- | --- | --- |"]
     for g in games:
         cuts = sorted((k for k in g.m if k.startswith("verify-cut-")),
                       key=lambda k: int(k.rsplit("-", 1)[1]))
@@ -349,7 +364,8 @@ def report(games: list[Game], title: str) -> str:
             rs = [r for _, r in g.m[k]]
             lines.append(f"| {k.rsplit('-', 1)[1]} (seed {g.seed}) | "
                          f"{med([r.rss for r in rs]) / 1024:.1f} MiB | "
-                         f"{med([r.wall for r in rs]) * 1000:.0f} ms |")
+                         f"{med([r.wall for r in rs]) * 1000:.0f} ms | "
+                         f"{med([r.cpu for r in rs]) * 1000:.0f} ms |")
     lines.append("")
     return "\n".join(lines)
 

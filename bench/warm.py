@@ -4,7 +4,7 @@ Usage: python bench/warm.py GAME TIMING_FILE -- PBEM_ARGS...
 
 Imports pbem's command line, the modules behind receive, submit, status and verify, and the
 game's package before the clock starts, then runs the command as `pbem PBEM_ARGS` would and
-appends "seconds exit_code" to TIMING_FILE. This is the "imports excluded" (warm start) figure
+appends "seconds cpu_seconds exit_code" to TIMING_FILE. This is the "imports excluded" (warm start) figure
 of bench/commands.py: what the command itself costs in a fresh process, every file read and
 every cache used as the real command does, minus starting Python and importing code.
 """
@@ -25,7 +25,7 @@ def main() -> None:
                 "pbem.protocol.reporting", "pbem.reports.render", "pbem.reports.svgmap",
                 "pbem.core.keys", "jinja2", f"pbem.games.{game}"):
         importlib.import_module(mod)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     code = 0
     try:
         pbem.cli.cli.main(args=args, prog_name="pbem", standalone_mode=False)
@@ -33,9 +33,9 @@ def main() -> None:
         code = e.code if isinstance(e.code, int) else 1
     except Exception:               # a refused command: the timing still counts, marked failed
         code = 1
-    elapsed = time.perf_counter() - t0
+    elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
     with open(timing, "a", encoding="ascii") as fh:
-        fh.write(f"{elapsed:.6f} {code}\n")
+        fh.write(f"{elapsed:.6f} {cpu:.6f} {code}\n")
 
 
 if __name__ == "__main__":

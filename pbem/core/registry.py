@@ -14,7 +14,6 @@ embedders may also ``register`` a game object directly.
 
 from __future__ import annotations
 
-from importlib import metadata
 from typing import Any
 
 from pbem.core.errors import PbemError
@@ -39,6 +38,8 @@ def register(game: Game, *aliases: str) -> Game:
 
 
 def _entry_points() -> list[Any]:
+    from importlib import metadata
+
     return sorted(metadata.entry_points(group=GROUP), key=lambda ep: ep.name)
 
 
@@ -90,9 +91,29 @@ def plugin_errors() -> list[str]:
     return [_BROKEN[k] for k in sorted(_BROKEN)]
 
 
+def _builtin(name: str) -> None:
+    """Register a game shipped inside pbem (pbem.games.NAME.GAME) without listing every
+    installed distribution's entry points, which costs a command more than the game itself
+    (docs/performance.md); any other name, or a failure, is left to discover()."""
+    if not name.isidentifier() or name.casefold() in _ALIASES:
+        return
+    try:
+        import importlib
+
+        game = getattr(importlib.import_module(f"pbem.games.{name}"), "GAME", None)
+    except Exception:  # noqa: BLE001 (discover() reports a broken plugin properly)
+        return
+    if game is not None and getattr(game, "id", None) == name and all(
+            hasattr(game, a) for a in _REQUIRED):
+        register(game)
+
+
 def find_game(name: str) -> Game:
     """The registered game with this id or alias; PbemError naming the known games if none."""
-    discover()
+    if not _discovered:
+        _builtin(name)
+    if name.casefold() not in _ALIASES:
+        discover()
     gid = _ALIASES.get(name.casefold())
     if gid is None:
         if name in _BROKEN:
