@@ -8,10 +8,12 @@ game from the first would give. `recompute` replays everything from scratch, or 
 k on, starting from the stored history just before k (a checkpoint: the ratings after game
 k - 1 are in `rating_history`); `check` compares the stored ratings with a full replay.
 
-A replay asks openskill once per game and scope, except when it has already asked the very
-same question in this replay (the same mu and sigma for every player, the same ranks): then
-it reuses that answer, which is the same objects openskill returned (`model.rate` is a pure
-function of those numbers; the library's model parameters never change here).
+A replay asks openskill's `rate` once per game and scope, in the forms that cost it least
+(`rate_owned`): each player's rating object belongs to its entry alone, so `rate`'s defensive
+deep copy is answered with the objects themselves (`_Owned`), and a game won by one side is
+given as teams in order of finish, without ranks (a draw is given with ranks). The answers
+are the library's to the last bit (tests/ladder/test_ratings.py compares them with plain
+`rate` calls); docs/performance.md (Ladder) has the measured costs.
 """
 
 from __future__ import annotations
@@ -24,7 +26,6 @@ from typing import Any, Iterable
 OVERALL = "overall"
 RANK = {"win": 1, "draw": 1, "loss": 2}
 COLUMN = {"win": 2, "loss": 3, "draw": 4}     # an entry's count column for each result
-MEMO_MAX = 65_536                             # answers kept by one replay (then forgotten)
 
 
 @lru_cache(maxsize=1)
@@ -35,15 +36,54 @@ def model() -> Any:
     return PlackettLuce()
 
 
+class _Owned(list):  # type: ignore[type-arg]
+    """Teams for openskill's ``rate`` whose rating objects belong to the caller alone.
+
+    ``rate`` first deep-copies the teams it is given (``copy.deepcopy``), so that it never
+    changes the caller's objects, and returns the updated copies. Each player's rating object
+    in a replay is its own and is replaced by the answer anyway, so the copy only costs time
+    (half of a call): through Python's documented ``__deepcopy__`` hook this list answers the
+    copy with itself, and ``rate`` updates these very objects and returns them. The numbers
+    are the library's, bit for bit (tests/ladder/test_ratings.py compares with plain calls).
+    """
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "_Owned":
+        return self
+
+
+def rate_owned(olds: list[Any], ranks: list[int]) -> list[Any]:
+    """openskill's new ratings for one game: these rating objects (one per side, each owned by
+    the caller and passed once; openskill 6 updates them in place) and ranks (1 first; equal =
+    draw). All ranks different: the teams in order of finish without ranks, the form ``rate``
+    documents for it (the first team won), which skips its rank checks and sorting; ties: with
+    ranks. Returns the rating of each side, in side order."""
+    rate = model().rate
+    if len(ranks) == 2 and ranks[0] != ranks[1]:
+        if ranks[0] < ranks[1]:
+            (x,), (y,) = rate(_Owned([[olds[0]], [olds[1]]]))
+            return [x, y]
+        (y,), (x,) = rate(_Owned([[olds[1]], [olds[0]]]))
+        return [x, y]
+    if len(set(ranks)) == len(ranks):
+        order = sorted(range(len(olds)), key=ranks.__getitem__)
+        new = rate(_Owned([[olds[i]] for i in order]))
+        out: list[Any] = [None] * len(olds)
+        for k, i in enumerate(order):
+            out[i] = new[k][0]
+        return out
+    return [team[0] for team in rate(_Owned([[r] for r in olds]), ranks=ranks)]
+
+
 class Table:
     """Ratings in memory: (player, scope) -> [rating object, games, wins, losses, draws], and
-    the history rows of the games rated into it."""
+    the history rows of the games rated into it. Every rating object belongs to its entry
+    alone: openskill's rate updates it in place (``rate_owned``), and the entry keeps what
+    rate returns."""
 
     def __init__(self) -> None:
         self.rows: dict[tuple[int, str], list[Any]] = {}
         self.history: list[tuple[int, int, str, float, float, float]] = []
-        self.memo: dict[tuple[Any, ...], list[Any]] = {}
-        self.asked = 0                # calls to openskill's rate (the rest came from memo)
+        self.asked = 0                # calls to openskill's rate
 
     def get(self, pid: int, scope: str) -> list[Any]:
         """The entry of a player in a scope (a fresh default rating if it has none)."""
@@ -52,36 +92,73 @@ class Table:
             row = self.rows[(pid, scope)] = [model().rating(), 0, 0, 0, 0]
         return row
 
-    def _update(self, olds: list[Any], ranks: list[int]) -> list[Any]:
-        """openskill's new ratings for one game (players' old ratings, their ranks)."""
-        key = (*[(r.mu, r.sigma) for r in olds], *ranks)
-        new = self.memo.get(key)
-        if new is None:
-            self.asked += 1
-            if len({id(r) for r in olds}) < len(olds):
-                # A memo answer is shared by the players it was given to; openskill deep-copies
-                # its teams as one structure, so one object passed twice would be copied once
-                # and updated twice. Each player gets an object of its own.
-                olds = [model().rating(mu=r.mu, sigma=r.sigma) if any(r is o for o in olds[:i])
-                        else r for i, r in enumerate(olds)]
-            new = [team[0] for team in model().rate([[r] for r in olds], ranks=ranks)]
-            if len(self.memo) >= MEMO_MAX:
-                self.memo.clear()
-            self.memo[key] = new
-        return new
-
     def rate(self, seq: int, game: str, results: list[tuple[int, str]]) -> None:
         """Apply one recorded game (players and their results, in side order)."""
+        self.rate_in(seq, (OVERALL, game), results)
+
+    def rate_in(self, seq: int, scopes: tuple[str, ...], results: list[tuple[int, str]]
+                ) -> None:
+        """Apply one recorded game to some of its scopes only (overall, its title)."""
+        if len(results) == 2:
+            self._rate_two(seq, scopes, results)
+            return
         ranks = [RANK[r] for _, r in results]
-        history = self.history
-        for scope in (OVERALL, game):
+        add = self.history.append
+        for scope in scopes:
             entries = [self.get(pid, scope) for pid, _ in results]
-            new = self._update([e[0] for e in entries], ranks)
+            self.asked += 1
+            if len({id(e) for e in entries}) < len(entries):
+                self._rate_twice(seq, scope, results, entries, ranks)
+                continue
+            new = rate_owned([e[0] for e in entries], ranks)
             for (pid, result), e, r in zip(results, entries, new):
                 e[0] = r
                 e[1] += 1
                 e[COLUMN[result]] += 1
-                history.append((seq, pid, scope, r.mu, r.sigma, r.ordinal()))
+                add((seq, pid, scope, r.mu, r.sigma, r.ordinal()))
+
+    def _rate_two(self, seq: int, scopes: tuple[str, ...], results: list[tuple[int, str]]
+                  ) -> None:
+        """``rate`` for a game of two sides (every ladder game), written out: the same calls
+        of openskill as ``rate_owned``, without its general loops (a full replay makes
+        hundreds of thousands of them)."""
+        (pa, ra), (pb, rb) = results
+        ka, kb, ca, cb = RANK[ra], RANK[rb], COLUMN[ra], COLUMN[rb]
+        rows, add, rate = self.rows, self.history.append, model().rate
+        for scope in scopes:
+            ea = rows.get((pa, scope)) or self.get(pa, scope)
+            eb = rows.get((pb, scope)) or self.get(pb, scope)
+            self.asked += 1
+            if ea is eb:
+                self._rate_twice(seq, scope, results, [ea, eb], [ka, kb])
+                continue
+            if ka < kb:                              # the first team won (rate's own form)
+                (x,), (y,) = rate(_Owned([[ea[0]], [eb[0]]]))
+            elif ka > kb:
+                (y,), (x,) = rate(_Owned([[eb[0]], [ea[0]]]))
+            else:
+                (x,), (y,) = rate(_Owned([[ea[0]], [eb[0]]]), ranks=[ka, kb])
+            ea[0] = x
+            ea[1] += 1
+            ea[ca] += 1
+            eb[0] = y
+            eb[1] += 1
+            eb[cb] += 1
+            add((seq, pa, scope, x.mu, x.sigma, x.ordinal()))
+            add((seq, pb, scope, y.mu, y.sigma, y.ordinal()))
+
+    def _rate_twice(self, seq: int, scope: str, results: list[tuple[int, str]],
+                    entries: list[list[Any]], ranks: list[int]) -> None:
+        """A player on two sides of one game (only a database edited by hand holds one; the
+        ladder refuses it): each side rated from its own copy by a plain call, the entry
+        taking each side's answer in turn, as a replay always did."""
+        m = model()
+        new = m.rate([[m.rating(mu=e[0].mu, sigma=e[0].sigma)] for e in entries], ranks=ranks)
+        for (pid, result), e, team in zip(results, entries, new):
+            r = e[0] = team[0]
+            e[1] += 1
+            e[COLUMN[result]] += 1
+            self.history.append((seq, pid, scope, r.mu, r.sigma, r.ordinal()))
 
     def rating_rows(self) -> list[tuple[Any, ...]]:
         """Rows of the ratings table, in key order."""
@@ -189,21 +266,31 @@ def replay(conn: sqlite3.Connection, start: int = 1) -> Table:
     return t
 
 
+GAME_ROWS = ("SELECT g.seq, g.game, gp.player_id, gp.result FROM games g JOIN game_players gp "
+             "ON gp.game_seq = g.seq WHERE g.seq >= ? ORDER BY g.seq, gp.side")
+
+
+def game_rows(conn: sqlite3.Connection, start: int) -> Iterable[tuple[int, str, int, str]]:
+    """Every recorded game's players from game `start` on, in recorded order and side order:
+    (seq, game, player id, result) as plain tuples, in one query."""
+    cur = conn.cursor()
+    cur.row_factory = None
+    return cur.execute(GAME_ROWS, (start,))
+
+
 def _rate_rows(t: Table, start: int, conn: sqlite3.Connection) -> None:
     """Rate into t every recorded game from `start` on, in recorded order."""
-    rows = conn.execute("SELECT g.seq, g.game, gp.player_id, gp.result FROM games g "
-                        "JOIN game_players gp ON gp.game_seq = g.seq WHERE g.seq >= ? "
-                        "ORDER BY g.seq, gp.side", (start,))
-    cur: tuple[int, str] | None = None
+    rate = t.rate
+    last, title = 0, ""                        # game numbers start at 1
     results: list[tuple[int, str]] = []
-    for seq, game, pid, result in rows:
-        if cur is not None and cur[0] != seq:
-            t.rate(cur[0], cur[1], results)
-            results = []
-        cur = (seq, game)
+    for seq, game, pid, result in game_rows(conn, start):
+        if seq != last:
+            if results:
+                rate(last, title, results)
+            last, title, results = seq, game, []
         results.append((pid, result))
-    if cur is not None:
-        t.rate(cur[0], cur[1], results)
+    if results:
+        rate(last, title, results)
 
 
 def _replace_all(conn: sqlite3.Connection, t: Table) -> None:
