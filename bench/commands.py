@@ -77,9 +77,15 @@ def run(cmd: list[str], cwd: Path, check: bool = True) -> Run:
     (say, the commit before a change) can be measured with the same installed environment.
     """
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+    # Peak memory: a child forked from this (large) process starts with this process's
+    # high-water mark, which Linux carries across exec into ru_maxrss. GNU time, itself
+    # small, forks the command and reports the command's own peak (%M).
+    timer = shutil.which("time", path="/usr/bin:/bin")
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
+            tempfile.NamedTemporaryFile(mode="r") as mem:
+        full = [timer, "-q", "-f", "%M", "-o", mem.name, *cmd] if timer else cmd
         t0 = time.perf_counter()
-        p = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
+        p = subprocess.Popen(full, cwd=cwd, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
                              env=env)
         _, status, ru = os.wait4(p.pid, 0)
         wall = time.perf_counter() - t0
@@ -87,9 +93,11 @@ def run(cmd: list[str], cwd: Path, check: bool = True) -> Run:
         out.seek(0)
         err.seek(0)
         text, etext = out.read().decode(errors="replace"), err.read().decode(errors="replace")
+        peak = mem.read().split()
     if check and p.returncode != 0:
         raise SystemExit(f"failed ({p.returncode}): {' '.join(map(str, cmd))}\n{text}{etext}")
-    return Run(wall, ru.ru_maxrss, p.returncode, text, ru.ru_utime + ru.ru_stime)
+    rss = int(peak[-1]) if timer and peak and peak[-1].isdigit() else ru.ru_maxrss
+    return Run(wall, rss, p.returncode, text, ru.ru_utime + ru.ru_stime)
 
 
 @contextlib.contextmanager
