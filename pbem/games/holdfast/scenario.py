@@ -382,11 +382,20 @@ def _resolve_entries(m: GameMap, names: list[str], where: str) -> list[str]:
 
 
 def scenario_ids(root: Path = SCENARIO_DIR) -> dict[str, str]:
-    """Every scenario shipped in ``root``: id -> title."""
+    """Every scenario shipped in ``root``: id -> title (kept per hash of the files and of
+    this module, pbem.core.cache)."""
+    import sys
+
+    from pbem.core import cache
+
+    paths = [p for p in sorted(Path(root).glob("*.toml")) if p.name not in SHARED_FILES]
+    key = cache.files_key("holdfast-titles", paths, cache.source_hash(sys.modules[__name__]))
+    return dict(cache.remember("holdfast-titles", key, lambda: _titles(paths)))
+
+
+def _titles(paths: list[Path]) -> dict[str, str]:
     out: dict[str, str] = {}
-    for p in sorted(Path(root).glob("*.toml")):
-        if p.name in SHARED_FILES:
-            continue
+    for p in paths:
         s = _decode(p, ScenarioFile)
         out[s.id] = s.title
     return out
