@@ -416,11 +416,16 @@ def data_files(scenario_id: str, root: Path = SCENARIO_DIR) -> list[Path]:
 def load_holdfast(scenario_id: str, root: Path = SCENARIO_DIR) -> HoldfastData:
     """Load, validate and cache one scenario; ScenarioError (one line) on any problem.
 
-    Built once per hash of its files (pbem.core.cache) and kept in memory for the process."""
+    Built once per hash of its files and of the code that reads them (pbem.core.cache), and
+    kept in memory for the process."""
+    import sys
+
     from pbem.core import cache
 
     files = data_files(scenario_id, root)
-    key = cache.files_key("holdfast-data", files, scenario_id, str(root))
+    code = [cache.source_hash(sys.modules[m]) for m in (
+        __name__, "pbem.core.mapdata", "pbem.core.hexgrid", "pbem.core.datafile")]
+    key = cache.files_key("holdfast-data", files, scenario_id, str(root), *code)
     data = cache.remember("holdfast-data", key, lambda: _build(scenario_id, files))
     data.map.cache_key = key         # the map's drawing is kept per this hash (svgmap)
     return data

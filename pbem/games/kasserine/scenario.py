@@ -363,11 +363,16 @@ def _load(scenario_id: str, root: Path, sbeitla_override: str | None) -> Kasseri
 def _load_files(scenario_id: str, root: Path) -> KasserineData:
     """The scenario as its files give it, validated; built once per hash of the files
     (pbem.core.cache) and kept in memory for the process."""
+    import sys
+
     from pbem.core import cache
 
     files = data_files(scenario_id, root)
+    code = [cache.source_hash(sys.modules[m]) for m in (
+        __name__, "pbem.games.kasserine.crt", "pbem.core.mapdata", "pbem.core.hexgrid",
+        "pbem.core.datafile")]
     key = cache.files_key("kasserine-data", [files[k] for k in sorted(files)], scenario_id,
-                          str(root))
+                          str(root), *code)
     data = cache.remember("kasserine-data", key, lambda: _build(files))
     data.map.cache_key = key         # the map's drawing is kept per this hash (svgmap)
     return data
