@@ -85,8 +85,9 @@ class HoldfastCases:
         return case.position.get("side", "allied")
 
     def apply(self, state: HoldfastState, side: str, text: str, ctx: Context, case: Case) -> None:
-        """Apply one order line through the Game interface."""
-        GAME.apply(state, side, GAME.parse_order(text), ctx)
+        """Apply one order line through the Game interface (a destination-only move expanded
+        first, as checking an orders file does)."""
+        GAME.apply(state, side, GAME.expand_order(state, side, GAME.parse_order(text)), ctx)
 
     def check(self, case: Case, run: CaseRun) -> None:
         """Holdfast's expectation keys."""

@@ -111,9 +111,10 @@ class KasserineCases:
         return state.active
 
     def apply(self, state: KasserineState, side: str, text: str, ctx: Context, case: Case) -> None:
-        """Apply one order line, on the case's data variant if it has one."""
+        """Apply one order line, on the case's data variant if it has one (a destination-only
+        move expanded first, as checking an orders file does)."""
         if self._variant is None or self._variant[0] is not case:
-            GAME.apply(state, side, GAME.parse_order(text), ctx)
+            GAME.apply(state, side, GAME.expand_order(state, side, GAME.parse_order(text)), ctx)
         else:
             actions.apply(state, self._variant[1], side, GAME.parse_order(text), ctx)
 
