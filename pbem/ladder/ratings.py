@@ -21,7 +21,7 @@ from __future__ import annotations
 import gc
 import sqlite3
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 OVERALL = "overall"
 RANK = {"win": 1, "draw": 1, "loss": 2}
@@ -278,19 +278,27 @@ def game_rows(conn: sqlite3.Connection, start: int) -> Iterable[tuple[int, str, 
     return cur.execute(GAME_ROWS, (start,))
 
 
-def _rate_rows(t: Table, start: int, conn: sqlite3.Connection) -> None:
-    """Rate into t every recorded game from `start` on, in recorded order."""
-    rate = t.rate
+def _games(conn: sqlite3.Connection, start: int) -> Iterator[tuple[int, str,
+                                                                 list[tuple[int, str]]]]:
+    """Every recorded game from `start` on, in recorded order: (seq, title, its players and
+    results in side order)."""
     last, title = 0, ""                        # game numbers start at 1
     results: list[tuple[int, str]] = []
     for seq, game, pid, result in game_rows(conn, start):
         if seq != last:
             if results:
-                rate(last, title, results)
+                yield last, title, results
             last, title, results = seq, game, []
         results.append((pid, result))
     if results:
-        rate(last, title, results)
+        yield last, title, results
+
+
+def _rate_rows(t: Table, start: int, conn: sqlite3.Connection) -> None:
+    """Rate into t every recorded game from `start` on, in recorded order."""
+    rate = t.rate
+    for seq, game, results in _games(conn, start):
+        rate(seq, game, results)
 
 
 def _replace_all(conn: sqlite3.Connection, t: Table) -> None:
