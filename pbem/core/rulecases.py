@@ -21,7 +21,8 @@ interface with ``FixedDice`` and checks the expectations. Keys every game shares
     events        substrings each found in one event visible to all
     not_events    substrings found in no event visible to all
     logged        [{text, kind, hexes, to}]: one event (of any visibility) has the substring
-                  text and, where given, that kind, those hexes (a list) and visibility (to)
+                  text (or the whole text line) and, where given, that kind, those hexes (a
+                  list) and visibility (to)
     purposes      substrings each found in the purpose of one roll
     private       {side: [substrings each found in one event visible to that side only]}
     rolls         the visibility of every roll, in order
@@ -193,7 +194,8 @@ def check_case(hooks: CaseHooks, case: Case, run: CaseRun) -> None:
     for s in exp.get("not_events", []):
         assert not any(s in t for t in public), f"public event with {s!r}: {public}"
     for want in exp.get("logged", []):
-        found = [e for e in run.events if want["text"] in e.text
+        found = [e for e in run.events
+                 if (e.text == want["line"] if "line" in want else want["text"] in e.text)
                  and e.kind == want.get("kind", e.kind)
                  and list(e.hexes) == want.get("hexes", list(e.hexes))
                  and e.visible_to == want.get("to", e.visible_to)]
