@@ -31,6 +31,7 @@ interface with ``FixedDice`` and checks the expectations. Keys every game shares
     pending_side  the side of the first pending decision
     prompt        the prompt of the first pending decision, exactly
     detail        the private detail of the first pending decision, exactly
+    reaction      whether the first pending decision is a reaction (inside another side's play)
     winner        the side that won, or "draw" (the game is over)
     not_over      true: the game is not over
     view          {side: {has = [...], lacks = [...]}} strings in that side's encoded view
@@ -56,7 +57,7 @@ from pbem.core.game import ALL, Context, Event, Game, Roll
 
 CORE_KEYS = frozenset({"error", "error_text", "events", "not_events", "logged", "purposes",
                        "private", "rolls", "dice_left", "pending", "pending_side", "prompt",
-                       "detail", "winner", "not_over", "view"})
+                       "detail", "reaction", "winner", "not_over", "view"})
 
 
 class Case(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -211,14 +212,14 @@ def check_case(hooks: CaseHooks, case: Case, run: CaseRun) -> None:
     if "dice_left" in exp:
         left = len(run.dice.values) - run.dice.used
         assert left == exp["dice_left"], f"{left} fixed dice left, expected {exp['dice_left']}"
-    if {"pending", "pending_side", "prompt", "detail"} & set(exp):
+    if {"pending", "pending_side", "prompt", "detail", "reaction"} & set(exp):
         pending = game.pending(state)
         if "pending" in exp:
             want = [exp["pending"]] if exp["pending"] else []
             assert [d.kind for d in pending] == want, pending
         if "pending_side" in exp:
             assert pending and pending[0].side == exp["pending_side"], pending
-        for key in ("prompt", "detail"):
+        for key in ("prompt", "detail", "reaction"):
             if key in exp:
                 assert pending and getattr(pending[0], key) == exp[key], pending
     if "winner" in exp:
