@@ -161,6 +161,12 @@ class World:
                     h for h in hexes if h not in self.prohibited and h not in self.gray
                     and any(self.dist(c, h) <= p.radius for c in centres))
 
+    # Kinds whose entries are large get a lower ceiling than their callers ask for: a supply
+    # network (about 30 KB) is looked up again almost only while the same file is resolved
+    # (over whole games every hit was among the last 8 positions), and 256 of them made an
+    # audit's memory grow with the game (docs/performance.md).
+    MEMO_CEILING: dict[str, int] = {"net": 32}
+
     def cached(self, kind: str, key: object, make: Any, limit: int = 512) -> Any:
         """Memoise a pure function of this scenario and key, per kind (oldest dropped first)."""
         memo = self.memo.setdefault(kind, {})
@@ -169,6 +175,7 @@ class World:
         except KeyError:
             pass
         value = memo[key] = make()
+        limit = min(limit, self.MEMO_CEILING.get(kind, limit))
         if len(memo) > limit:
             for old in list(memo)[: limit // 4]:
                 del memo[old]
