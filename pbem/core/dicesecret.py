@@ -21,6 +21,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from pbem.core.dice import lp
 from pbem.core.errors import ArchiveError, KeyFileError
 from pbem.core.onion import DEFAULT_LENGTH, Onion
+from pbem.core.renewal import hash_label
 
 SECRET_FORMAT = "pbem-dice-secret/1"
 SEED_INFO = b"pbem/v1/onion-seed"
@@ -48,18 +49,33 @@ class OwnOnions:
 
     def __init__(self, root: bytes, bind: str, party: str, classes: list[str],
                  length: int = DEFAULT_LENGTH) -> None:
-        self.party, self.bind = party, bind
+        self.party, self.bind, self._root = party, bind, root
         labels = [label_of(party)] + [label_of(party, c) for c in classes]
         self.onions = {lb: Onion(seed(root, lb), bind, lb, length) for lb in labels}
+        self._renewed: dict[tuple[str, int, int], Onion] = {}
 
     @property
     def main(self) -> Onion:
         """The party's main onion (revealed in every file it sends)."""
         return self.onions[self.party]
 
-    def element(self, label: str, i: int) -> bytes:
-        """e[i] of the onion with this label."""
-        return self.onions[label].element(i)
+    def onion(self, label: str, generation: int = 0, length: int | None = None) -> Onion:
+        """Generation g of a label's onion: the genesis one for 0, a renewal's after that
+        (seeded and hashed under 'LABEL#g', see pbem.core.renewal)."""
+        if generation == 0:
+            return self.onions[label]
+        if label not in self.onions or length is None:
+            raise ValueError(f"no onion {label} generation {generation}")
+        key = (label, generation, length)
+        if key not in self._renewed:
+            hl = hash_label(label, generation)
+            self._renewed[key] = Onion(seed(self._root, hl), self.bind, hl, length)
+        return self._renewed[key]
+
+    def element(self, label: str, i: int, generation: int = 0,
+                length: int | None = None) -> bytes:
+        """e[i] of the onion with this label (of generation g, whose length is given)."""
+        return self.onion(label, generation, length).element(i)
 
     def has(self, label: str) -> bool:
         """True if this party owns the onion with this label."""

@@ -41,17 +41,28 @@ def _pending(game: Game, state: Any) -> set[str]:
 
 
 def plan_stretch(game: Game, state: Any, side: str, rng: random.Random, style: str = "random",
-                 *, max_orders: int = 120, reactions: bool = True) -> list[str]:
+                 *, max_orders: int = 120, reactions: bool = True,
+                 held: list[tuple[str, str]] | None = None) -> list[str]:
     """Order lines for side's whole stretch: every decision it makes until the game waits for
-    the other side for more than one answer (or the game ends)."""
+    the other side for more than one answer (or the game ends).
+
+    held: the other side's orders already written and waiting for an answer of side, as
+    (side, line) in order (peer mode: they are in the file side received); the planner plays
+    them where the game comes back to that side, as the real resolution will.
+    """
     sim = _copy(game, state)
     imagined = ImaginedDice(random.Random(rng.random()))
+    waiting = [(s, line) for s, line in (held or []) if s != side]
     lines: list[str] = []
     action = 0
     for _ in range(max_orders):
         pend = _pending(game, sim)
         if not pend or len(lines) >= max_orders:
             break
+        if side not in pend and waiting and waiting[0][0] in pend:
+            if not _play_held(game, sim, waiting, imagined):
+                break
+            continue
         if side not in pend:
             others = game.pending(sim)
             if (not reactions or not lines or not all(d.reaction for d in others)
@@ -73,6 +84,22 @@ def plan_stretch(game: Game, state: Any, side: str, rng: random.Random, style: s
         if not progressed:
             break
     return lines
+
+
+def _play_held(game: Game, sim: Any, waiting: list[tuple[str, str]],
+               imagined: ImaginedDice) -> bool:
+    """Apply the other side's held orders in place while that side decides (they are removed
+    from waiting as they are played); False if the first one cannot be played here."""
+    other = waiting[0][0]
+    played = False
+    while waiting and waiting[0][0] == other and other in _pending(game, sim):
+        _, text = waiting.pop(0)
+        try:
+            apply_order(game, sim, other, parse_line(game, text), Context(imagined, action=0))
+        except (IllegalOrder, OrderSyntaxError):
+            continue  # the real resolution skips it too
+        played = True
+    return played
 
 
 def _imagine_answer(game: Game, sim: Any, side: str, pend: set[str], rng: random.Random,

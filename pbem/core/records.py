@@ -88,6 +88,25 @@ class Results(_R, kw_only=True):
     state_hash: str            # SHA-256 hex of the canonical state after resolution
 
 
+class Renewal(_R, tag="pbem/renewal/v1", tag_field="type", kw_only=True):
+    """A party's new dice commitment for one onion label, taking over after file base."""
+
+    game_id: str
+    party: str
+    label: str                 # the onion renewed: the party, or "party/class"
+    generation: int            # 1 for the first renewal of this label, then 2, ...
+    base: int                  # the file that carries it; files after it use the new onion
+    tip: str                   # hex of the new onion's e[0]
+    length: int
+
+
+class SignedRenewal(_R, kw_only=True):
+    """A renewal with its party's own signature, so that a referee can forward it in views."""
+
+    renewal: Renewal
+    sig: str                   # base64 Ed25519 signature, namespace pbem-renewal-v1
+
+
 class Turn(_R, tag="pbem/turn/v1", tag_field="type", kw_only=True):
     game_id: str
     seq: int
@@ -98,6 +117,8 @@ class Turn(_R, tag="pbem/turn/v1", tag_field="type", kw_only=True):
     results: Results | None = None
     orders: list[str] = []
     message: str = ""
+    # absent (not an empty list) when the file renews nothing: older files keep their bytes
+    renewals: list[SignedRenewal] | msgspec.UnsetType = msgspec.UNSET
 
 
 class DiceProof(_R, kw_only=True):
@@ -123,6 +144,7 @@ class ViewFile(_R, tag="pbem/view/v1", tag_field="type", kw_only=True):
     rolls: list[Any] = []      # rolls visible to this side: {seq, action, index, sides, value, purpose}
     proofs: list[DiceProof] = []
     genesis: list[str] = []    # every acceptance file (armored), so players know every commitment
+    renewals: list[SignedRenewal] | msgspec.UnsetType = msgspec.UNSET  # every renewal so far
 
 
 class Rejection(_R, tag="pbem/reject/v1", tag_field="type", kw_only=True):

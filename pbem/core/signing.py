@@ -10,7 +10,7 @@ from pbem.core.encoding import sha256
 
 MAGIC = b"PBEMSIG1"
 HASH_ALG = b"sha256"
-NAMESPACES = frozenset({"pbem-genesis-v1", "pbem-turn-v1", "pbem-view-v1", "pbem-reject-v1", "pbem-ladder-forfeit-v1", "pbem-ladder-key-v1"})
+NAMESPACES = frozenset({"pbem-genesis-v1", "pbem-turn-v1", "pbem-renewal-v1", "pbem-view-v1", "pbem-reject-v1", "pbem-ladder-forfeit-v1", "pbem-ladder-key-v1"})
 
 
 def signature_input(namespace: str, payload: bytes) -> bytes:

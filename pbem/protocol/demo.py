@@ -76,7 +76,9 @@ def _bot_orders(ex: Exchange, s: Any, side: str, rng: random.Random, style: str)
     """Write the bot's orders for side's whole stretch from a session holding the full state."""
     # 'pass': the bot's stretch is sent as it is, even where it stops short of the end of its
     # decision (docs/cli.md, pbem check)
-    lines = plan_stretch(s.game, s.state, side, rng, style) + ["pass"]
+    # peer mode: the other side's held orders are in the file this side received
+    held = ([(h.side, h.line) for h in s.held] if s.genesis.mode == "peer" else None)
+    lines = plan_stretch(s.game, s.state, side, rng, style, held=held) + ["pass"]
     path = ex.root / "orders" / f"{ex.count + 1:05d}-{side}.txt"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")

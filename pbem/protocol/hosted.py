@@ -14,6 +14,8 @@ from pbem.core.game import Decision, Event, Outcome, ReportModel, Roll
 from pbem.core.records import SignedFile, Turn, ViewFile, open_text, read_file, seal
 from pbem.protocol.archive import Archive, ArchiveInfo, atomic_write
 from pbem.protocol.genesis import HOST, Genesis
+from pbem.protocol.ledger import due_renewals, own_reveals
+from pbem.core.renewal import Commitments
 from pbem.protocol.views import DiceChecker, ViewRoll
 
 
@@ -36,6 +38,15 @@ class PlayerState:
     def own_by_seq(self) -> dict[int, SignedFile]:
         """This player's own (not rejected) files by sequence number."""
         return {f.payload.seq: f for f in self.own_files}  # type: ignore[union-attr]
+
+    def own_commitments(self) -> Commitments:
+        """This player's dice commitments: the genesis one and the renewals its own files made."""
+        commit = Commitments(self.genesis.tips, self.genesis.lengths)
+        for f in self.own_files:
+            t: Turn = f.payload  # type: ignore[assignment]
+            for sr in t.renewals or []:
+                commit.add(sr.renewal)
+        return commit
 
     def checker(self) -> DiceChecker:
         """The dice checker of this archive (knows this player's own files)."""
@@ -249,8 +260,12 @@ def submit(archive: Archive, info: ArchiveInfo, orders_path: str, *, key_path: s
     if checked.blocking:
         raise PbemError("; ".join(checked.blocking))
     own = own_onion(archive, ps.genesis, party, key)
-    t = Turn(game_id=ps.genesis.game_id, seq=seq, prev=v.tip, sender=party,
-             reveal=own.main.element(seq).hex(), orders=checked.lines, message=message)
+    commit = ps.own_commitments()
+    reveal, _ = own_reveals(commit, own, party, [], seq)
+    renewals = due_renewals(commit, own, key, game_id=ps.genesis.game_id, party=party,
+                            classes=[], seq=seq)
+    t = Turn(game_id=ps.genesis.game_id, seq=seq, prev=v.tip, sender=party, reveal=reveal,
+             orders=checked.lines, message=message, renewals=renewals or msgspec.UNSET)
     f = seal(t, key, name=f"{seq:04d}-{party}.pbem")
     for old in ps.superseded:
         (archive.files_dir / old.name).unlink(missing_ok=True)

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import re
 
+import msgspec
+
+from pbem.core import renewal
 from pbem.core.errors import Equivocation, FileRejected
 from pbem.core.dicesecret import OwnOnions
 from pbem.core.onion import proves, walk_down
-from pbem.core.records import SignedFile, Turn
+from pbem.core.records import Renewal, SignedFile, SignedRenewal, Turn
+from pbem.core.renewal import Commitments, Exhausted, hash_label
 from pbem.protocol.genesis import HOST, Genesis
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
@@ -19,8 +23,10 @@ class Ledger:
     def __init__(self, genesis: Genesis) -> None:
         self.g = genesis
         self.files: list[SignedFile] = []
-        # onion label -> (index, element) of the latest element known
-        self.known: dict[str, tuple[int, bytes]] = {lb: (0, t) for lb, t in genesis.tips.items()}
+        self.commit = Commitments(genesis.tips, genesis.lengths)
+        # (onion label, generation) -> (index, element) of the latest element known
+        self.known: dict[tuple[str, int], tuple[int, bytes]] = {
+            (lb, 0): (0, t) for lb, t in genesis.tips.items()}
 
     @property
     def tip_seq(self) -> int:
@@ -119,11 +125,23 @@ class Ledger:
         for label, reveal in self.reveals(t):
             if not _HEX64.match(reveal):
                 raise FileRejected(f"{name}: malformed dice reveal")
-            if t.seq >= self.g.lengths[label]:
-                raise FileRejected(f"{name}: {t.sender}'s dice commitment is exhausted")
-            j, e_j = self.known[label]
-            if not proves(self.g.bind, label, t.seq, bytes.fromhex(reveal), j, e_j):
-                raise FileRejected(f"{name}: dice reveal does not match {label}'s commitment")
+            try:
+                gen, index = self.commit.locate(label, t.seq)
+            except Exhausted as e:
+                raise FileRejected(f"{name}: {e} (it was not renewed in time)") from None
+            j, e_j = self.known[(label, gen)]
+            if not proves(self.g.bind, hash_label(label, gen), index, bytes.fromhex(reveal),
+                          j, e_j):
+                which = f" (generation {gen})" if gen else ""
+                raise FileRejected(f"{name}: dice reveal does not match {label}'s "
+                                   f"commitment{which}")
+        if t.renewals is not msgspec.UNSET:
+            if not t.renewals:
+                raise FileRejected(f"{name}: an empty list of renewals must be left out")
+            why = renewal.check_all(self.commit.copy(), t.renewals, game_id=self.g.game_id,
+                                    pubs=self.g.pubs, base=t.seq, sender=t.sender)
+            if why:
+                raise FileRejected(f"{name}: {why}")
         return t
 
     @staticmethod
@@ -137,16 +155,27 @@ class Ledger:
         t: Turn = f.payload  # type: ignore[assignment]
         self.files.append(f)
         for label, reveal in self.reveals(t):
-            self.known[label] = (t.seq, bytes.fromhex(reveal))
+            gen, index = self.commit.locate(label, t.seq)
+            self.known[(label, gen)] = (index, bytes.fromhex(reveal))
+        for sr in t.renewals or []:
+            r = sr.renewal
+            self.commit.add(r)
+            self.known[(r.label, r.generation)] = (0, bytes.fromhex(r.tip))
 
     def share(self, label: str, k: int, own: OwnOnions | None = None) -> bytes | None:
-        """The onion element e[k] of this label, if revealed (or our own); None if secret."""
+        """The element of this label that keys file k, if revealed (or our own); None if
+        secret. Exhausted if the label's commitment ends before file k."""
+        gen, index = self.commit.locate(label, k)
         if own is not None and own.has(label):
-            return own.element(label, k)
-        j, e_j = self.known[label]
-        if j < k:
+            return own.element(label, index, gen, self.commit.gens[label][gen].length)
+        j, e_j = self.known[(label, gen)]
+        if j < index:
             return None
-        return walk_down(self.g.bind, label, j, e_j, k)
+        return walk_down(self.g.bind, hash_label(label, gen), j, e_j, index)
+
+    def renewals(self) -> list[SignedRenewal]:
+        """Every renewal in the chain so far, in order."""
+        return [sr for f in self.files for sr in (f.payload.renewals or [])]  # type: ignore[union-attr]
 
     def dice_parties(self, seq: int, sender: str | None = None) -> list[str]:
         """The parties whose shares key the dice of file seq (sorted by name)."""
@@ -164,3 +193,29 @@ class Ledger:
             label = f"{p}/{cls}"
             out.append(label if label in self.g.tips else p)
         return out
+
+
+def own_reveals(commit: Commitments, own: OwnOnions, party: str, classes: list[str],
+                seq: int) -> tuple[str, dict[str, str]]:
+    """(main reveal, class reveals) that party's file seq must carry, as hex."""
+    def element(label: str) -> str:
+        gen, index = commit.locate(label, seq)
+        return own.element(label, index, gen, commit.gens[label][gen].length).hex()
+    return element(party), {c: element(f"{party}/{c}") for c in classes}
+
+
+def due_renewals(commit: Commitments, own: OwnOnions, key: object, *, game_id: str,
+                 party: str, classes: list[str], seq: int) -> list[SignedRenewal]:
+    """The renewals party's file seq carries: every label of its whose current generation is
+    half used up gets a fresh onion of the same length (empty when none is due)."""
+    out = []
+    for label in [party, *(f"{party}/{c}" for c in classes)]:
+        gen, cur = commit.current(label)
+        index = seq - cur.base
+        if not renewal.renew_due(index, cur.length) or index >= cur.length:
+            continue
+        tip = own.onion(label, gen + 1, cur.length).tip.hex()
+        out.append(renewal.sign(key, Renewal(game_id=game_id, party=party, label=label,
+                                             generation=gen + 1, base=seq, tip=tip,
+                                             length=cur.length)))
+    return out

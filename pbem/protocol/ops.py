@@ -26,6 +26,7 @@ from pbem.protocol.rejection import receive_rejection, refuse
 from pbem.protocol.archive import (Archive, ArchiveInfo, atomic_write, create_in_place,
                                    remove_partials, remove_stale_temps, write_derived)
 from pbem.protocol.genesis import HOST, Genesis, data_hash, host_classes, resolve_options
+from pbem.protocol.ledger import due_renewals, own_reveals
 from pbem.core.standing import is_standing
 from pbem.protocol.checking import Checked, check_orders
 from pbem.protocol.orders_file import read_lines
@@ -549,11 +550,13 @@ def make_turn(s: Session, orders: list[str], message: str) -> SignedFile:
     results = s.results.get(seq - 1) if needs_results else None
     if needs_results and results is None:
         raise ArchiveError(f"file {seq - 1} is not resolved yet; cannot answer it")
+    classes = s.genesis.classes_of(s.party)
+    reveal, class_reveals = own_reveals(s.ledger.commit, s.own, s.party, classes, seq)
+    renewals = due_renewals(s.ledger.commit, s.own, s.key, game_id=s.genesis.game_id,
+                            party=s.party, classes=classes, seq=seq)
     t = Turn(game_id=s.genesis.game_id, seq=seq, prev=s.ledger.tip_hash, sender=s.party,
-             reveal=s.own.main.element(seq).hex(),
-             class_reveals={c: s.own.element(f"{s.party}/{c}", seq).hex()
-                            for c in s.genesis.classes_of(s.party)},
-             results=results, orders=orders, message=message)
+             reveal=reveal, class_reveals=class_reveals, results=results, orders=orders,
+             message=message, renewals=renewals or msgspec.UNSET)
     return seal(t, s.key, name=turn_file_name(seq, s.party))
 
 

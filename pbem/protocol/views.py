@@ -17,7 +17,9 @@ from pbem.core.dice import derive_roll, file_key
 from pbem.core.errors import FileRejected
 from pbem.core.game import ALL, Roll, decisions_for
 from pbem.core.onion import proves
-from pbem.core.records import DiceProof, SignedFile, Turn, ViewFile, seal
+from pbem.core import renewal
+from pbem.core.records import DiceProof, SignedFile, SignedRenewal, Turn, ViewFile, seal
+from pbem.core.renewal import Commitments, hash_label
 from pbem.protocol.genesis import HOST, Genesis
 from pbem.protocol.reporting import visible
 
@@ -72,7 +74,13 @@ def view_payload(s: Any, side: str, logs: list[Any], seq: int | None = None) -> 
                     events=msgspec.to_builtins([e for log in logs
                                                 for e in visible(log.events, side)]),
                     rolls=msgspec.to_builtins(rolls), proofs=proofs,
-                    genesis=[s.genesis.acceptances[p].text for p in s.genesis.acceptors()])
+                    genesis=[s.genesis.acceptances[p].text for p in s.genesis.acceptors()],
+                    renewals=_renewals_upto(s.ledger, seq) or msgspec.UNSET)
+
+
+def _renewals_upto(ledger: Any, seq: int) -> list[SignedRenewal]:
+    """Every renewal carried by files 1..seq, in order."""
+    return [sr for f in ledger.files[:seq] for sr in (f.payload.renewals or [])]
 
 
 def view_due(s: Any, side: str, seq: int, last_state: Any) -> bool:
@@ -105,6 +113,40 @@ class DiceChecker:
     def __init__(self, genesis: Genesis, me: str, own_files: dict[int, SignedFile]) -> None:
         self.g, self.me, self.own = genesis, me, own_files
         self._proven: set[tuple[str, int, str]] = set()
+        self.commit = Commitments(genesis.tips, genesis.lengths)
+        self._renewals: list[SignedRenewal] = []
+        self._seen_at: dict[tuple[str, int], int] = {}   # (label, generation) -> first view
+        self._last_view = -1
+
+    def learn(self, v: ViewFile, name: str) -> None:
+        """Take in the renewals a view carries: each checked against its party's signature and
+        the label's commitments; a view must carry every renewal an earlier one carried (the
+        same bytes), and a referee's renewal at file B appears in the first view of a file
+        from B on: it cannot be produced later, after the files it keys were seen."""
+        got = list(v.renewals or [])
+        if v.renewals is not msgspec.UNSET and not got:
+            raise FileRejected(f"{name}: an empty list of renewals must be left out")
+        old = self._renewals
+        if [msgspec.json.encode(sr) for sr in got[:len(old)]] != [
+                msgspec.json.encode(sr) for sr in old]:
+            raise FileRejected(f"{name}: its dice renewals differ from those an earlier view "
+                               "carried (the referee or a player equivocated)")
+        new = got[len(old):]
+        for sr in new:
+            r = sr.renewal
+            if r.base > v.seq:
+                raise FileRejected(f"{name}: carries a renewal of file {r.base}, after the "
+                                   f"file {v.seq} it shows")
+            if r.base <= self._last_view:
+                raise FileRejected(f"{name}: a dice renewal of file {r.base} that the earlier "
+                                   f"view of file {self._last_view} did not carry")
+        why = renewal.check_all(self.commit, new, game_id=self.g.game_id, pubs=self.g.pubs)
+        if why:
+            raise FileRejected(f"{name}: {why}")
+        for sr in new:
+            self._seen_at[(sr.renewal.label, sr.renewal.generation)] = v.seq
+        self._renewals = got
+        self._last_view = max(self._last_view, v.seq)
 
     def _share(self, label: str, seq: int, hexval: str | None, name: str) -> bytes:
         if hexval is None:
@@ -114,8 +156,14 @@ class DiceChecker:
         except ValueError:
             raise FileRejected(f"{name}: malformed dice share of {label}") from None
         if (label, seq, hexval) not in self._proven:
-            tip = self.g.tips.get(label)
-            if tip is None or not proves(self.g.bind, label, seq, e, 0, tip):
+            if label not in self.commit.gens:
+                raise FileRejected(f"{name}: {label} committed no dice")
+            gen, index = self.commit.locate(label, seq)
+            if gen and seq in self.own and self._seen_at[(label, gen)] >= seq:
+                raise FileRejected(f"{name}: keys your file {seq} with a renewal of {label} "
+                                   "that no view showed you before you sent it")
+            tip = self.commit.gens[label][gen].tip
+            if not proves(self.g.bind, hash_label(label, gen), index, e, 0, tip):
                 raise FileRejected(f"{name}: {label}'s dice share for file {seq} does not match "
                                    "its commitment")
             self._proven.add((label, seq, hexval))
@@ -127,6 +175,7 @@ class DiceChecker:
         after is the file of this side's previous view: a view reports the rolls of the
         player files since then (odd sequence numbers up to its own file).
         """
+        self.learn(v, name)
         proofs: dict[int, DiceProof] = {}
         for p in v.proofs:
             if p.seq in proofs:

@@ -150,6 +150,11 @@ var PbemVerifier = (function () {
   function checkPayload(p) {
     var t = p.type, list = FIELDS[t];
     if (!list) throw new Error("unknown record type " + JSON.stringify(t));
+    if (p !== null && typeof p === "object" && "renewals" in p && (t === "pbem/turn/v1" || t === "pbem/view/v1")) {
+      /* present only when there is a renewal: an empty list is not canonical */
+      if (!Array.isArray(p.renewals) || !p.renewals.length) throw new Error("an empty list of renewals must be left out");
+      list += " renewals";
+    }
     fields(p, list, "the payload");
     if (t === "pbem/proposal/v1") {
       unhex(p.nonce, 16, "proposal nonce");
@@ -216,11 +221,43 @@ var PbemVerifier = (function () {
   }
 
   /* -- section 6: onions and dice ----------------------------------------------------- */
-  function Onions(bind) { this.bind = bind; this.tips = {}; this.lengths = {}; this.revealed = {}; }
+  /* Each label's generations: the genesis onion, then one per renewal (section 4.4). A
+     generation covers the files after its base; file k uses element k - base. */
+  function Onions(bind) { this.bind = bind; this.tips = {}; this.gens = {}; this.used = []; }
   Onions.prototype.commit = function (label, c) {
     var tip = unhex(c.tip, 32, "dice commitment");
-    for (var k in this.tips) if (equal(this.tips[k], tip)) throw new Error("two dice commitments of this game are equal");
-    this.tips[label] = tip; this.lengths[label] = c.length; this.revealed[label] = { 0: tip };
+    this.used.forEach(function (u) { if (equal(u, tip)) throw new Error("two dice commitments of this game are equal"); });
+    this.tips[label] = tip; this.used.push(tip);
+    this.gens[label] = [{ base: 0, length: c.length, tip: tip, revealed: { 0: tip } }];
+  };
+  Onions.prototype.locate = function (label, k) {
+    var gs = this.gens[label], g = gs.length - 1;
+    while (g > 0 && gs[g].base >= k) g--;
+    var idx = k - gs[g].base;
+    if (idx >= gs[g].length) throw new Error(label + "'s dice commitment is exhausted at file " + k);
+    return { g: g, idx: idx, gen: gs[g], hl: g ? label + "#" + g : label };
+  };
+  Onions.prototype.renew = async function (sr, pubs, gameId, base, sender) {
+    fields(sr, "renewal sig", "a renewal");
+    var r = sr.renewal;
+    fields(r, "base game_id generation label length party tip type", "a renewal");
+    if (r.type !== "pbem/renewal/v1") throw new Error("a renewal of an unknown type");
+    if (sender !== null && r.party !== sender) throw new Error("carries a renewal of " + r.label + ", which is not " + sender + "'s dice commitment");
+    if (r.game_id !== gameId) throw new Error("renews a commitment of another game");
+    if (!isStr(r.label) || !(r.label in this.gens) || r.label.split("/")[0] !== r.party) throw new Error("renews " + r.label + ", which is not a dice commitment of " + r.party);
+    if (base !== null && r.base !== base) throw new Error("renewal of " + r.label + " names file " + r.base + ", but is carried by file " + base);
+    var gs = this.gens[r.label], cur = gs[gs.length - 1];
+    if (r.generation !== gs.length) throw new Error("renewal of " + r.label + " is generation " + r.generation + ", expected " + gs.length);
+    if (!isInt(r.base) || !(cur.base < r.base && r.base < cur.base + cur.length)) throw new Error("renewal of " + r.label + " at file " + r.base + " is outside its current commitment: exhausted");
+    if (!isInt(r.length) || r.length < 16 || r.length > 1048576) throw new Error("renewal of " + r.label + " has a bad length");
+    var tip = unhex(r.tip, 32, "renewal tip");
+    this.used.forEach(function (u) { if (equal(u, tip)) throw new Error("renewal of " + r.label + " reuses a dice commitment already made in this game"); });
+    var sig = b64decode(sr.sig, "a renewal signature");
+    var input = concat([ascii("PBEMSIG1"), lp(ascii("pbem-renewal-v1")), lp(ascii("sha256")), lp(await H(ascii(canon(r))))]);
+    if (sig.length !== 64 || !(r.party in pubs) || !(await ed25519Verify(pubs[r.party], sig, input)))
+      throw new Error("renewal of " + r.label + " is not signed by " + r.party + "'s key");
+    gs.push({ base: r.base, length: r.length, tip: tip, revealed: { 0: tip } });
+    this.used.push(tip);
   };
   Onions.prototype.step = async function (label, i, next) {
     return H(concat([lp(ascii("pbem/v1/onion")), lp(ascii(this.bind)), lp(ascii(label)), lp(u32(i)), lp(next)]));
@@ -230,30 +267,26 @@ var PbemVerifier = (function () {
     for (var i = k - 1; i >= j; i--) e = await this.step(label, i, e);
     return e;
   };
-  Onions.prototype.known = function (label) {               /* the latest revealed index */
-    var idx = Object.keys(this.revealed[label]).map(Number);
-    return Math.max.apply(null, idx);
-  };
   Onions.prototype.reveal = async function (label, k, ek) {
-    if (!(label in this.tips)) throw new Error("reveals " + label + ", which committed no dice");
-    if (k >= this.lengths[label]) throw new Error(label + "'s dice commitment is exhausted");
-    var j = this.known(label);
-    if (j >= k) throw new Error("reveals element " + k + " of " + label + " again");
-    if (!equal(await this.walk(label, k, ek, j), this.revealed[label][j]))
-      throw new Error("the dice reveal does not match " + label + "'s commitment");
-    this.revealed[label][k] = ek;
+    if (!(label in this.gens)) throw new Error("reveals " + label + ", which committed no dice");
+    var L = this.locate(label, k), r = L.gen.revealed;
+    var j = Math.max.apply(null, Object.keys(r).map(Number));   /* the latest revealed index */
+    if (j >= L.idx) throw new Error("reveals element " + k + " of " + label + " again");
+    if (!equal(await this.walk(L.hl, L.idx, ek, j), r[j]))
+      throw new Error("the dice reveal does not match " + label + "'s commitment" + (L.g ? " (generation " + L.g + ")" : ""));
+    r[L.idx] = ek;
   };
-  Onions.prototype.element = async function (label, k) {   /* e[k], from a later reveal */
-    var r = this.revealed[label], best = null;
-    for (var key in r) { var i = Number(key); if (i >= k && (best === null || i < best)) best = i; }
+  Onions.prototype.element = async function (label, k) {   /* the element keying file k, from a later reveal */
+    var L = this.locate(label, k), r = L.gen.revealed, best = null;
+    for (var key in r) { var i = Number(key); if (i >= L.idx && (best === null || i < best)) best = i; }
     if (best === null) return null;
-    return this.walk(label, best, r[best], k);
+    return this.walk(L.hl, best, r[best], L.idx);
   };
   Onions.prototype.proves = async function (label, k, ek) {  /* a share from a view */
-    var j = null, r = this.revealed[label];
-    for (var key in r) { var i = Number(key); if (i <= k && (j === null || i > j)) j = i; }
-    if (!equal(await this.walk(label, k, ek, j), r[j])) return false;
-    r[k] = ek;                                               /* proven: later proofs stop here */
+    var L = this.locate(label, k), j = null, r = L.gen.revealed;
+    for (var key in r) { var i = Number(key); if (i <= L.idx && (j === null || i > j)) j = i; }
+    if (!equal(await this.walk(L.hl, L.idx, ek, j), r[j])) return false;
+    r[L.idx] = ek;                                           /* proven: later proofs stop here */
     return true;
   };
 
@@ -280,7 +313,7 @@ var PbemVerifier = (function () {
 
   /* -- section 5: genesis and chain; section 8: the archive ---------------------------- */
   async function verify(text, onProgress) {
-    var counts = { files: 0, signatures: 0, chain: 0, reveals: 0, dice: 0, views: 0, rejections: 0 };
+    var counts = { files: 0, signatures: 0, chain: 0, reveals: 0, renewals: 0, dice: 0, views: 0, rejections: 0 };
     var progress = onProgress || function () {};
     var current = "record";
     try {
@@ -357,7 +390,7 @@ var PbemVerifier = (function () {
       progress("genesis verified; game " + gameId);
 
       /* the chain (a hosted player's record holds only its own files) */
-      var bySeq = {}, hashOf = {}, prevHash = genesisHash, lastSeq = 0;
+      var bySeq = {}, hashOf = {}, prevHash = genesisHash, lastSeq = 0, chainRenewals = [];
       for (i = 0; i < turns.length; i++) {
         var tf = turns[i], t = tf.p;
         current = tf.path;
@@ -395,6 +428,11 @@ var PbemVerifier = (function () {
           for (var c = 0; c < classes.length; c++) {
             await onions.reveal(t.sender + "/" + classes[c], t.seq, unhex(t.class_reveals[classes[c]], 32, "dice reveal"));
             counts.reveals++;
+          }
+          for (var q2 = 0; q2 < (t.renewals || []).length; q2++) {
+            await onions.renew(t.renewals[q2], pubs, gameId, t.seq, t.sender);
+            chainRenewals.push(t.renewals[q2]);
+            counts.renewals++;
           }
         } catch (e) { throw new Fail(current, e.message); }
         prevHash = await H(tf.payload);
@@ -438,7 +476,7 @@ var PbemVerifier = (function () {
       /* views (hosted): the host's signature, and every die they show, from their proofs */
       var own = {};
       if (playerRecord) turns.forEach(function (tf) { own[tf.p.seq] = tf; });
-      var lastView = {};
+      var lastView = {}, seenRenewals = [], seenAt = {}, lastPlayerView = -1;
       for (i = 0; i < views.length; i++) {
         var vf = views[i], v = vf.p;
         current = vf.path;
@@ -453,6 +491,33 @@ var PbemVerifier = (function () {
           throw new Fail(current, "the chain tip it names is not file " + v.seq);
         if (playerRecord && own[v.seq + 1] && !equal(unhex(own[v.seq + 1].p.prev, 32, "hash"), unhex(v.tip, 32, "tip")))
           throw new Fail(own[v.seq + 1].path, "does not follow the view of file " + v.seq);
+        /* renewals: the referee's archive must show exactly the chain's up to the view's
+           file; a player's, what earlier views showed, then new ones signed by their party,
+           none of a file an earlier view already covered */
+        var vrs = v.renewals || [];
+        if (!playerRecord) {
+          var want = chainRenewals.filter(function (sr) { return sr.renewal.base <= v.seq; }).map(canon).join("\n");
+          if (vrs.map(canon).join("\n") !== want) throw new Fail(current, "its dice renewals are not those of the chain");
+        } else {
+          if (vrs.slice(0, seenRenewals.length).map(canon).join("\n") !== seenRenewals.map(canon).join("\n"))
+            throw new Fail(current, "its dice renewals differ from those an earlier view carried");
+          for (var q3 = seenRenewals.length; q3 < vrs.length; q3++) {
+            var nr = vrs[q3].renewal;
+            if (!nr || !isInt(nr.base) || nr.base > v.seq) throw new Fail(current, "carries a renewal after the file it shows");
+            if (nr.base <= lastPlayerView) throw new Fail(current, "a dice renewal of file " + nr.base + " that the earlier view of file " + lastPlayerView + " did not carry");
+            var gsx = onions.gens[nr.label];
+            var mine = gsx && nr.party === archiveOf && gsx[nr.generation];
+            if (mine) {       /* the player's own renewal: already taken from its own file */
+              if (!equal(mine.tip, unhex(nr.tip, 32, "renewal tip")) || mine.base !== nr.base) throw new Fail(current, "shows a renewal of yours that your file does not carry");
+            } else {
+              try { await onions.renew(vrs[q3], pubs, gameId, null, null); }
+              catch (e) { throw new Fail(current, e.message); }
+            }
+            seenAt[nr.label + "#" + nr.generation] = v.seq;
+          }
+          seenRenewals = vrs.slice();
+          lastPlayerView = Math.max(lastPlayerView, v.seq);
+        }
         var proofs = {};
         v.proofs.forEach(function (pr) { proofs[pr.seq] = pr; });
         var vkeys = {};
@@ -481,6 +546,10 @@ var PbemVerifier = (function () {
               var hx = pf.shares[lb];
               if (!isStr(hx)) throw new Fail(current, "the dice proof of file " + vr.seq + " lacks " + lb + "'s share");
               var el = unhex(hx, 32, "dice share");
+              var loc;
+              try { loc = onions.locate(lb, vr.seq); } catch (e) { throw new Fail(current, e.message); }
+              if (playerRecord && own[vr.seq] && loc.g > 0 && !(seenAt[lb + "#" + loc.g] < vr.seq))
+                throw new Fail(current, "keys your file " + vr.seq + " with a renewal of " + lb + " that no view showed you before you sent it");
               if (!(await onions.proves(lb, vr.seq, el))) throw new Fail(current, lb + "'s dice share for file " + vr.seq + " does not match its commitment");
               sh.push(el);
             }

@@ -68,3 +68,24 @@ def deterministic(monkeypatch):
                         staticmethod(lambda: Ed25519PrivateKey.from_private_bytes(urandom(32))))
     monkeypatch.setattr(ops, "_now", lambda: "2025-01-01T00:00:00+00:00")
     return urandom
+
+
+def _renewing(root: Path, mode: str) -> Path:
+    """A long test game whose dice commitments cover 16 files only: renewed several times."""
+    from pbem.protocol import ops
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(ops, "dice_length", lambda game, scenario: 16)
+        return play(root, "dash", "long", mode=mode)
+
+
+@pytest.fixture(scope="session")
+def renewed_peer(tmp_path_factory) -> Path:
+    """A finished peer game with renewed dice commitments."""
+    return _renewing(tmp_path_factory.mktemp("renewed-peer"), "peer")
+
+
+@pytest.fixture(scope="session")
+def renewed_hosted(tmp_path_factory) -> Path:
+    """A finished hosted game with renewed dice commitments (the referee's class onions too)."""
+    return _renewing(tmp_path_factory.mktemp("renewed-hosted"), "hosted")

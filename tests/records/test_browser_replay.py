@@ -298,3 +298,25 @@ def test_the_library_page_filters_in_the_browser(browser, dash_peer, dash_hosted
     assert shown() == 2
     choose("f-min", "1000")
     assert shown() == 0
+
+
+# -- renewed dice commitments (docs/protocol.md §4.4) ------------------------------------------
+def test_renewed_commitments_verify_in_the_browser(browser, renewed_peer, renewed_hosted,
+                                                   tmp_path):
+    from fixtures.renewals import reused_tip_record
+
+    for name, archive in [("peer", renewed_peer / "red"), ("ref", renewed_hosted / "referee"),
+                          ("blue", renewed_hosted / "blue")]:
+        rec = tmp_path / f"{name}.pbemrec"
+        rec.write_text(export_text(archive))
+        v = open_game(rec)
+        page = tmp_path / f"{name}.html"
+        page.write_text(build_page(v, rec.read_text()))
+        result = open_page(browser, page)
+        assert result["ok"] is True and result["counts"]["renewals"] > 0, (name, result)
+    bad, _ = reused_tip_record((tmp_path / "peer.pbemrec").read_text(), renewed_peer / "keys")
+    page = tmp_path / "bad.html"
+    page.write_text(build_page(open_game(tmp_path / "peer.pbemrec"), bad))
+    open_page(browser, page)
+    s = state(browser)
+    assert s["verified"] == "failed" and "reuses a dice commitment" in s["detail"], s
