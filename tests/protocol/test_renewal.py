@@ -1,5 +1,5 @@
 """Dice commitment renewal: long games renew their onions in signed files instead of stopping,
-and every way of abusing a renewal is refused by the real commands (docs/protocol.md §4.4)."""
+and every way of abusing a renewal is refused by the real commands (docs/protocol.md section 6, Renewal)."""
 
 from __future__ import annotations
 

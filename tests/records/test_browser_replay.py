@@ -300,7 +300,7 @@ def test_the_library_page_filters_in_the_browser(browser, dash_peer, dash_hosted
     assert shown() == 0
 
 
-# -- renewed dice commitments (docs/protocol.md §4.4) ------------------------------------------
+# -- renewed dice commitments (docs/protocol.md section 6, Renewal) ------------------------------------------
 def test_renewed_commitments_verify_in_the_browser(browser, renewed_peer, renewed_hosted,
                                                    tmp_path):
     from fixtures.renewals import reused_tip_record

@@ -1,5 +1,5 @@
 """Records of games whose dice commitments were renewed: `pbem verify` accepts them and
-refuses a record whose renewal was tampered with, naming the file (docs/protocol.md §4.4)."""
+refuses a record whose renewal was tampered with, naming the file (docs/protocol.md section 6, Renewal)."""
 
 from __future__ import annotations
 
