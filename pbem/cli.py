@@ -460,7 +460,7 @@ def verify(directory: str, extra: tuple[str, ...]) -> None:
 
         audit = verify_record(directory, list(extra))
     else:
-        audit = verify_archive(directory, list(extra))
+        audit = verify_archive(directory, list(extra), keep_states=False)
     for p in audit.problems:
         echo(f"Error: {one_line(p)}", err=True)
     if not audit.ok:

@@ -37,8 +37,14 @@ def key_lines(genesis: Any) -> list[str]:
     return [f"Key of {party}: {fingerprint(raw)}" for party, raw in sorted(genesis.pubs.items())]
 
 
-def verify_archive(root: str | Path, extra: list[str] | None = None) -> Audit:
-    """Verify signatures, chain, every die, the full replay and the result of an archive."""
+def verify_archive(root: str | Path, extra: list[str] | None = None, *,
+                   keep_states: bool = True) -> Audit:
+    """Verify signatures, chain, every die, the full replay and the result of an archive.
+
+    keep_states=False (`pbem verify`, which only prints the result) keeps only the latest
+    state of a peer archive, so the audit's memory does not grow with the game; a referee's
+    archive keeps every state (its rejections are re-resolved against the state before them).
+    """
     from pbem.protocol.hosted import load_player
     from pbem.protocol.session import load, read_genesis
 
@@ -56,7 +62,8 @@ def verify_archive(root: str | Path, extra: list[str] | None = None) -> Audit:
                                  f"{len(ps.own_files)} own files and {len(ps.views)} referee "
                                  f"views verified; {nd} visible dice recomputed.")
             return audit
-        s = load(root, key=None, strict=True)
+        s = load(root, key=None, strict=True,
+                 keep_states=keep_states or genesis.mode == "hosted")
         audit.loaded = s
         if not genesis.complete:
             # The collector's archive while acceptances are still outstanding: no game yet.

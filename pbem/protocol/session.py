@@ -55,6 +55,7 @@ class Session:
         self.states: dict[int, Any] = {0: self.state}
         self.held: list[HeldOrder] = []          # orders waiting for another side's answer
         self.rolled: dict[int, bool] = {}        # file seq -> whether resolving it rolled dice
+        self.keep_states = True                  # False: only the latest state (an audit)
 
     # -- facts -----------------------------------------------------------------------------
     @property
@@ -153,6 +154,8 @@ class Session:
                 if claimed is not None:
                     compare_results(claimed, res.results, name=nxt.name)
             self.state = res.state
+            if not self.keep_states:
+                self.states.clear()
             self.states[seq] = res.state
             self.held = res.held
             self.rolled[seq] = bool(res.results.rolls)
@@ -205,14 +208,15 @@ def read_genesis(archive: Archive, *, strict: bool = True) -> tuple[Game, Genesi
 
 
 def load(root: str | Path, *, key: Any = None, strict: bool = True,
-         use_cache: bool = False, upto: int | None = None) -> Session:
+         use_cache: bool = False, upto: int | None = None, keep_states: bool = True) -> Session:
     """Load, verify and replay a peer archive or a referee's archive.
 
     With use_cache, a valid state cache (matching the chain and its own hash) stands in for
     replaying the files it covers; their signatures, links and reveals are still verified.
     `pbem verify` never uses the cache. With upto, only the turn files up to that sequence
     number are loaded (the archive as it was before a later file was stored: a command run
-    again after it was interrupted repeats its steps from there).
+    again after it was interrupted repeats its steps from there). With keep_states=False only
+    the latest state is kept (an audit's memory then does not grow with the game).
     """
     archive = Archive(root)
     info = archive.info()
@@ -228,6 +232,7 @@ def load(root: str | Path, *, key: Any = None, strict: bool = True,
         own = own_onion(archive, genesis, info.party, key)
     s = Session(archive, game, genesis, info.party, own)
     s.key = key
+    s.keep_states = keep_states
     if rest and not genesis.complete:
         raise ArchiveError(f"{archive.root}: turn files present before the genesis is complete")
     if use_cache and strict:     # files verified by an earlier command are remembered by hash
