@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from pbem.core.errors import ScenarioError
 from pbem.games.kasserine.crt import (
-    NO_EFFECT, REQUIRED_ROWS, RESULT_CODES, CrtCell, load_crt)
+    NO_EFFECT, REQUIRED_ROWS, RESULT_CODES, Crt, CrtCell, CrtColumn, CrtFile, CrtRowData, load_crt)
 from pbem.games.kasserine.scenario import SCENARIO_DIR
 
 CRT_FILE = SCENARIO_DIR / "crt.toml"
@@ -158,3 +158,55 @@ def test_broken_crt_is_refused(tmp_path, old, new, message):
         load_crt(p)
     assert "crt.toml" in str(e.value) and message in str(e.value)
     assert "\n" not in str(e.value)
+
+
+# -- validation messages, exactly (each names the file, the row and column, and the problem) ----
+def _table(*rows: CrtRowData, top: int = 1) -> CrtFile:
+    return CrtFile(source="reconstructed: test", max_differential=top, row=list(rows))
+
+
+def _col(label: str, low: int, high: int, results: list[str] | None = None) -> CrtColumn:
+    return CrtColumn(label=label, low=low, high=high, results=results or ["•"] * 6,
+                     bold=[False] * 6)
+
+
+def _row(rid: str, *cols: CrtColumn, source: str = "reconstructed: test") -> CrtRowData:
+    return CrtRowData(id=rid, name=rid, source=source, column=list(cols))
+
+
+@pytest.mark.parametrize("table,message", [
+    (_table(_row("clear")), "t.toml: row 'clear': has no columns"),
+    (_table(_row("clear", _col(" ", 0, 1))), "t.toml: row 'clear': a column has an empty label"),
+    (_table(_row("clear", _col("0", 1, 0))), "t.toml: row 'clear' column '0': low 1 is above high 0"),
+    (_table(_row("clear", _col("0", 0, 1)), _row("clear", _col("0", 0, 1))),
+     "t.toml: row 'clear': defined twice"),
+    (_table(_row("clear", _col("-2", -2, -2), _col("+1", 1, 1))),
+     "t.toml: row 'clear' column '+1': gap after column '-2' (differentials -1..0 missing)"),
+    (_table(_row("clear", _col("-1", -1, -1), _col("0", 0, 0)), top=1),
+     "t.toml: row 'clear': last column ends at 0, expected +1 (KAS-CRT-d)"),
+    (_table(_row("clear", _col("0", 0, 1, ["•", "•", "NE", "•", "•", "•"]))),
+     "t.toml: row 'clear' column '0' die 3: unknown result 'NE' (known: (A) A1 A2 A3 Ae D2 D3 De Ex •)"),
+    (_table(_row("clear", _col("0", 0, 1), source="guessed")),
+     "t.toml: row 'clear': source must start with 'printed' or 'reconstructed'"),
+])
+def test_crt_validation_messages(table, message):
+    """KAS-G1: a bad table is refused with one line naming the file, row, column and problem."""
+    with pytest.raises(ScenarioError) as e:
+        Crt(table, path="t.toml", required_rows=())
+    assert str(e.value) == message
+
+
+def test_crt_required_rows_are_the_callers(tmp_path):
+    """KAS-G1: the rows a table must have are the ones its reader requires (none: any row set)."""
+    p = broken(tmp_path, 'id = "minefield"', 'id = "mines"')
+    assert "mines" in load_crt(p, required_rows=()).rows
+
+
+def test_crt_lookup_messages(crt):
+    """Lookups name the file and the unknown row; a die outside 1-6 is refused with its value."""
+    with pytest.raises(ScenarioError) as e:
+        crt.column("swamp", 0)
+    assert str(e.value) == f"{CRT_FILE}: unknown CRT row 'swamp'"
+    with pytest.raises(ValueError) as v:
+        crt.result("clear", 0, 7)
+    assert str(v.value) == "die roll must be 1-6, not 7"
