@@ -250,3 +250,23 @@ def test_a_referee_cannot_show_a_renewal_later_than_the_first_view_after_it(tmp_
             return
         t.deliver_one()
     raise AssertionError("blue got no later view")
+
+
+@pytest.mark.parametrize("game, scenario, mode", [("kasserine", "historical", "peer"),
+                                                  ("holdfast", "race-to-tunis", "hosted")])
+def test_real_games_renew_their_commitments_and_verify(tmp_path, short_dice, game, scenario,
+                                                       mode):
+    """The rules games play through renewals like any other file (bots, real exchange)."""
+    from pbem.protocol.demo import play_demo
+    from pbem.protocol.session import load
+
+    play_demo(tmp_path / "g", game_name=game, scenario=scenario, seed=3, mode=mode)
+    root = tmp_path / "g" / ("referee" if mode == "hosted" else game_sides(game)[0])
+    assert load(root).over
+    assert any(t.renewals for t in _turns(root)), "the game outlasted its genesis commitments"
+
+
+def game_sides(game: str) -> tuple[str, ...]:
+    from pbem.core.registry import find_game
+
+    return find_game(game).sides
