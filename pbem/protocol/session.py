@@ -109,12 +109,13 @@ class Session:
         return out
 
     # -- replay ----------------------------------------------------------------------------
-    def add(self, f: SignedFile) -> list[FileLog]:
-        """Check and append one turn file, then resolve every file whose dice are now known."""
+    def add(self, f: SignedFile, *, wait_for_dice: bool = False) -> list[FileLog]:
+        """Check and append one turn file, then resolve every file whose dice are now known
+        (with wait_for_dice, only files whose dice shares are all known: more files follow)."""
         t = self.ledger.check(f, self.pending_sides)
         self._check_results_presence(t, f.name)
         self.ledger.append(f)
-        return self.advance()
+        return self.advance(wait_for_dice=wait_for_dice)
 
     def _check_results_presence(self, t: Turn, name: str) -> None:
         needs = (t.seq > 1) if self.genesis.mode == "peer" else (t.sender == HOST)
@@ -126,8 +127,11 @@ class Session:
             raise FileRejected(f"{name}: results are for file {t.results.seq}, "
                                f"expected {t.seq - 1}")
 
-    def advance(self) -> list[FileLog]:
-        """Resolve unresolved files in order while their dice are known; returns the new logs."""
+    def advance(self, *, wait_for_dice: bool = False) -> list[FileLog]:
+        """Resolve unresolved files in order while their dice are known; returns the new logs.
+
+        wait_for_dice: stop before a file whose dice shares are not all known yet (rather than
+        resolving it up to its first die, which a file stored after it makes needless)."""
         from pbem.core.game import NeedsDice
 
         new = []
@@ -143,6 +147,8 @@ class Session:
                     raise FileRejected(f"{f.name}: out of turn: file {seq} must come from "
                                        f"{' or '.join(sorted(allowed)) or 'nobody'}, not "
                                        f"{t.sender}{why}")
+            if wait_for_dice and self.shares_of(seq, "all") is None:
+                break
             try:
                 res = resolve(self.game, self.state, t, dice=self.dice_for(seq), name=f.name,
                               held=self.held)
@@ -256,8 +262,12 @@ def load(root: str | Path, *, key: Any = None, strict: bool = True,
         s.held, s.rolled = cached_held, cached_rolled
         if last_results is not None:
             s.results[start] = last_results
-    for f in files[start:]:
-        s.add(f)
+    rest_files = files[start:]
+    for i, f in enumerate(rest_files):
+        # Peer mode, a later stored file to come: a file whose dice shares are not all known
+        # yet is resolved once that later file reveals them, not first up to its first die
+        # and then again in full (each stored file is resolved once).
+        s.add(f, wait_for_dice=s.genesis.mode == "peer" and i + 1 < len(rest_files))
     return s
 
 
