@@ -1,0 +1,128 @@
+"""Sealed mode, game side: the interface a game implements to play sealed, and the check that
+it keeps the invariant sealed mode rests on (docs/sealed.md sections 3 and 4).
+
+A sealed-capable game adds to the Game interface:
+
+- `facts(state, side) -> dict[str, value]`: side's hidden facts as the state holds them (in a
+  knowledge state of the other side, only those it knows: opened ones, never stand-ins);
+- `conceal(state, side) -> state`: the knowledge state of side (the other side's hidden facts
+  replaced by stand-ins);
+- `project(state, side, order) -> str`: the order as the other side sees it, one line for
+  every order (so dice addresses stay the same on both sides), in the game's notation;
+- `reveals(state, side, order) -> list[(owner, fact)]`: the facts the order's resolution
+  opens (read on the sender's knowledge state, before the order is applied);
+- `disclose(state, owner, facts) -> None`: write opened facts of owner into a knowledge state;
+- `public(state) -> value`: what both sides may know (hashed in the results of a sealed file).
+
+The invariant: play on the full state, and beside it on each side's knowledge state (own
+orders as written, the other side's as projected, opened facts disclosed); with the same
+dice, every public outcome is the same on all three, and no knowledge state ever holds a hidden
+fact of the other side that was not opened. `check_play` runs that over bot games.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import msgspec
+
+from pbem.core.dice import KeyedDice
+from pbem.core.errors import IllegalOrder, OrderSyntaxError
+from pbem.core.game import Context
+
+SEALED_METHODS = ("facts", "conceal", "project", "reveals", "disclose", "public")
+
+
+def can_seal(game: Any) -> bool:
+    """True if the game implements the sealed interface."""
+    return all(callable(getattr(game, m, None)) for m in SEALED_METHODS)
+
+
+def _copy(game: Any, state: Any) -> Any:
+    return msgspec.json.decode(msgspec.json.encode(state), type=game.state_type)
+
+
+def _encode(value: Any) -> bytes:
+    return msgspec.json.encode(value, order="sorted")
+
+
+class SealedPlay:
+    """One game followed three ways: the full state and each side's knowledge state."""
+
+    def __init__(self, game: Any, state: Any, key: bytes) -> None:
+        self.game, self.full = game, state
+        self.know = {s: game.conceal(_copy(game, state), s) for s in game.sides}
+        self.opened: dict[str, set[str]] = {s: set() for s in game.sides}
+        self.dice = KeyedDice(key)
+        self.action = 0
+
+    def other(self, side: str) -> str:
+        """The other side."""
+        a, b = self.game.sides
+        return b if side == a else a
+
+    def play(self, side: str, line: str) -> list[str]:
+        """Apply one order of side three ways; the problems found (empty when all agree).
+        IllegalOrder or OrderSyntaxError propagate from the full state (the order is not
+        played)."""
+        g, problems = self.game, []
+        order = g.parse_order(line)
+        mine = self.know[side]
+        opens = g.reveals(mine, side, order)
+        projected = g.project(mine, side, order)
+        # the full state first: an illegal order is refused there (the state unchanged) and
+        # opens nothing, as the sender's processor refuses it before signing
+        values = {(owner, fact): g.facts(self.full, owner).get(fact) for owner, fact in opens}
+        g.apply(self.full, side, order, Context(self.dice, action=self.action))
+        for (owner, fact), value in values.items():
+            self.opened[owner].add(fact)
+            for s in g.sides:
+                if s != owner:
+                    g.disclose(self.know[s], owner, {fact: value})
+        for s, text in ((side, line), (self.other(side), projected)):
+            try:
+                g.apply(self.know[s], side, g.parse_order(text), Context(self.dice,
+                                                                        action=self.action))
+            except (IllegalOrder, OrderSyntaxError) as e:
+                problems.append(f"{side}'s {line!r}, applied as {text!r} on {s}'s knowledge "
+                                f"state, is refused: {e}")
+        self.action += 1
+        want = _encode(g.public(self.full))
+        for s in g.sides:
+            if _encode(g.public(self.know[s])) != want:
+                problems.append(f"after {side}'s {line!r}: {s}'s public state differs from the "
+                                "full state's")
+            o = self.other(s)
+            for fact in g.facts(self.know[s], o):
+                if fact not in self.opened[o]:
+                    problems.append(f"after {side}'s {line!r}: {s}'s knowledge state holds "
+                                    f"{o}'s unopened fact {fact}")
+        return problems
+
+
+def check_play(game: Any, state: Any, rng: random.Random, *, max_orders: int = 400) -> list[str]:
+    """Play bot orders on the full state and on both knowledge states; every disagreement or
+    leak found (empty: the game keeps the sealed invariant on this game)."""
+    sp = SealedPlay(game, state, rng.randbytes(32))
+    problems: list[str] = []
+    for _ in range(max_orders):
+        pend = game.pending(sp.full)
+        if not pend:
+            break
+        side = pend[0].side
+        played = False
+        for line in game.bot(sp.full, side, rng, "random"):
+            try:
+                problems += sp.play(side, line)
+            except (IllegalOrder, OrderSyntaxError):
+                continue
+            played = True
+            if problems or not any(d.side == side for d in game.pending(sp.full)):
+                break
+        if problems:
+            break
+        if not played:
+            problems.append(f"{side} has a decision and no bot order is legal")
+            break
+    return problems
