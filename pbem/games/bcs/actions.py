@@ -1,0 +1,54 @@
+"""Apply one order: check it against the rules, then change the state (pbem.core.game.apply)."""
+
+from __future__ import annotations
+
+from pbem.core.errors import IllegalOrder
+from pbem.core.game import Context
+from pbem.games.bcs import orders as o
+from pbem.games.bcs import sequence
+from pbem.games.bcs.movement import check_move, do_move, flip_allowed, in_radius
+from pbem.games.bcs.state import BcsState
+from pbem.games.bcs.view import top_unit
+
+NOT_YET = "combat orders are not yet implemented (Baptism By Fire combat is a later issue)"
+
+
+def apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
+    """Check and apply one order, then run the automatic steps up to the next decision."""
+    if state.phase == "over":
+        raise IllegalOrder("the game is over", rule="BCS-2.1-3")
+    if isinstance(order, o.Activate):
+        sequence.activate(state, side, order.formation, order.recover, ctx)
+    elif isinstance(order, o.Move):
+        walks = check_move(state, side, order.units, order.path)
+        entered = do_move(state, side, order.units, walks)
+        end = entered[-1] if entered else ""
+        units = [state.pieces[u] for u in order.units]
+        combat = [p for p in units if p.kind == "unit"]
+        shown = [p.id for p in units if p.kind != "unit"]
+        if combat:
+            shown.append(top_unit(combat).id + (f" and {len(combat) - 1} more unit"
+                                               f"{'s' if len(combat) > 2 else ''}"
+                                               if len(combat) > 1 else ""))
+        ctx.log(f"{' with '.join(shown)} moves to {end}", hexes=tuple(entered))
+        ctx.log(f"{'+'.join(order.units)} moves to {end}", visible_to=side,
+                hexes=tuple(entered))
+        for uid in order.units:
+            p = state.pieces[uid]
+            if p.kind == "unit":
+                sequence.control_after_move(state, side, p.hex, in_radius(state, p))
+    elif isinstance(order, o.Flip):
+        p = flip_allowed(state, side, order.unit)
+        p.face = "move" if p.face == "deployed" else "deployed"
+        p.flipped = True
+        ctx.log(f"{p.id} flips to its {p.face.capitalize()} side", visible_to=side)
+    elif isinstance(order, o.Obj):
+        sequence.place_obj(state, side, order.hex, ctx)
+    elif isinstance(order, o.End):
+        sequence.end_activities(state, side, ctx)
+    elif isinstance(order, o.Second):
+        sequence.second(state, side, order.attempt, ctx)
+    elif isinstance(order, o.First):
+        sequence.first(state, side, order.take, ctx)
+    else:
+        raise IllegalOrder(f"{order.word}: {NOT_YET}", rule="BCS-7.0b")

@@ -1,0 +1,104 @@
+"""Read-only questions about pieces on the map: faces, movement classes, stacks, entry hexes."""
+
+from __future__ import annotations
+
+from pbem.games.bcs.data import Face
+from pbem.games.bcs.info import data
+from pbem.games.bcs.loader import BcsData
+from pbem.games.bcs.state import BcsState, Piece
+
+
+def bdata() -> BcsData:
+    """The checked BbF data set (loaded once per process)."""
+    return data()
+
+
+def face(p: Piece) -> Face | None:
+    """The side showing of a combat unit (None for an HQ or Combat Trains)."""
+    if p.kind != "unit":
+        return None
+    u = bdata().units[p.id]
+    return u.deployed if p.face == "deployed" and u.deployed is not None else u.move
+
+
+def mclass(p: Piece) -> str:
+    """The movement class of the side showing (1.2a, 5.3): tac, truck or leg."""
+    f = face(p)
+    if f is not None:
+        return f.mclass
+    if p.kind == "hq":
+        return bdata().hqs[p.id].mclass
+    return "truck"
+
+
+def printed_ma(p: Piece) -> int:
+    """The printed MA of the side showing (an HQ's MA for an HQ)."""
+    f = face(p)
+    if f is not None:
+        return f.ma
+    return bdata().hqs[p.id].ma if p.kind == "hq" else 0
+
+
+def is_combat(p: Piece) -> bool:
+    """A combat unit on the map (HQs and Combat Trains are not, 5.5b)."""
+    return p.kind == "unit" and p.status == "map"
+
+
+def has_zoc(p: Piece) -> bool:
+    """Combat units project a ZOC unless Unprepared (6.0a, 6.0b, 1.2d)."""
+    f = face(p)
+    return is_combat(p) and f is not None and (f.assault_arrow or f.av is not None)
+
+
+def is_av(p: Piece) -> bool:
+    """A combat unit whose side showing has an Armor Value (1.2c)."""
+    f = face(p)
+    return is_combat(p) and f is not None and f.av is not None
+
+
+def at(state: BcsState, hex_id: str) -> list[Piece]:
+    """Every piece on the map in a hex."""
+    return [p for p in state.pieces.values() if p.status == "map" and p.hex == hex_id]
+
+
+def combat_count(state: BcsState, hex_id: str) -> int:
+    """Combat units in a hex, for stacking (5.5a, 5.5b)."""
+    return sum(1 for p in at(state, hex_id) if p.kind == "unit")
+
+
+def enemy_in(state: BcsState, side: str, hex_id: str) -> bool:
+    """Any enemy piece (unit, HQ or Trains) in the hex (5.4f)."""
+    return any(p.side != side for p in at(state, hex_id))
+
+
+def playing_area(state: BcsState) -> list[str]:
+    """The sheet letters the scenario plays on."""
+    return bdata().scenarios[state.scenario].playing_area
+
+
+def on_area(state: BcsState, hex_id: str) -> bool:
+    """A hex of the map inside the scenario's playing area (1.1d, BbF 5.2)."""
+    gm = bdata().game_map
+    return gm.grid.is_hex(hex_id) and hex_id[0] in playing_area(state)
+
+
+def entry_hexes(state: BcsState, p: Piece) -> list[str]:
+    """The hexes an arriving piece may enter by (9.3b, 9.3i), inside the playing area."""
+    gm = bdata().game_map
+    out: list[str] = []
+    for e in p.entry:
+        if e.startswith("hq:"):
+            hq = state.pieces[state.formations[e[3:]].hq]
+            if hq.status == "map":
+                out += [hq.hex, *gm.grid.neighbours(hq.hex)]
+        elif len(e) == 1:
+            out += gm.hexsets.get(f"entry-{e}", [])
+        else:
+            out.append(e)
+    return sorted({h for h in out if on_area(state, h)})
+
+
+def hq_of(state: BcsState, p: Piece) -> Piece | None:
+    """The HQ of a piece's Formation, if it has one."""
+    f = state.formations.get(p.formation)
+    return state.pieces[f.hq] if f is not None else None

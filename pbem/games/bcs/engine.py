@@ -1,0 +1,90 @@
+"""The Baptism By Fire rules engine as a Game-shaped object (pbem.core.game.Game).
+
+Not registered as a playable game until scenario 5.2 plays to a result bot against bot
+(docs/bcs-engine.md): its tests use ``ENGINE`` directly.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pbem.core.errors import ScenarioError
+from pbem.core.game import Context, Decision, OptionSpec, Outcome
+from pbem.core.options import resolve
+from pbem.games.bcs import actions, orders, sequence
+from pbem.games.bcs.board import bdata
+from pbem.games.bcs.options import OPTIONS
+from pbem.games.bcs.setup import new_state
+from pbem.games.bcs.state import BcsState
+from pbem.games.bcs.view import BcsView, build_view, secrets
+
+PLAYABLE = ("5.2",)
+
+
+class BcsEngine:
+    """Baptism By Fire (Battalion Combat Series v1.2), the rules engine so far."""
+
+    id = "bcs"
+    title = "Baptism By Fire (BCS)"
+    sides = ("allied", "axis")
+    state_type = BcsState
+    rules_version = "bcs-engine-1"
+
+    def scenarios(self) -> dict[str, str]:
+        """The scenarios the engine plays (5.2 so far)."""
+        return {s: bdata().scenarios[s].title for s in PLAYABLE}
+
+    def data_files(self, scenario: str) -> list[Path]:
+        """The TOML files a scenario reads."""
+        root = bdata().root
+        return [root / f for f in ("counters.toml", "tec.toml", "map.toml", "charts.toml",
+                                   "ooa.toml", "amendments.toml")] + \
+            [root / "scenarios" / f"{scenario}.toml"]
+
+    def options(self) -> dict[str, OptionSpec]:
+        """The house options (one per BbF gap)."""
+        return dict(OPTIONS)
+
+    def setup(self, scenario: str, options: dict[str, Any]) -> BcsState:
+        """The initial state, at the first player's first Activation (no dice)."""
+        if scenario not in PLAYABLE:
+            raise ScenarioError(f"Baptism By Fire scenario {scenario!r} is not playable yet "
+                                f"(the engine plays {', '.join(PLAYABLE)})")
+        return new_state(scenario, resolve(OPTIONS, options, error=ScenarioError))
+
+    def pending(self, state: BcsState) -> list[Decision]:
+        """Who must decide what."""
+        return sequence.pending(state)
+
+    def parse_order(self, text: str) -> orders.Order:
+        """Parse one order line."""
+        return orders.parse_order(text)
+
+    def format_order(self, order: orders.Order) -> str:
+        """The canonical text of an order."""
+        return orders.format_order(order)
+
+    def apply(self, state: BcsState, side: str, order: orders.Order, ctx: Context) -> None:
+        """Check and apply one order, then run the automatic steps."""
+        actions.apply(state, side, order, ctx)
+
+    def view(self, state: BcsState, side: str) -> BcsView:
+        """What one side may know."""
+        return build_view(state, side)
+
+    def turn(self, state: BcsState) -> int:
+        """The current game turn."""
+        return state.turn
+
+    def outcome(self, state: BcsState) -> Outcome | None:
+        """The result once the game has ended."""
+        r = state.result
+        return None if r is None else Outcome(winner=r.winner, reason=r.reason)
+
+    def secrets(self, state: BcsState, side: str) -> list[str]:
+        """Ids of side's units hidden under the top unit of their stacks."""
+        return secrets(state, side)
+
+
+ENGINE = BcsEngine()

@@ -1,0 +1,245 @@
+"""Movement (5.0) with the ZOC and Engagement Zone effects on it (6.0, 6.1c): check, then move.
+
+Every check is made before anything changes; IllegalOrder names the rule.
+"""
+
+from __future__ import annotations
+
+from pbem.core.errors import IllegalOrder
+from pbem.games.bcs.board import (bdata, combat_count, enemy_in, entry_hexes, mclass, on_area,
+                                  printed_ma)
+from pbem.games.bcs.rules_data import mp_cost
+from pbem.games.bcs.snafu import effect
+from pbem.games.bcs.state import BcsState, Piece
+from pbem.games.bcs.terrain import PROHIBITED, hex_row, is_road_hex, step_cost
+from pbem.games.bcs.zoc import engagement_zone, ezoc
+
+
+def current_ma(state: BcsState, p: Piece) -> int:
+    """The MA in MP12 for this Activation: halved once for a Partial SNAFU or, with a Pass, for
+    Truck MA on Rain turns (Mud, option snafu_mud); fractions kept (5.1f). Fail: no movement."""
+    act = state.activation
+    assert act is not None
+    full = printed_ma(p) * 12
+    move = effect(act.snafu, "Movement?")
+    if move == "No":
+        return 0
+    half = move == "1/2 MA" or (mclass(p) == "truck" and state.weather == "Rain"
+                                 and state.options.get("snafu_mud", "rain_is_mud") == "rain_is_mud")
+    return full // 2 if half else full
+
+
+class Walk:
+    """One unit walked along a path: MP12 spent, where it ends and the STOP it executed."""
+
+    def __init__(self, hex_id: str, mp: int, stopped: str) -> None:
+        self.hex, self.mp, self.stopped = hex_id, mp, stopped
+        self.entered: list[str] = []
+
+
+def walk(state: BcsState, p: Piece, path: list[str], moving: set[str]) -> Walk:
+    """Check one unit's move along the path (the unit's own hex may come first) and return the
+    result; IllegalOrder with the rule otherwise. ``moving`` are the stack's ids (5.1g-4)."""
+    gm = bdata().game_map
+    side, cls, rain = p.side, mclass(p), state.weather == "Rain"
+    ma = current_ma(state, p)
+    if p.status == "off":
+        start = path[0]
+        if start not in entry_hexes(state, p):
+            raise IllegalOrder(f"{p.id} enters only by {', '.join(p.entry)} "
+                               f"({', '.join(entry_hexes(state, p)) or 'no hex in play'}), "
+                               f"not {start}", rule="BCS-9.3-1")
+        if enemy_in(state, side, start):
+            raise IllegalOrder(f"{start} holds an enemy unit", rule="BCS-5.4f")
+        w = Walk(start, 0, "")
+        w.entered.append(start)
+        steps = path[1:]
+        first_step = True
+    else:
+        w = Walk(p.hex, p.mp, p.stopped)
+        steps = path[1:] if path[0] == p.hex else path
+        first_step = not p.moved
+    if not steps and p.status != "off":
+        raise IllegalOrder(f"{p.id}: the path enters no hex", rule="BCS-5.1-1")
+    for b in steps:
+        a = w.hex
+        if w.stopped:
+            raise IllegalOrder(f"{p.id} has stopped in {a} and cannot move on", rule=w.stopped)
+        if not gm.grid.is_hex(b) or not gm.grid.adjacent(a, b):
+            raise IllegalOrder(f"{b} is not adjacent to {a}: a path is contiguous hexes",
+                               rule="BCS-5.1-1")
+        if not on_area(state, b):
+            raise IllegalOrder(f"{b} is outside the playing area (maps "
+                               f"{', '.join(bdata().scenarios[state.scenario].playing_area)})",
+                               rule="BCS-1.1d")
+        if enemy_in(state, side, b):
+            raise IllegalOrder(f"{b} holds an enemy unit", rule="BCS-5.4f")
+        if b in state.control and state.control[b] != side and b not in state.objs:
+            raise IllegalOrder(f"{b} is an enemy-controlled Victory hex without a friendly OBJ",
+                               rule="BBF-4.1-c")
+        cost = step_cost(a, b, cls, rain)
+        if cost.mp == PROHIBITED:
+            raise IllegalOrder(f"{p.id} ({cls}) cannot enter {b} from {a}: prohibited terrain",
+                               rule="BCS-5.2c")
+        if step_cost(b, a, cls, rain).mp == PROHIBITED:
+            raise IllegalOrder(f"{p.id} ({cls}) could not move back from {b} to {a}, so it "
+                               f"cannot move from {a} to {b}", rule="BCS-5.1d")
+        za, zb = ezoc(state, side, a), ezoc(state, side, b)
+        if p.kind == "hq":
+            if zb:
+                raise IllegalOrder(f"an HQ never enters an enemy ZOC ({b})", rule="BCS-6.0f")
+            if engagement_zone(state, side, b):
+                raise IllegalOrder(f"an HQ never enters an enemy Engagement Zone ({b})",
+                                   rule="BCS-6.1c-2")
+        if za and zb:
+            if cls in ("leg", "truck"):
+                raise IllegalOrder(f"{p.id} ({cls}) cannot move from one enemy ZOC hex ({a}) "
+                                   f"directly into another ({b})", rule="BCS-6.0g-1")
+            if za == "real" or zb == "real":
+                raise IllegalOrder(f"{p.id} (tac) moves directly from EZOC to EZOC only between "
+                                   f"non-AV EZOCs ({a} to {b})", rule="BCS-6.0g-2")
+        if b in state.traffic and combat_count(state, b) - _stack_in(state, b, moving) >= 2:
+            raise IllegalOrder(f"{b} has a Traffic Stopped marker and two units already",
+                               rule="BCS-5.1g-4")
+        if w.mp + cost.mp > ma:
+            if not (first_step and ma > 0):
+                raise IllegalOrder(f"{p.id} has {_mp(ma - w.mp)} MP left, entering {b} costs "
+                                   f"{_mp(cost.mp)}", rule="BCS-5.1b")
+        w.mp += cost.mp
+        w.hex = b
+        w.entered.append(b)
+        first_step = False
+        if cost.stop:
+            w.stopped = "BCS-5.2e"
+        elif b in state.traffic:
+            w.stopped = "BCS-5.1g-1"
+        elif zb and cls in ("leg", "truck"):
+            w.stopped = "BCS-6.0g-1"
+        elif zb == "real" and cls == "tac":
+            w.stopped = "BCS-6.0h-2"
+        elif cls == "truck" and engagement_zone(state, side, b):
+            w.stopped = "BCS-6.1c-1"
+    if p.kind == "hq" and not is_road_hex(w.hex):
+        raise IllegalOrder(f"an HQ ends its move in a non-railroad road hex, not {w.hex}",
+                           rule="BCS-5.4d")
+    return w
+
+
+def _stack_in(state: BcsState, hex_id: str, moving: set[str]) -> int:
+    return sum(1 for u in moving if state.pieces[u].hex == hex_id and state.pieces[u].kind == "unit"
+               and state.pieces[u].status == "map")
+
+
+def _mp(v: int) -> str:
+    whole, rest = divmod(v, 12)
+    return str(whole) if not rest else (f"{whole} {rest}/12" if whole else f"{rest}/12")
+
+
+def check_move(state: BcsState, side: str, units: list[str], path: list[str]) -> dict[str, Walk]:
+    """Check a move order: the active player moves the active Formation's units (5.4a, 3.3a), one
+    stack at a time (3.3b, 3.3c), under the SNAFU result; each unit walks the path."""
+    act = state.activation
+    if state.phase != "activities" or act is None or act.side != side:
+        raise IllegalOrder("only the active player moves, in his Activation's Activities step",
+                           rule="BCS-5.4a")
+    pieces = []
+    for uid in units:
+        p = state.pieces.get(uid)
+        if p is None or p.side != side:
+            raise IllegalOrder(f"{uid} is not one of your units", rule="BCS-5.4a")
+        if p.formation != act.formation:
+            raise IllegalOrder(f"{uid} is not of the active Formation {act.formation}",
+                               rule="BCS-3.3a")
+        if p.status == "dead":
+            raise IllegalOrder(f"{uid} is not in play", rule="BCS-3.3a")
+        if p.kind == "trains":
+            raise IllegalOrder("Combat Trains are placed, not moved (10.3b): not yet implemented",
+                               rule="BCS-10.3b-1")
+        if p.status == "off" and p.arrives > state.turn:
+            raise IllegalOrder(f"{uid} arrives on turn {p.arrives}", rule="BCS-9.3-1")
+        pieces.append(p)
+    if act.recovery:
+        raise IllegalOrder("a Recovery Activation moves no unit", rule="BCS-10.4c-2")
+    if effect(act.snafu, "Movement?") == "No":
+        raise IllegalOrder(f"SNAFU {act.snafu}: no movement this Activation", rule="BCS-CHT-SRE-2")
+    if p_prepared(state, pieces):
+        raise IllegalOrder("an HQ with Prepared Defense cannot move", rule="BCS-4.5-3")
+    starts = {p.hex if p.status == "map" else "off" for p in pieces}
+    if len(starts) != 1:
+        raise IllegalOrder("a stack moves from one hex: " + ", ".join(
+            f"{p.id} {p.hex or 'off map'}" for p in pieces), rule="BCS-5.1-1")
+    for p in pieces:
+        if p.finished:
+            raise IllegalOrder(f"{p.id} is Finished", rule="BCS-3.3d")
+        if p.done_moving or (p.moved and p.id not in act.stack):
+            raise IllegalOrder(f"{p.id}'s stack has finished its move (another stack has moved "
+                               f"since, or it was dropped off)", rule="BCS-3.3c")
+    return {p.id: walk(state, p, path, set(units)) for p in pieces}
+
+
+def p_prepared(state: BcsState, pieces: list[Piece]) -> bool:
+    """Whether an HQ among the pieces has Prepared Defense (4.5b)."""
+    return any(p.kind == "hq" and state.formations[p.formation].prepared_defense for p in pieces)
+
+
+def do_move(state: BcsState, side: str, units: list[str], walks: dict[str, Walk]) -> list[str]:
+    """Apply a checked move: earlier stacks (and units dropped off) finish their move, the units
+    go to the end hex with their MP spent and STOP; returns the hexes entered."""
+    act = state.activation
+    assert act is not None
+    for uid in act.stack:
+        if uid not in units:
+            state.pieces[uid].done_moving = True
+    act.stack = list(units)
+    act.began = True
+    entered: list[str] = []
+    for uid, w in walks.items():
+        p = state.pieces[uid]
+        p.status, p.hex, p.mp, p.stopped, p.moved = "map", w.hex, w.mp, w.stopped, True
+        entered = w.entered
+    return entered
+
+
+def flip_allowed(state: BcsState, side: str, uid: str) -> Piece:
+    """Check a flip (5.6a, 5.6c): a two-sided unit of the active Formation, before the Activities
+    begin, once per Activation; a Leg side turns Tac/Truck only where that class may be and
+    within Command Radius. Returns the unit."""
+    act = state.activation
+    if state.phase != "activities" or act is None or act.side != side:
+        raise IllegalOrder("units flip only in their own Activation", rule="BCS-5.6a")
+    p = state.pieces.get(uid)
+    if p is None or p.side != side or p.kind != "unit" or p.status != "map":
+        raise IllegalOrder(f"{uid} is not one of your units on the map", rule="BCS-5.6a")
+    if p.formation != act.formation:
+        raise IllegalOrder(f"{uid} is not of the active Formation", rule="BCS-3.3a")
+    u = bdata().units[uid]
+    if u.deployed is None:
+        raise IllegalOrder(f"{uid} has one side only", rule="BCS-1.2b-1")
+    if act.began:
+        raise IllegalOrder("units flip only before the Activities begin", rule="BCS-5.6a")
+    if p.flipped:
+        raise IllegalOrder(f"{uid} has flipped in this Activation already", rule="BCS-5.6a")
+    now = u.deployed if p.face == "deployed" else u.move
+    new = u.move if p.face == "deployed" else u.deployed
+    if now.mclass == "leg" and new.mclass != "leg":
+        if mp_cost(bdata().terrain[hex_row(p.hex)], new.mclass, state.weather == "Rain") == "P":
+            raise IllegalOrder(f"{uid} cannot turn {new.mclass} in {p.hex}: terrain prohibited "
+                               f"to that class", rule="BCS-5.6c")
+        hq = state.pieces[state.formations[p.formation].hq]
+        radius = bdata().hqs[hq.id].command_radius
+        if hq.status != "map" or bdata().game_map.grid.distance(hq.hex, p.hex) > radius:
+            raise IllegalOrder(f"{uid} is out of Command Radius ({radius} hexes of its HQ)",
+                               rule="BCS-5.6c")
+    return p
+
+
+def in_radius(state: BcsState, p: Piece) -> bool:
+    """A unit within its HQ's Command Radius, counted in hexes ignoring everything (4.2c)."""
+    form = state.formations.get(p.formation)
+    if form is None:
+        return False
+    hq = state.pieces[form.hq]
+    if hq.status != "map" or p.status != "map":
+        return False
+    return bdata().game_map.grid.distance(hq.hex, p.hex) <= bdata().hqs[hq.id].command_radius
+

@@ -1,0 +1,158 @@
+"""Baptism By Fire order notation: typed orders (a tagged union), parse_order and format_order.
+
+One order per line (docs/bcs-engine.md):
+
+    activate reim                  Initial Activation of a Formation (3.2a a)
+    activate cca recover           ... declared a Fatigue Recovery Activation (10.4c)
+    flip 3-1-arm                   flip a unit before the Activities begin (5.6a)
+    obj B14.09                     place a Combat OBJ in the Initial Actions step (4.3)
+    move 3-1-arm+701-td B15.09 B16.09   move a unit or a stack (ids joined by '+') along hexes
+                                   (spaces or dashes between hexes); an arriving unit's first
+                                   hex is its Entry hex (9.3)
+    end                            end the Activities: Clean Up, Fatigue & Isolation (3.2a f, g)
+    second | done                  attempt a Second Activation, or orient the HQ Done (3.5)
+    first take | first give        the First Player's choice (2.1)
+    attack ... | engage ... | ...  combat orders: parsed, refused until the combat issue lands
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Union
+
+import msgspec
+
+from pbem.core.errors import OrderSyntaxError
+
+HEX = re.compile(r"^[A-Za-z]\d{1,2}\.\d{2}$")
+UNIT = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+RULE = "BCS-ORDERS"
+COMBAT_WORDS = ("attack", "engage", "shock", "barrage", "fire", "recon", "retreat")
+
+
+class Activate(msgspec.Struct, tag="activate"):
+    """Activate a Formation (optionally as a Fatigue Recovery Activation)."""
+
+    formation: str
+    recover: bool = False
+
+
+class Flip(msgspec.Struct, tag="flip"):
+    """Flip a unit to its other side."""
+
+    unit: str
+
+
+class Obj(msgspec.Struct, tag="obj"):
+    """Place a Combat OBJ marker."""
+
+    hex: str
+
+
+class Move(msgspec.Struct, tag="move"):
+    """Move one unit or a stack along a path of hexes."""
+
+    units: list[str]
+    path: list[str]
+
+
+class End(msgspec.Struct, tag="end"):
+    """End the Activities step of the Activation."""
+
+
+class Second(msgspec.Struct, tag="second"):
+    """Attempt a Second Activation (attempt) or orient the HQ Done without one."""
+
+    attempt: bool = True
+
+
+class First(msgspec.Struct, tag="first"):
+    """The First Player's choice: take the first Activation or give it."""
+
+    take: bool = True
+
+
+class Combat(msgspec.Struct, tag="combat"):
+    """A combat order (attack, engage, barrage ...): its words, for the combat issue."""
+
+    word: str
+    rest: str = ""
+
+
+Order = Union[Activate, Flip, Obj, Move, End, Second, First, Combat]
+WORDS = ("activate", "flip", "obj", "move", "end", "second", "done", "first") + COMBAT_WORDS
+
+
+def _hex(tok: str) -> str:
+    if not HEX.match(tok):
+        raise OrderSyntaxError(f"{tok!r} is not a hex id (letter, column, '.', two-digit row: "
+                               f"B14.09)", rule=RULE)
+    return tok[0].upper() + tok[1:]
+
+
+def _unit(tok: str) -> str:
+    tok = tok.lower()
+    if not UNIT.match(tok):
+        raise OrderSyntaxError(f"{tok!r} is not a unit id", rule=RULE)
+    return tok
+
+
+def parse_order(text: str) -> Order:
+    """Parse one order line; OrderSyntaxError names the problem."""
+    words = text.split()
+    if not words:
+        raise OrderSyntaxError("empty order", rule=RULE)
+    w, args = words[0].lower(), words[1:]
+    if w == "activate" and len(args) in (1, 2):
+        if len(args) == 2 and args[1].lower() != "recover":
+            raise OrderSyntaxError("activate FORMATION [recover]", rule=RULE)
+        return Activate(formation=_unit(args[0]), recover=len(args) == 2)
+    if w == "flip" and len(args) == 1:
+        return Flip(unit=_unit(args[0]))
+    if w == "obj" and len(args) == 1:
+        return Obj(hex=_hex(args[0]))
+    if w == "move" and len(args) >= 2:
+        units = [_unit(u) for u in args[0].split("+")]
+        if len(set(units)) != len(units) or "" in args[0].split("+"):
+            raise OrderSyntaxError("move: name each unit of the stack once, joined by '+'",
+                                   rule=RULE)
+        path = [_hex(h) for h in re.split(r"[\s-]+", " ".join(args[1:]).strip()) if h]
+        if not path:
+            raise OrderSyntaxError("move UNIT[+UNIT] HEX [HEX ...]", rule=RULE)
+        return Move(units=units, path=path)
+    if w == "end" and not args:
+        return End()
+    if w == "second" and not args:
+        return Second(attempt=True)
+    if w == "done" and not args:
+        return Second(attempt=False)
+    if w == "first" and len(args) == 1 and args[0].lower() in ("take", "give"):
+        return First(take=args[0].lower() == "take")
+    if w in COMBAT_WORDS:
+        return Combat(word=w, rest=" ".join(args))
+    if w in WORDS:
+        raise OrderSyntaxError(f"malformed {w!r} order: {text.strip()!r} (see docs/bcs-engine.md)",
+                               rule=RULE)
+    near = difflib.get_close_matches(w, WORDS, n=1)
+    hint = f"; did you mean '{near[0]}'?" if near else ""
+    raise OrderSyntaxError(f"unknown order {w!r}{hint}", rule=RULE)
+
+
+def format_order(order: Order) -> str:
+    """The canonical text of an order (parse_order(format_order(o)) == o)."""
+    if isinstance(order, Activate):
+        return f"activate {order.formation}" + (" recover" if order.recover else "")
+    if isinstance(order, Flip):
+        return f"flip {order.unit}"
+    if isinstance(order, Obj):
+        return f"obj {order.hex}"
+    if isinstance(order, Move):
+        return f"move {'+'.join(order.units)} {' '.join(order.path)}"
+    if isinstance(order, End):
+        return "end"
+    if isinstance(order, Second):
+        return "second" if order.attempt else "done"
+    if isinstance(order, First):
+        return "first take" if order.take else "first give"
+    return f"{order.word} {order.rest}".strip()

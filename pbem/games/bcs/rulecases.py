@@ -1,0 +1,133 @@
+"""Baptism By Fire's hook for the core rule-case runner (pbem.core.rulecases): positions, checks.
+
+Position keys (``position.KEY``), on maps A and B of scenario 5.2 (options: entry_blocking =
+attack_from_off_map unless ``options`` says otherwise):
+  setup = true          the real 5.2 set-up at its first decision (Axis to activate, 14 Feb)
+  turn (1), weather ("No Rain"), next_side ("axis"), phase ("activate")
+  units = [{id, hex, steps, face, mp, moved, stopped, off, arrives}]   the pieces in play:
+                        every other piece of the scenario is out of play; off = true leaves it
+                        waiting to arrive (its entry from the data, arrives = its turn)
+  formations = {ID = {fatigue, status, coordination, prepared_defense, msr_blocked, in_play,
+                set_up_used, recovered}}        (every formation with a listed piece is in play)
+  active = "cca", snafu = "Pass", second = false, began = false, stack = [ids]
+                        an Activation under way (phase activities), without rolling
+  traffic = [hexes], objs = [hexes], control = {HEX = side}
+Expectation keys beyond the core's: at (hex per piece), mp (MP12 spent), stopped (rule id of
+the STOP, "" for none), face, phase, next_side, turn, weather, snafu, second (bool), fatigue,
+status, coordination, in_play (formation ids), objs, control, air (Air Points per side),
+first_side.
+"""
+
+from __future__ import annotations
+
+from pbem.core.game import Context
+from pbem.core.rulecases import Case, CaseRun
+from pbem.games.bcs.engine import ENGINE
+from pbem.games.bcs.state import Activation, BcsState
+
+OPTIONS = {"entry_blocking": "attack_from_off_map"}
+
+
+class BcsCases:
+    """Positions of scenario 5.2 and Baptism By Fire's own expectation keys."""
+
+    game = ENGINE
+    keys = frozenset({"at", "mp", "stopped", "face", "phase", "next_side", "turn", "weather",
+                      "snafu", "second", "fatigue", "status", "coordination", "in_play", "objs",
+                      "control", "air", "first_side"})
+
+    def build(self, case: Case) -> BcsState:
+        """The position a case describes."""
+        pos = case.position
+        state = ENGINE.setup("5.2", {**OPTIONS, **pos.get("options", {})})
+        if pos.get("setup"):
+            return state
+        state.turn = pos.get("turn", 1)
+        state.weather = pos.get("weather", "No Rain")
+        state.next_side = pos.get("next_side", "axis")
+        state.phase = pos.get("phase", "activate")
+        state.air_due = False
+        listed = {u["id"]: u for u in pos.get("units", [])}
+        for f in state.formations.values():
+            f.in_play = False
+        for pid, p in state.pieces.items():
+            spec = listed.get(pid)
+            if spec is None:
+                p.status, p.hex = "dead", ""
+                continue
+            if spec.get("off"):
+                p.status, p.hex = "off", ""
+                p.arrives = spec.get("arrives", p.arrives)
+            else:
+                p.status, p.hex = "map", spec["hex"]
+            p.steps = spec.get("steps", p.steps)
+            p.face = spec.get("face", "move")
+            p.mp = spec.get("mp", 0)
+            p.moved = spec.get("moved", False)
+            p.stopped = spec.get("stopped", "")
+            state.formations[p.formation].in_play = True
+        for fid, spec in pos.get("formations", {}).items():
+            f = state.formations[fid]
+            for k, v in spec.items():
+                setattr(f, k, v)
+        if "active" in pos:
+            fid = pos["active"]
+            f = state.formations[fid]
+            f.status = "done" if pos.get("second") else "used"
+            f.activations = 2 if pos.get("second") else 1
+            state.activation = Activation(formation=fid, side=f.side,
+                                          snafu=pos.get("snafu", "Pass"),
+                                          second=pos.get("second", False),
+                                          began=pos.get("began", False),
+                                          stack=list(pos.get("stack", [])))
+            state.next_side = f.side
+            state.phase = "activities"
+        state.traffic = list(pos.get("traffic", []))
+        state.objs = list(pos.get("objs", []))
+        state.control.update(pos.get("control", {}))
+        return state
+
+    def default_side(self, state: BcsState, case: Case) -> str:
+        """The side whose decision is pending (the active side in an Activation)."""
+        return state.activation.side if state.activation is not None else state.next_side
+
+    def apply(self, state: BcsState, side: str, text: str, ctx: Context, case: Case) -> None:
+        """Apply one order line."""
+        ENGINE.apply(state, side, ENGINE.parse_order(text), ctx)
+
+    def check(self, case: Case, run: CaseRun) -> None:
+        """Baptism By Fire's expectation keys."""
+        exp, state = case.expect, run.state
+        for pid, h in exp.get("at", {}).items():
+            p = state.pieces[pid]
+            assert p.status == "map" and p.hex == h, f"{pid} is {p.status} at {p.hex!r}"
+        for pid, v in exp.get("mp", {}).items():
+            assert state.pieces[pid].mp == v, f"{pid} spent {state.pieces[pid].mp} MP12"
+        for pid, v in exp.get("stopped", {}).items():
+            assert state.pieces[pid].stopped == v, f"{pid} stopped {state.pieces[pid].stopped!r}"
+        for pid, v in exp.get("face", {}).items():
+            assert state.pieces[pid].face == v, f"{pid} face {state.pieces[pid].face}"
+        for key in ("phase", "next_side", "turn", "weather", "first_side"):
+            if key in exp:
+                assert getattr(state, key) == exp[key], f"{key} is {getattr(state, key)!r}"
+        act = state.activation
+        for key in ("snafu", "second"):
+            if key in exp:
+                assert act is not None and getattr(act, key) == exp[key], \
+                    f"{key}: {act and getattr(act, key)!r}"
+        for key in ("fatigue", "status", "coordination"):
+            for fid, v in exp.get(key, {}).items():
+                got = getattr(state.formations[fid], key)
+                assert got == v, f"{fid} {key} is {got!r}"
+        for fid in exp.get("in_play", []):
+            assert state.formations[fid].in_play, f"{fid} not in play"
+        if "objs" in exp:
+            assert state.objs == exp["objs"], state.objs
+        for h, s in exp.get("control", {}).items():
+            assert state.control.get(h) == s, f"{h} controlled by {state.control.get(h)}"
+        for s, n in exp.get("air", {}).items():
+            assert state.private[s].air_points == n, state.private[s].air_points
+
+
+
+HOOKS = BcsCases()

@@ -1,0 +1,295 @@
+"""The sequence of play as a state machine (2.0, 3.0): pre-turn rolls, first player, Activations,
+Second Activations, passing, turn end; ``pending(state)`` says who must decide what.
+
+Phases: ``first_player`` (the winner of the First Player roll chooses), ``activate`` (the side
+to play must activate a Formation: it cannot pass, 3.6a), ``activities`` (the active Formation's
+Initial Actions and Activities until ``end``), ``second`` (attempt a Second Activation or not),
+``over``.
+"""
+
+from __future__ import annotations
+
+from pbem.core.errors import IllegalOrder
+from pbem.core.game import Context, Decision
+from pbem.games.bcs.board import bdata
+from pbem.games.bcs.setup import arrive
+from pbem.games.bcs.snafu import obj_allowance, roll_second, roll_snafu
+from pbem.games.bcs.state import FRESH, SIDES, Activation, BcsState, FormationState, other
+from pbem.games.bcs.victory import final_result
+
+
+def name(fid: str) -> str:
+    """A Formation's printed name."""
+    return bdata().formations[fid].name
+
+
+def can_activate(state: BcsState, side: str) -> list[str]:
+    """The side's Formations that may still be selected: marker in play, HQ not Done (3.4d)."""
+    return sorted(f.id for f in state.formations.values()
+                  if f.side == side and f.in_play and f.status != "done")
+
+
+def pending(state: BcsState) -> list[Decision]:
+    """The one decision the game waits for, or none once the game is over."""
+    if state.phase == "over":
+        return []
+    side = state.next_side
+    turn = f"turn {state.turn}, {state.date}"
+    if state.phase == "first_player":
+        return [Decision(side=side, kind="first-player",
+                         prompt=f"{side} won the First Player roll: take or give the first "
+                                f"Activation ({turn})", choices=("first take", "first give"))]
+    if state.phase == "activate":
+        return [Decision(side=side, kind="activate",
+                         prompt=f"{side}: activate a Formation ({turn})",
+                         choices=tuple(f"activate {f}" for f in can_activate(state, side)))]
+    act = state.activation
+    assert act is not None
+    if state.phase == "second":
+        return [Decision(side=act.side, kind="second-activation",
+                         prompt=f"{act.side}: attempt a Second Activation of "
+                                f"{name(act.formation)}, or orient its HQ Done ({turn})",
+                         choices=("second", "done"))]
+    what = "Recovery Activation" if act.recovery else f"SNAFU {act.snafu}"
+    return [Decision(side=act.side, kind="activation",
+                     prompt=f"{act.side}: {name(act.formation)} "
+                            f"{'Second ' if act.second else ''}Activation ({what}): "
+                            f"move, then end ({turn})")]
+
+
+def _reset_units(state: BcsState) -> None:
+    for p in state.pieces.values():
+        p.mp, p.moved, p.done_moving, p.stopped, p.flipped, p.finished = 0, False, False, "", \
+            False, False
+
+
+def activate(state: BcsState, side: str, fid: str, recover: bool, ctx: Context) -> None:
+    """Initial Activation (3.2a a-c): choose a Formation whose HQ is not Done, flip it Used,
+    then either a Recovery Activation (10.4c) or the SNAFU roll (10.1a)."""
+    if state.phase != "activate":
+        raise IllegalOrder("no Formation may be activated now: finish the current step first",
+                           rule="BCS-3.4a")
+    if side != state.next_side:
+        raise IllegalOrder(f"it is {state.next_side}'s turn to activate", rule="BCS-2.1-2")
+    form = state.formations.get(fid)
+    if form is None or form.side != side:
+        raise IllegalOrder(f"{fid} is not one of your Formations", rule="BCS-4.1a")
+    if not form.in_play:
+        raise IllegalOrder(f"{name(fid)}'s activation marker is not in play", rule="BCS-4.6-1")
+    if form.status == "done":
+        raise IllegalOrder(f"{name(fid)}'s HQ is Done this turn", rule="BCS-3.4d")
+    if recover:
+        if form.set_up_used:
+            raise IllegalOrder("a Formation that set up Used has only a Second Activation",
+                               rule="BCS-3.5a-2")
+        if form.recovered:
+            raise IllegalOrder(f"{name(fid)} has recovered this turn already", rule="BCS-10.4c-1")
+        if form.fatigue <= 0:
+            raise IllegalOrder(f"{name(fid)} is {'Fresh' if form.fatigue == FRESH else 'Fat-0'}: "
+                               f"nothing to recover", rule="BCS-10.4c-1")
+    _pre_turn_air(state, ctx)
+    _reset_units(state)
+    state.objs = []
+    if form.set_up_used:
+        form.status = "done"
+        ctx.log(f"{name(fid)} began the turn Used: it tries a Second Activation")
+        if not roll_second(state, form, ctx):
+            form.activations += 1
+            _pass_play(state, side, ctx)
+            return
+        state.activation = Activation(formation=fid, side=side, second=True)
+        form.activations += 1
+        _start(state, form, ctx)
+        return
+    form.status = "used"
+    form.activations += 1
+    state.activation = Activation(formation=fid, side=side, recovery=recover)
+    ctx.log(f"{side} activates {name(fid)}{' (Recovery Activation)' if recover else ''}")
+    if recover:
+        form.recovered = True
+        form.coordination = False
+        form.prepared_defense = False
+        state.phase = "activities"
+        return
+    _start(state, form, ctx)
+
+
+def _start(state: BcsState, form: FormationState, ctx: Context) -> None:
+    """Steps (b)-(c): the SNAFU roll; then the Coordination marker is removed (3.2a c, 4.4c)."""
+    act = state.activation
+    assert act is not None
+    act.snafu, act.snafu_roll = roll_snafu(state, form, ctx)
+    form.coordination = False
+    state.phase = "activities"
+
+
+def place_obj(state: BcsState, side: str, hex_id: str, ctx: Context) -> None:
+    """Initial Actions (3.2a d, 4.3): a Combat OBJ on a hex with an enemy unit or a Victory hex,
+    within the SNAFU allowance, before the Activities begin; with Prepared Defense within 6
+    hexes of the HQ."""
+    act = state.activation
+    if state.phase != "activities" or act is None or act.side != side or act.recovery:
+        raise IllegalOrder("Combat OBJs are placed in the Initial Actions of an Activation",
+                           rule="BCS-3.2a-d")
+    if act.began:
+        raise IllegalOrder("Combat OBJs are placed before the Activities begin",
+                           rule="BCS-3.2a-d")
+    allowed = obj_allowance(act.snafu)
+    if len(state.objs) >= allowed:
+        raise IllegalOrder(f"SNAFU {act.snafu} allows {allowed} Combat OBJ"
+                           f"{'' if allowed == 1 else 's'}", rule="BCS-4.3a")
+    gm = bdata().game_map
+    if not gm.grid.is_hex(hex_id):
+        raise IllegalOrder(f"{hex_id} is not a hex of the map", rule="BCS-4.3b-1")
+    enemy = any(p.side != side and p.status == "map" and p.hex == hex_id
+                for p in state.pieces.values())
+    victory = any(k.startswith("vp_") for k in gm.place_kinds(hex_id))
+    if not enemy and not victory:
+        raise IllegalOrder(f"{hex_id} holds no enemy unit and is no Victory hex",
+                           rule="BCS-4.3b-1")
+    form = state.formations[act.formation]
+    hq = state.pieces[form.hq]
+    if form.prepared_defense and (hq.status != "map"
+                                  or gm.grid.distance(hq.hex, hex_id) > 6):
+        raise IllegalOrder("with Prepared Defense a Combat OBJ goes within 6 hexes of the HQ",
+                           rule="BCS-4.3b-2")
+    state.objs.append(hex_id)
+    act.objs.append(hex_id)
+    ctx.log(f"{name(act.formation)} places a Combat OBJ in {hex_id}", hexes=(hex_id,))
+
+
+def end_activities(state: BcsState, side: str, ctx: Context) -> None:
+    """End the Activities: Clean Up (3.2a f), Fatigue & Isolation (g), then step (h)."""
+    act = state.activation
+    if state.phase != "activities" or act is None or act.side != side:
+        raise IllegalOrder("there is no Activation of yours to end", rule="BCS-3.2a-e")
+    over = sorted({p.hex for p in state.pieces.values()
+                   if p.side == side and p.kind == "unit" and p.status == "map"
+                   and sum(1 for q in state.pieces.values() if q.kind == "unit"
+                           and q.status == "map" and q.hex == p.hex) > 2})
+    if over:
+        raise IllegalOrder(f"more than 2 combat units in {', '.join(over)} at the end of the "
+                           f"Activation: move the excess out first", rule="BCS-5.5a")
+    form = state.formations[act.formation]
+    # (f) Clean Up: OBJ and Traffic Stopped markers go.
+    state.objs = []
+    state.traffic = []
+    # (g) Fatigue & Isolation.
+    if act.recovery:
+        form.fatigue -= 1
+        ctx.log(f"{name(form.id)} recovers to Fatigue {form.fatigue}")
+    elif act.objs:
+        die = ctx.roll(6, f"Fatigue increase: {name(form.id)} (OBJs placed)")
+        if bdata().roll("fatigue_obj", die) == "Increase" and form.fatigue < 4:
+            form.fatigue = 0 if form.fatigue == FRESH else form.fatigue + 1
+            ctx.log(f"{name(form.id)} Fatigue increase roll {die}: now Fatigue {form.fatigue}")
+        else:
+            ctx.log(f"{name(form.id)} Fatigue increase roll {die}: no increase")
+    # (h) the HQ is Done; a Second Activation may follow.
+    form.status = "done"
+    _reset_units(state)
+    if act.second or act.recovery or form.fatigue >= 4:
+        _pass_play(state, side, ctx)
+        return
+    state.phase = "second"
+
+
+def second(state: BcsState, side: str, attempt: bool, ctx: Context) -> None:
+    """Step (h): attempt a Second Activation (3.5b; it restarts at step b) or decline (3.5d)."""
+    act = state.activation
+    if state.phase != "second" or act is None or act.side != side:
+        raise IllegalOrder("no Second Activation is open to you now", rule="BCS-3.5a-2")
+    form = state.formations[act.formation]
+    if not attempt:
+        ctx.log(f"{name(form.id)} takes no Second Activation")
+        _pass_play(state, side, ctx)
+        return
+    form.activations += 1
+    if not roll_second(state, form, ctx):
+        _pass_play(state, side, ctx)
+        return
+    state.activation = Activation(formation=form.id, side=side, second=True)
+    state.objs = []
+    _start(state, form, ctx)
+
+
+def first(state: BcsState, side: str, take: bool, ctx: Context) -> None:
+    """The First Player's choice (2.1): take the first Activation or give it."""
+    if state.phase != "first_player" or side != state.next_side:
+        raise IllegalOrder("only the winner of the First Player roll chooses, before the "
+                           "Activation Phase", rule="BCS-2.1-1d")
+    state.next_side = side if take else other(side)
+    state.first_side = state.next_side
+    state.phase = "activate"
+    ctx.log(f"{side} {'takes' if take else 'gives'} the first Activation: "
+            f"{state.next_side} activates first")
+
+
+def _pass_play(state: BcsState, side: str, ctx: Context) -> None:
+    """Step (i) and 3.6: play passes to the other side while it has Formations to activate;
+    otherwise the same side goes on (3.2c); when every HQ is Done the turn ends (3.6b)."""
+    state.activation = None
+    for nxt in (other(side), side):
+        if can_activate(state, nxt):
+            state.next_side, state.phase = nxt, "activate"
+            return
+    _end_turn(state, ctx)
+
+
+def _end_turn(state: BcsState, ctx: Context) -> None:
+    """Admin Phase (2.1 (3)): every HQ back to Unused; then the next turn's Pre-Turn Phase, or
+    the end of the game after the last turn."""
+    for f in state.formations.values():
+        f.status, f.activations, f.recovered, f.set_up_used, f.exempt = \
+            "unused", 0, False, False, False
+    ctx.log(f"End of turn {state.turn} ({state.date})")
+    if state.turn >= len(state.dates):
+        state.phase = "over"
+        state.result = final_result(state)
+        ctx.log(f"Game over: {state.result.reason}")
+        return
+    state.turn += 1
+    _pre_turn(state, ctx)
+
+
+def _pre_turn(state: BcsState, ctx: Context) -> None:
+    """Pre-Turn Phase (2.1 (1)): reinforcements, weather (BbF 1.1), Air Points, First Player."""
+    arrive(state)
+    if state.date == "14 Feb 43":
+        state.weather = "No Rain"
+    else:
+        die = ctx.roll(6, f"Weather, {state.date}")
+        state.weather = bdata().roll("weather", die)
+        ctx.log(f"Weather roll {die}: {state.weather}")
+    state.air_due = True
+    _pre_turn_air(state, ctx)
+    while True:
+        rolls = {s: sum(ctx.rolls_of(2, 6, f"First Player: {s}")) for s in SIDES}
+        ctx.log("First Player roll: " + ", ".join(f"{s} {rolls[s]}" for s in SIDES))
+        if rolls["allied"] != rolls["axis"]:
+            break
+    state.fp_rolls = rolls
+    state.next_side = max(SIDES, key=lambda s: rolls[s])
+    state.phase = "first_player"
+
+
+def _pre_turn_air(state: BcsState, ctx: Context) -> None:
+    """Air Points (BbF 1.1d), each side's own hidden roll; none on Rain turns (1.1c)."""
+    if not state.air_due:
+        return
+    state.air_due = False
+    for s in SIDES:
+        if state.weather == "Rain":
+            state.private[s].air_points = 0
+            continue
+        die = ctx.roll(6, f"Air Points: {s}", visible_to=s)
+        state.private[s].air_points = int(bdata().roll(f"air_{s}", die))
+        ctx.log(f"{s} Air Points: {state.private[s].air_points}", visible_to=s)
+
+
+def control_after_move(state: BcsState, side: str, hex_id: str, in_radius: bool) -> None:
+    """BbF 4.1: a VP hex belongs to the side whose combat unit occupies it (or did last), if
+    that unit is within Command Radius (the working-MSR condition is not built yet)."""
+    if hex_id in state.control and in_radius and state.control[hex_id] != side:
+        state.control[hex_id] = side
+

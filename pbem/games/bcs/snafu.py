@@ -1,0 +1,78 @@
+"""SNAFU (10.1) and the Second Activation roll (3.5b): modifiers, rolls and result effects."""
+
+from __future__ import annotations
+
+from pbem.core.game import Context
+from pbem.games.bcs.board import bdata
+from pbem.games.bcs.state import FRESH, BcsState, FormationState
+
+BEST_IN_RAIN = "Partial"         # BbF 1.1c; Prepared Defense 4.5a: no better than Partial
+
+
+def game_drm(state: BcsState, side: str) -> list[tuple[str, int]]:
+    """The game-specific SNAFU DRMs of a side on this turn's date (BbF game charts)."""
+    group = "Game Specific: Axis" if side == "axis" else "Game Specific: Allies"
+    out = []
+    for m in bdata().modifiers:
+        if m.chart == "snafu" and m.group == group:
+            dates = m.when.split("|") if m.when else []
+            if not dates or state.date in dates:
+                out.append((m.name, m.drm))
+    return out
+
+
+def snafu_drms(state: BcsState, form: FormationState) -> list[tuple[str, int]]:
+    """Every SNAFU DRM that applies (10.1b): Fresh +1, Coordination -1, minus the Fatigue level,
+    MSR Blocked minus its level, and the game-specific DRM. (Combat Trains legality, Optimal
+    Distance, Crossing the Streams, MSR on Tracks and Mixed Formations are not built yet.)"""
+    out: list[tuple[str, int]] = []
+    if form.fatigue == FRESH:
+        out.append(("Fresh", 1))
+    elif form.fatigue > 0:
+        out.append((f"Fatigue {form.fatigue}", -form.fatigue))
+    if form.coordination:
+        out.append(("Coordination", -1))
+    if form.msr_blocked:
+        out.append((f"MSR Blocked level {form.msr_blocked}", -form.msr_blocked))
+    out += [(n, v) for n, v in game_drm(state, form.side) if v]
+    return out
+
+
+def roll_snafu(state: BcsState, form: FormationState, ctx: Context) -> tuple[str, int]:
+    """Roll 2d6 on the SNAFU Table with its DRMs; Rain (BbF 1.1c) and Prepared Defense (4.5a)
+    cap the result at Partial. Returns the result and the modified roll."""
+    name = bdata().formations[form.id].name
+    dice = ctx.rolls_of(2, 6, f"SNAFU: {name}")
+    mods = snafu_drms(state, form)
+    total = sum(dice) + sum(v for _, v in mods)
+    result = bdata().roll("snafu", total)
+    capped = ""
+    if result == "Pass" and (state.weather == "Rain" or form.prepared_defense):
+        result, capped = BEST_IN_RAIN, " (no better than Partial: " + \
+            ("Rain" if state.weather == "Rain" else "Prepared Defense") + ")"
+    mod_text = ", ".join(f"{n} {v:+d}" for n, v in mods) or "no DRM"
+    ctx.log(f"{name} SNAFU: {dice[0]}+{dice[1]} ({mod_text}) = {total}: {result}{capped}")
+    return result, total
+
+
+def roll_second(state: BcsState, form: FormationState, ctx: Context) -> bool:
+    """The Second Activation roll (3.5b): 1d6, +1 if Fresh, succeeds at or above the HQ's
+    Activation Roll number."""
+    hq = bdata().hqs[form.hq]
+    name = bdata().formations[form.id].name
+    die = ctx.roll(6, f"Second Activation: {name}")
+    total = die + (1 if form.fatigue == FRESH else 0)
+    ok = total >= hq.activation_roll
+    ctx.log(f"{name} Second Activation roll: {die}{' +1 Fresh' if form.fatigue == FRESH else ''}"
+            f" = {total} against {hq.activation_roll}: {'activates' if ok else 'fails'}")
+    return ok
+
+
+def effect(result: str, row: str) -> str:
+    """A cell of the SNAFU Result Effects chart ('HQ Created?', 'Movement?', ...)."""
+    return bdata().cell("snafu_effects", row, result)
+
+
+def obj_allowance(result: str) -> int:
+    """Combat OBJs the HQ may place for a SNAFU result (4.3a): Fail 0, Partial 1, Pass 2."""
+    return int(effect(result, "HQ Created?"))

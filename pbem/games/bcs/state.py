@@ -1,0 +1,118 @@
+"""The Baptism By Fire game state: msgspec structs, integers only; public part, private parts.
+
+Movement Points are kept in twelfths of an MP (``MP12``): every TEC cost (1/2, 1/3, 1/4, 1/6 of
+an MP on roads) is then a whole number, and halved MAs keep their fractions (5.1f).
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+SIDES = ("allied", "axis")
+MP12 = 12                      # twelfths of an MP per MP
+FRESH = -1                     # Formation.fatigue value of a Fresh Formation (10.4a)
+PHASES = ("first_player", "activate", "activities", "second", "over")
+
+
+def other(side: str) -> str:
+    """The opposing side."""
+    return "axis" if side == "allied" else "allied"
+
+
+class Piece(msgspec.Struct, kw_only=True):
+    """One counter on (or waiting to enter) the map: a combat unit, an HQ or Combat Trains."""
+
+    id: str
+    side: str
+    formation: str
+    kind: str                    # unit | hq | trains
+    hex: str = ""                # "" while off the map
+    status: str = "map"          # map | off (arriving, 9.3) | dead
+    entry: list[str] = []        # off: where it may enter (Entry Area letters, "hq:FORMATION")
+    arrives: int = 0             # off: the game turn it arrives (its Formation's marker joins)
+    steps: int = 1               # combat units: steps remaining (1.2e); hidden from the enemy
+    face: str = "move"           # move | deployed (1.2b, 5.6)
+    ghost: bool = False          # Combat Trains on their Ghost side (10.3b)
+    screen: bool = False         # BbF 1.5a Screen marker
+    # this Activation (reset when an Activation starts):
+    mp: int = 0                  # MP12 spent (5.1a)
+    moved: bool = False          # has begun to move (5.1c: the one-hex minimum is used up)
+    done_moving: bool = False    # its stack's chance to move has passed (3.3b, 3.3c)
+    stopped: str = ""            # the rule id of a STOP it executed ("" = none)
+    flipped: bool = False        # flipped this Activation (5.6a)
+    finished: bool = False       # Finished (3.3e)
+
+
+class FormationState(msgspec.Struct, kw_only=True):
+    """A Formation: its HQ's activation status, Fatigue and command markers (4.0, 10.4)."""
+
+    id: str
+    side: str
+    hq: str
+    trains: str
+    in_play: bool = True         # its activation marker is available (4.6)
+    status: str = "unused"       # HQ: unused | used | done (3.2a, 3.4d, 3.5c)
+    set_up_used: bool = False    # set up or arrived Used: one Activation, as a Second (3.5a)
+    exempt: bool = False         # set up Done: need not activate on the first turn (3.4b)
+    activations: int = 0         # this turn
+    fatigue: int = 0             # FRESH (-1), 0 .. 4 (10.4a)
+    coordination: bool = False   # Coordination marker (4.4)
+    prepared_defense: bool = False
+    msr_blocked: int = 0         # MSR Blocked level 0-2 (10.2b)
+    recovered: bool = False      # made a Recovery Activation this turn (10.4c)
+
+
+class Activation(msgspec.Struct, kw_only=True):
+    """The Activation under way (3.2a): its Formation, SNAFU result and stack sequencing."""
+
+    formation: str
+    side: str
+    second: bool = False         # a Second Activation (3.5)
+    recovery: bool = False       # a Fatigue Recovery Activation (10.4c)
+    snafu: str = ""              # Pass | Partial | Fail ("" for a Recovery Activation)
+    snafu_roll: int = 0          # the modified roll
+    began: bool = False          # the Activities step has begun (5.6a)
+    stack: list[str] = []        # the stack now moving (3.3b, 3.3c)
+    objs: list[str] = []         # Combat OBJ hexes placed in Initial Actions (4.3)
+
+
+class SidePrivate(msgspec.Struct, kw_only=True):
+    """What only one side knows: its Air Points (1.5b) and standing orders."""
+
+    air_points: int = 0
+    standing: dict[str, str] = {}
+
+
+class Result(msgspec.Struct, kw_only=True):
+    """The end of the game."""
+
+    winner: str | None
+    reason: str
+
+
+class BcsState(msgspec.Struct, kw_only=True):
+    """The whole game: public part and one private part per side."""
+
+    scenario: str
+    options: dict[str, str | bool | int] = {}
+    turn: int = 1                # game turn, from 1
+    dates: list[str] = []        # the calendar of the scenario's turns ("14 Feb 43", ...)
+    weather: str = "No Rain"     # No Rain | Rain (BbF 1.1)
+    phase: str = "activate"      # one of PHASES
+    next_side: str = "axis"      # who must activate (or, in first_player, who chooses)
+    first_side: str = "axis"     # who took the turn's first Activation
+    pieces: dict[str, Piece] = {}
+    formations: dict[str, FormationState] = {}
+    activation: Activation | None = None
+    traffic: list[str] = []      # Traffic Stopped hexes (5.1g)
+    objs: list[str] = []         # Combat OBJ hexes of the current Activation (4.3)
+    control: dict[str, str] = {} # VP hex -> side that controls it (BbF 4.1)
+    fp_rolls: dict[str, int] = {}  # this turn's First Player rolls (2.1)
+    air_due: bool = True         # this turn's Air Points are still to be rolled (BbF 1.1d)
+    private: dict[str, SidePrivate] = {}
+    result: Result | None = None
+
+    @property
+    def date(self) -> str:
+        """The date of the current turn."""
+        return self.dates[min(self.turn, len(self.dates)) - 1]

@@ -1,0 +1,105 @@
+"""What one side may know (1.5): its own pieces in full; of an enemy stack only the top unit
+(5.5e: longest Range, then greatest AV) and how many units it holds, never steps; enemy
+Prepared Defense and Air Points hidden (1.5b)."""
+
+from __future__ import annotations
+
+import msgspec
+
+from pbem.games.bcs.board import face
+from pbem.games.bcs.state import Activation, BcsState, FormationState, Piece, SidePrivate, other
+
+
+class EnemyStack(msgspec.Struct, kw_only=True):
+    """An enemy hex as seen: the top combat unit and its side showing, the unit count, and the
+    HQs and Combat Trains in it (which are not hidden)."""
+
+    hex: str
+    top: str = ""
+    face: str = ""
+    units: int = 0
+    others: list[str] = []
+
+
+class BcsView(msgspec.Struct, kw_only=True):
+    """One side's view of the game."""
+
+    side: str
+    scenario: str
+    turn: int
+    date: str
+    weather: str
+    phase: str
+    next_side: str
+    own: list[Piece]
+    formations: list[FormationState]
+    enemy: list[EnemyStack]
+    enemy_arriving: int
+    activation: Activation | None
+    traffic: list[str]
+    objs: list[str]
+    control: dict[str, str]
+    private: SidePrivate
+
+
+def top_unit(units: list[Piece]) -> Piece:
+    """The unit on top of a stack (5.5e): the longest printed Range, ties the greatest AV."""
+    def key(p: Piece) -> tuple[int, int, str]:
+        f = face(p)
+        assert f is not None
+        return (-f.range, -(f.av or 0), p.id)
+    return sorted(units, key=key)[0]
+
+
+def build_view(state: BcsState, side: str) -> BcsView:
+    """The view of one side."""
+    enemy = other(side)
+    stacks: dict[str, EnemyStack] = {}
+    for p in state.pieces.values():
+        if p.side != enemy or p.status != "map":
+            continue
+        st = stacks.setdefault(p.hex, EnemyStack(hex=p.hex))
+        if p.kind != "unit":
+            st.others.append(p.id)
+    for h, st in stacks.items():
+        units = [p for p in state.pieces.values()
+                 if p.side == enemy and p.status == "map" and p.hex == h and p.kind == "unit"]
+        if units:
+            t = top_unit(units)
+            st.top, st.face, st.units = t.id, t.face, len(units)
+        st.others.sort()
+    forms = [f if f.side == side else msgspec.structs.replace(f, prepared_defense=False)
+             for f in sorted(state.formations.values(), key=lambda f: f.id)
+             if f.side == side or f.in_play]
+    return BcsView(side=side, scenario=state.scenario, turn=state.turn, date=state.date,
+                   weather=state.weather, phase=state.phase, next_side=state.next_side,
+                   own=[p for p in sorted(state.pieces.values(), key=lambda p: p.id)
+                        if p.side == side],
+                   formations=forms, enemy=[stacks[h] for h in sorted(stacks)],
+                   enemy_arriving=sum(1 for p in state.pieces.values()
+                                      if p.side == enemy and p.status == "off"),
+                   activation=_activation(state, side), traffic=list(state.traffic),
+                   objs=list(state.objs), control=dict(state.control),
+                   private=state.private[side])
+
+
+def _activation(state: BcsState, side: str) -> Activation | None:
+    """The Activation under way; the enemy's moving stack is not named (it may be hidden)."""
+    act = state.activation
+    if act is None or act.side == side:
+        return act
+    return msgspec.structs.replace(act, stack=[])
+
+
+def secrets(state: BcsState, side: str) -> list[str]:
+    """What the other side must never see: the ids of side's units under the top of a stack
+    and side's Air Points as written in its private part."""
+    out: list[str] = []
+    by_hex: dict[str, list[Piece]] = {}
+    for p in state.pieces.values():
+        if p.side == side and p.status == "map" and p.kind == "unit":
+            by_hex.setdefault(p.hex, []).append(p)
+    for units in by_hex.values():
+        t = top_unit(units)
+        out += [p.id for p in units if p.id != t.id]
+    return out
