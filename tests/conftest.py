@@ -7,6 +7,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from fixtures.blindgame import GAME as BLIND  # noqa: E402
 from fixtures.patrolgame import GAME as PATROL  # noqa: E402
 from fixtures.tinygame import GAME as DASH  # noqa: E402
 
@@ -14,3 +15,4 @@ from pbem.core.registry import register  # noqa: E402
 
 register(DASH)
 register(PATROL)
+register(BLIND)
