@@ -6,6 +6,7 @@ Not registered as a playable game until scenario 5.2 plays to a result bot again
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from pbem.core.errors import ScenarioError
 from pbem.core.game import Context, Decision, OptionSpec, Outcome
 from pbem.core.options import resolve
 from pbem.games.bcs import actions, orders, sequence
+from pbem.games.bcs import bot as bots
 from pbem.games.bcs.board import bdata
 from pbem.games.bcs.options import OPTIONS
 from pbem.games.bcs.setup import new_state
@@ -85,6 +87,11 @@ class BcsEngine:
     def secrets(self, state: BcsState, side: str) -> list[str]:
         """Ids of side's units hidden under the top unit of their stacks."""
         return secrets(state, side)
+
+    def bot(self, state: BcsState, side: str, rng: random.Random,
+            style: str = "random") -> list[str]:
+        """Order lines for side's pending decision (random legal play)."""
+        return bots.play(state, side, rng, style)
 
 
 ENGINE = BcsEngine()

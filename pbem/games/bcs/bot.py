@@ -1,0 +1,82 @@
+"""The random bot: legal orders for the pending decision, planned on a copy of the state.
+
+Every line is applied to the copy as it is written, so it is legal when written; the bot stops
+after the first order that may roll dice (``activate``, ``second``, ``end``), as later lines
+could not know the dice.
+"""
+
+from __future__ import annotations
+
+import random
+
+import msgspec
+
+from pbem.core.errors import IllegalOrder
+from pbem.core.game import Context
+from pbem.games.bcs import actions
+from pbem.games.bcs.board import bdata, combat_count, entry_hexes
+from pbem.games.bcs.orders import Move, format_order
+from pbem.games.bcs.sequence import pending
+from pbem.games.bcs.state import BcsState
+
+MAX_MOVES = 8
+
+
+class _Rolled(Exception):
+    pass
+
+
+class _StopAtDice:
+    """A dice source that stops the planning at the first roll."""
+
+    def roll(self, action: int, index: int, sides: int, cls: str = "all") -> int:
+        """Stop: the order being planned rolls dice."""
+        raise _Rolled()
+
+
+def play(state: BcsState, side: str, rng: random.Random, style: str = "random") -> list[str]:
+    """Order lines for side's pending decision (random legal play)."""
+    decisions = [d for d in pending(state) if d.side == side]
+    if not decisions:
+        return []
+    d = decisions[0]
+    if d.choices:
+        return [rng.choice(list(d.choices))]
+    return _activities(state, side, rng)
+
+
+def _activities(state: BcsState, side: str, rng: random.Random) -> list[str]:
+    """Random moves of the active Formation's units, each legal on the copy, then 'end'."""
+    s = msgspec.convert(msgspec.to_builtins(state), type=BcsState)
+    act = s.activation
+    assert act is not None
+    grid = bdata().game_map.grid
+    lines: list[str] = []
+    units = sorted(p.id for p in s.pieces.values()
+                   if p.formation == act.formation and p.kind in ("unit", "hq")
+                   and p.status != "dead")
+    rng.shuffle(units)
+    for uid in units[:MAX_MOVES]:
+        p = s.pieces[uid]
+        if p.status == "off":
+            if p.arrives > s.turn or not entry_hexes(s, p):
+                continue
+            path = [rng.choice(entry_hexes(s, p))]
+        else:
+            path = [p.hex]
+        for _ in range(rng.randint(1, 4)):
+            path.append(rng.choice(grid.neighbours(path[-1])))
+        steps = path if p.status == "off" else path[1:]
+        for cut in range(len(steps), 0, -1):
+            order = Move(units=[uid], path=steps[:cut])
+            end = steps[cut - 1]
+            if p.kind == "unit" and combat_count(s, end) >= 2:
+                continue
+            try:
+                actions.apply(s, side, order, Context(_StopAtDice()))
+            except (IllegalOrder, _Rolled):
+                continue
+            lines.append(format_order(order))
+            break
+    lines.append("end")
+    return lines

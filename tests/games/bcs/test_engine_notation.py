@@ -1,0 +1,74 @@
+"""BbF order notation: parse_order and format_order round-trip; refusals are one line."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, strategies as st
+
+from pbem.core.errors import OrderSyntaxError
+from pbem.games.bcs.orders import (Activate, Combat, End, First, Flip, Move, Obj, Second,
+                                   format_order, parse_order)
+
+unit_ids = st.from_regex(r"\A[a-z0-9][a-z0-9-]{0,10}\Z", fullmatch=True)
+hexes = st.builds(lambda s, c, r: f"{s}{c}.{r:02d}", st.sampled_from("AB"),
+                  st.integers(1, 57), st.integers(0, 35))
+orders = st.one_of(
+    st.builds(Activate, formation=unit_ids, recover=st.booleans()),
+    st.builds(Flip, unit=unit_ids),
+    st.builds(Obj, hex=hexes),
+    st.builds(Move, units=st.lists(unit_ids, min_size=1, max_size=3, unique=True),
+              path=st.lists(hexes, min_size=1, max_size=6)),
+    st.just(End()),
+    st.builds(Second, attempt=st.booleans()),
+    st.builds(First, take=st.booleans()),
+    st.builds(Combat, word=st.sampled_from(["attack", "engage", "barrage"]),
+              rest=st.from_regex(r"\A([a-z0-9.]+( [a-z0-9.]+)*)?\Z", fullmatch=True)),
+)
+
+
+@given(orders)
+def test_round_trip(order):
+    """format_order(order) parses back to the same order, and its text is canonical."""
+    text = format_order(order)
+    assert parse_order(text) == order
+    assert format_order(parse_order(text)) == text
+
+
+@pytest.mark.parametrize("text,canonical", [
+    ("Move 3-1-arm b15.09-B16.09", "move 3-1-arm B15.09 B16.09"),
+    ("move 3-1-arm+701-td B15.09 - B16.09", "move 3-1-arm+701-td B15.09 B16.09"),
+    ("ACTIVATE CCA recover", "activate cca recover"),
+    ("done", "done"),
+    ("first  give", "first give"),
+])
+def test_forms_give_one_canonical_line(text, canonical):
+    """Case, dashes and spaces vary; the canonical line is one."""
+    assert format_order(parse_order(text)) == canonical
+
+
+@pytest.mark.parametrize("text,msg", [
+    ("mvoe 3-1-arm B15.09", "did you mean 'move'"),
+    ("move 3-1-arm B1509", "not a hex id"),
+    ("move 3-1-arm+3-1-arm B15.09", "each unit of the stack once"),
+    ("activate cca now", "activate FORMATION"),
+    ("first maybe", "malformed 'first'"),
+    ("", "empty order"),
+])
+def test_bad_text_is_one_line(text, msg):
+    """Malformed orders are refused with one line saying why."""
+    with pytest.raises(OrderSyntaxError, match=msg) as e:
+        parse_order(text)
+    assert "\n" not in str(e.value)
+
+
+def test_combat_orders_are_refused_until_combat_lands():
+    """Attack, engage, barrage ... parse but are refused with a clear 'not yet implemented'."""
+    from pbem.core.errors import IllegalOrder
+    from pbem.core.game import Context
+    from pbem.core.dice import FixedDice
+    from pbem.games.bcs.engine import ENGINE
+
+    state = ENGINE.setup("5.2", {"entry_blocking": "attack_from_off_map"})
+    for text in ("attack B14.09 with ii-7-pz", "engage B14.09", "barrage B14.09"):
+        with pytest.raises(IllegalOrder, match="not yet implemented"):
+            ENGINE.apply(state, "axis", parse_order(text), Context(FixedDice([])))
