@@ -88,6 +88,15 @@ def test_cases_of_any_game_run_through_the_hook(cases: list[Case]) -> None:
     (1, "colour", "red", "expectation keys nobody checks: ['colour']"),
     (2, "winner", "blue", "winner='red'"),
     (2, "rolls", ["red"], ""),
+    (0, "error_text", "another reason", "reason"),
+    (1, "logged", [{"text": "blue picked", "to": "red"}], "no event like"),
+    (1, "logged", [{"line": "blue picked"}], "no event like"),
+    (1, "logged", [{"text": "blue picked", "kind": "loss"}], "no event like"),
+    (1, "logged", [{"text": "blue picked", "hexes": ["a1"]}], "no event like"),
+    (2, "purposes", ["no such roll"], "no roll for 'no such roll'"),
+    (0, "prompt", "another prompt", "Decision"),
+    (0, "detail", "another detail", "Decision"),
+    (0, "reaction", True, "Decision"),
 ])
 def test_a_wrong_expectation_fails(cases: list[Case], index: int, key: str, value: Any,
                                    message: str) -> None:
