@@ -5,6 +5,8 @@ Position keys (``position.KEY`` in a case):
   scenario = "race"        the synthetic map with the Race to Tunis length and victory
   scenario = "campaign"    the real campaign data (scenarios/holdfast/); default: the synthetic
                            map (pbem.games.holdfast.synthetic)
+  victory = {kind, otherwise, ...}   the synthetic map, last turn 3, with these fields of its
+                           victory conditions replaced (kinds and results no shipped scenario has)
   side ("allied")          the active side, and the side of order lines without a prefix
   turn (3), step ("place"), phase ("turn"), weather ("clear"), rp ({allied = 8, axis = 8}),
   control (hex -> side, over the home bases), options, leader_mp_used, minor_ports
@@ -19,10 +21,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from pbem.core.game import Context
 from pbem.core.rulecases import Case, CaseRun
 from pbem.games.holdfast import synthetic
-from pbem.games.holdfast.data import world
+from pbem.games.holdfast.data import register_data, world
 from pbem.games.holdfast.game import GAME
 from pbem.games.holdfast.options import resolve_options
 from pbem.games.holdfast.state import HoldfastState, PublicState, SideState, UnitState
@@ -52,10 +56,23 @@ class HoldfastCases:
                                      if name == "race" else synthetic.register())
         return self._scenarios[name]
 
+    def _victory_scenario(self, fields: dict[str, Any]) -> str:
+        """The synthetic scenario (last turn 3) with these victory fields, registered once."""
+        key = ("victory", msgspec.json.encode(fields, order="sorted"))
+        if key not in self._scenarios:
+            sid = f"test-victory-{len(self._scenarios)}"
+            data = synthetic.build(last_turn=3)
+            data.scenario = msgspec.structs.replace(
+                data.scenario, victory=msgspec.structs.replace(data.scenario.victory, **fields))
+            register_data(sid, data)
+            self._scenarios[key] = sid
+        return self._scenarios[key]
+
     def build(self, case: Case) -> HoldfastState:
         """The position a case describes."""
         pos = case.position
-        scenario = self._scenario(pos.get("scenario"))
+        scenario = (self._victory_scenario(pos["victory"]) if "victory" in pos
+                    else self._scenario(pos.get("scenario")))
         if pos.get("start") == "setup":
             return GAME.setup(scenario, pos.get("options", {}))
         w = world(scenario)
