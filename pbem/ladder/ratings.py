@@ -94,11 +94,7 @@ class Table:
 
     def rate(self, seq: int, game: str, results: list[tuple[int, str]]) -> None:
         """Apply one recorded game (players and their results, in side order)."""
-        self.rate_in(seq, (OVERALL, game), results)
-
-    def rate_in(self, seq: int, scopes: tuple[str, ...], results: list[tuple[int, str]]
-                ) -> None:
-        """Apply one recorded game to some of its scopes only (overall, its title)."""
+        scopes = (OVERALL, game)
         if len(results) == 2:
             self._rate_two(seq, scopes, results)
             return
