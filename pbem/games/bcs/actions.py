@@ -18,7 +18,9 @@ def apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
     if state.phase == "over":
         raise IllegalOrder("the game is over", rule="BCS-2.1-3")
     if isinstance(order, o.Activate):
-        sequence.activate(state, side, order.formation, order.recover, ctx)
+        sequence.activate(state, side, order.formation, order.recover, order.at, ctx)
+    elif isinstance(order, o.Trains):
+        sequence.place_trains(state, side, order.formation, order.to, ctx)
     elif isinstance(order, o.Move):
         walks = check_move(state, side, order.units, order.path)
         entered = do_move(state, side, order.units, walks)

@@ -4,6 +4,10 @@ One order per line (docs/bcs-engine.md):
 
     activate reim                  Initial Activation of a Formation (3.2a a)
     activate cca recover           ... declared a Fatigue Recovery Activation (10.4c)
+    activate reim at B20.00        an arriving Formation: its HQ and Trains placed there (9.3b)
+    trains reim B20.01             place Combat Trains in a Legal hex (10.3b); 'trains reim off'
+                                   takes them off the map, 'trains reim regular' flips them
+                                   from Ghost
     flip 3-1-arm                   flip a unit before the Activities begin (5.6a)
     obj B14.09                     place a Combat OBJ in the Initial Actions step (4.3)
     move 3-1-arm+701-td B15.09 B16.09   move a unit or a stack (ids joined by '+') along hexes
@@ -32,10 +36,20 @@ COMBAT_WORDS = ("attack", "engage", "shock", "barrage", "fire", "recon", "retrea
 
 
 class Activate(msgspec.Struct, tag="activate"):
-    """Activate a Formation (optionally as a Fatigue Recovery Activation)."""
+    """Activate a Formation (optionally as a Fatigue Recovery Activation); an arriving
+    Formation names the Entry hex where its HQ and Combat Trains are placed (9.3b)."""
 
     formation: str
     recover: bool = False
+    at: str = ""
+
+
+class Trains(msgspec.Struct, tag="trains"):
+    """Place a Formation's Combat Trains in a hex, take them off the map ("off"), or flip them
+    from Ghost to Regular ("regular") (10.3b)."""
+
+    formation: str
+    to: str
 
 
 class Flip(msgspec.Struct, tag="flip"):
@@ -80,8 +94,9 @@ class Combat(msgspec.Struct, tag="combat"):
     rest: str = ""
 
 
-Order = Union[Activate, Flip, Obj, Move, End, Second, First, Combat]
-WORDS = ("activate", "flip", "obj", "move", "end", "second", "done", "first") + COMBAT_WORDS
+Order = Union[Activate, Trains, Flip, Obj, Move, End, Second, First, Combat]
+WORDS = ("activate", "trains", "flip", "obj", "move", "end", "second", "done",
+         "first") + COMBAT_WORDS
 
 
 def _hex(tok: str) -> str:
@@ -104,10 +119,19 @@ def parse_order(text: str) -> Order:
     if not words:
         raise OrderSyntaxError("empty order", rule=RULE)
     w, args = words[0].lower(), words[1:]
-    if w == "activate" and len(args) in (1, 2):
-        if len(args) == 2 and args[1].lower() != "recover":
-            raise OrderSyntaxError("activate FORMATION [recover]", rule=RULE)
-        return Activate(formation=_unit(args[0]), recover=len(args) == 2)
+    if w == "activate" and len(args) in (1, 2, 3):
+        rest = [a.lower() for a in args[1:]]
+        if rest == ["recover"]:
+            return Activate(formation=_unit(args[0]), recover=True)
+        if len(rest) == 2 and rest[0] == "at":
+            return Activate(formation=_unit(args[0]), at=_hex(args[2]))
+        if rest:
+            raise OrderSyntaxError("activate FORMATION [recover | at HEX]", rule=RULE)
+        return Activate(formation=_unit(args[0]))
+    if w == "trains" and len(args) == 2:
+        to = args[1].lower()
+        return Trains(formation=_unit(args[0]),
+                      to=to if to in ("off", "regular") else _hex(args[1]))
     if w == "flip" and len(args) == 1:
         return Flip(unit=_unit(args[0]))
     if w == "obj" and len(args) == 1:
@@ -142,7 +166,10 @@ def parse_order(text: str) -> Order:
 def format_order(order: Order) -> str:
     """The canonical text of an order (parse_order(format_order(o)) == o)."""
     if isinstance(order, Activate):
-        return f"activate {order.formation}" + (" recover" if order.recover else "")
+        return f"activate {order.formation}" + (" recover" if order.recover else "") + \
+            (f" at {order.at}" if order.at else "")
+    if isinstance(order, Trains):
+        return f"trains {order.formation} {order.to}"
     if isinstance(order, Flip):
         return f"flip {order.unit}"
     if isinstance(order, Obj):

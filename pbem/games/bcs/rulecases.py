@@ -4,7 +4,7 @@ Position keys (``position.KEY``), on maps A and B of scenario 5.2 (options: entr
 attack_from_off_map unless ``options`` says otherwise):
   setup = true          the real 5.2 set-up at its first decision (Axis to activate, 14 Feb)
   turn (1), weather ("No Rain"), next_side ("axis"), phase ("activate")
-  units = [{id, hex, steps, face, mp, moved, stopped, off, arrives}]   the pieces in play:
+  units = [{id, hex, steps, face, mp, moved, stopped, ghost, off, arrives}]   the pieces in play:
                         every other piece of the scenario is out of play; off = true leaves it
                         waiting to arrive (its entry from the data, arrives = its turn)
   formations = {ID = {fatigue, status, coordination, prepared_defense, msr_blocked, in_play,
@@ -14,8 +14,8 @@ attack_from_off_map unless ``options`` says otherwise):
   traffic = [hexes], objs = [hexes], control = {HEX = side}
 Expectation keys beyond the core's: at (hex per piece), mp (MP12 spent), stopped (rule id of
 the STOP, "" for none), face, phase, next_side, turn, weather, snafu, second (bool), fatigue,
-status, coordination, in_play (formation ids), objs, control, air (Air Points per side),
-first_side.
+status, coordination, msr_blocked, in_play (formation ids), objs, control, air (Air Points per
+side), first_side, trains ({trains id = "HEX", "HEX ghost" or "off"}).
 """
 
 from __future__ import annotations
@@ -33,7 +33,8 @@ class BcsCases:
 
     game = ENGINE
     keys = frozenset({"at", "mp", "stopped", "face", "phase", "next_side", "turn", "weather",
-                      "snafu", "second", "fatigue", "status", "coordination", "in_play", "objs",
+                      "snafu", "second", "fatigue", "status", "coordination", "msr_blocked", "in_play",
+                      "objs", "trains",
                       "control", "air", "first_side"})
 
     def build(self, case: Case) -> BcsState:
@@ -65,6 +66,7 @@ class BcsCases:
             p.mp = spec.get("mp", 0)
             p.moved = spec.get("moved", False)
             p.stopped = spec.get("stopped", "")
+            p.ghost = spec.get("ghost", False)
             state.formations[p.formation].in_play = True
         for fid, spec in pos.get("formations", {}).items():
             f = state.formations[fid]
@@ -115,10 +117,14 @@ class BcsCases:
             if key in exp:
                 assert act is not None and getattr(act, key) == exp[key], \
                     f"{key}: {act and getattr(act, key)!r}"
-        for key in ("fatigue", "status", "coordination"):
+        for key in ("fatigue", "status", "coordination", "msr_blocked"):
             for fid, v in exp.get(key, {}).items():
                 got = getattr(state.formations[fid], key)
                 assert got == v, f"{fid} {key} is {got!r}"
+        for pid, want in exp.get("trains", {}).items():
+            p = state.pieces[pid]
+            got = "off" if p.status != "map" else p.hex + (" ghost" if p.ghost else "")
+            assert got == want, f"{pid} is {got!r}"
         for fid in exp.get("in_play", []):
             assert state.formations[fid].in_play, f"{fid} not in play"
         if "objs" in exp:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context, Decision
-from pbem.games.bcs.board import bdata
+from pbem.games.bcs.board import bdata, entry_hexes
 from pbem.games.bcs.setup import arrive
+from pbem.games.bcs.supply import msr, optimal, why_not
 from pbem.games.bcs.snafu import obj_allowance, roll_second, roll_snafu
 from pbem.games.bcs.state import FRESH, SIDES, Activation, BcsState, FormationState, other
 from pbem.games.bcs.victory import final_result
@@ -42,7 +43,8 @@ def pending(state: BcsState) -> list[Decision]:
     if state.phase == "activate":
         return [Decision(side=side, kind="activate",
                          prompt=f"{side}: activate a Formation ({turn})",
-                         choices=tuple(f"activate {f}" for f in can_activate(state, side)))]
+                         choices=tuple(c for f in can_activate(state, side)
+                                       for c in _activate_lines(state, f)))]
     act = state.activation
     assert act is not None
     if state.phase == "second":
@@ -57,15 +59,76 @@ def pending(state: BcsState) -> list[Decision]:
                             f"move, then end ({turn})")]
 
 
+def _activate_lines(state: BcsState, fid: str) -> list[str]:
+    """The activate orders of one Formation: one per Entry hex when it arrives."""
+    hq = state.pieces[state.formations[fid].hq]
+    if hq.status == "off":
+        return [f"activate {fid} at {h}" for h in entry_hexes(state, hq)]
+    return [f"activate {fid}"]
+
+
+def place_trains(state: BcsState, side: str, fid: str, to: str, ctx: Context) -> None:
+    """Combat Trains in the Activities (10.3b): placed (not moved) Legal to Legal, off the map to
+    Legal, Illegal to Legal, or Illegal to off the map, once an Activation, and then Ghost;
+    'regular' flips Legal Trains at Optimal Distance that did not move out of Ghost."""
+    act = state.activation
+    if state.phase != "activities" or act is None or act.side != side:
+        raise IllegalOrder("Combat Trains move in their Formation's Activities",
+                           rule="BCS-10.3b-1")
+    if fid != act.formation:
+        raise IllegalOrder(f"{fid} is not the active Formation", rule="BCS-3.3a")
+    form = state.formations[fid]
+    trains, hq = state.pieces[form.trains], state.pieces[form.hq]
+    here = msr(state, form)
+    if to == "regular":
+        if trains.status != "map" or not trains.ghost:
+            raise IllegalOrder("the Combat Trains are not on the map on their Ghost side",
+                               rule="BCS-10.3b-2")
+        if act.trains_moved or here is None or not optimal(state, form, here):
+            raise IllegalOrder("Trains leave Ghost only in a Legal hex at Optimal Distance, "
+                               "not having moved this Activation", rule="BCS-10.3b-2")
+        trains.ghost = False
+        ctx.log(f"{name(fid)}'s Combat Trains return to their Regular side")
+        return
+    if act.recovery:
+        raise IllegalOrder("a Recovery Activation only flips its Trains from Ghost",
+                           rule="BCS-10.4c-2")
+    if act.trains_moved:
+        raise IllegalOrder("the Combat Trains have moved in this Activation already",
+                           rule="BCS-10.3b-1")
+    if trains.status == "off" and trains.arrives > state.turn:
+        raise IllegalOrder(f"{name(fid)}'s Combat Trains arrive later", rule="BCS-9.3-1")
+    if to == "off":
+        if trains.status != "map" or here is not None:
+            raise IllegalOrder("only Trains in an Illegal hex are taken off the map",
+                               rule="BCS-10.3b-1")
+        trains.status, trains.hex = "off", ""
+        act.trains_moved = True
+        ctx.log(f"{name(fid)}'s Combat Trains leave the map")
+        return
+    if hq.status != "map":
+        raise IllegalOrder(f"{name(fid)}'s HQ is not on the map", rule="BCS-10.3a-c")
+    m, rule, why = why_not(state, side, to, hq.hex)
+    if m is None:
+        raise IllegalOrder(f"{to} is not a Legal hex for {name(fid)}'s Combat Trains: {why}",
+                           rule=rule)
+    trains.status, trains.hex, trains.ghost = "map", to, True
+    act.trains_moved = True
+    ctx.log(f"{name(fid)}'s Combat Trains are placed in {to} (Ghost)", hexes=(to,))
+
+
 def _reset_units(state: BcsState) -> None:
     for p in state.pieces.values():
         p.mp, p.moved, p.done_moving, p.stopped, p.flipped, p.finished = 0, False, False, "", \
             False, False
 
 
-def activate(state: BcsState, side: str, fid: str, recover: bool, ctx: Context) -> None:
-    """Initial Activation (3.2a a-c): choose a Formation whose HQ is not Done, flip it Used,
-    then either a Recovery Activation (10.4c) or the SNAFU roll (10.1a)."""
+def activate(state: BcsState, side: str, fid: str, recover: bool, at: str,
+             ctx: Context) -> None:
+    """Initial Activation (3.2a a-c): choose a Formation whose HQ is not Done, flip it Used (an
+    arriving Formation's HQ and Combat Trains are placed in the chosen Entry hex first, 9.3b),
+    then either a Recovery Activation (10.4c) or Preparation (MSR Blocked, 10.2b) and the SNAFU
+    roll (10.1a)."""
     if state.phase != "activate":
         raise IllegalOrder("no Formation may be activated now: finish the current step first",
                            rule="BCS-3.4a")
@@ -78,6 +141,18 @@ def activate(state: BcsState, side: str, fid: str, recover: bool, ctx: Context) 
         raise IllegalOrder(f"{name(fid)}'s activation marker is not in play", rule="BCS-4.6-1")
     if form.status == "done":
         raise IllegalOrder(f"{name(fid)}'s HQ is Done this turn", rule="BCS-3.4d")
+    hq, trains = state.pieces[form.hq], state.pieces[form.trains]
+    if hq.status == "off":
+        if at not in entry_hexes(state, hq):
+            raise IllegalOrder(f"{name(fid)} arrives: name the Entry hex of its HQ and Trains "
+                               f"('activate {fid} at HEX', one of "
+                               f"{', '.join(entry_hexes(state, hq)) or 'none in play'})",
+                               rule="BCS-9.3b-3")
+        if recover:
+            raise IllegalOrder("an arriving Formation has nothing to recover",
+                               rule="BCS-10.4c-1")
+    elif at:
+        raise IllegalOrder(f"{name(fid)}'s HQ is on the map already", rule="BCS-9.3b-3")
     if recover:
         if form.set_up_used:
             raise IllegalOrder("a Formation that set up Used has only a Second Activation",
@@ -87,9 +162,17 @@ def activate(state: BcsState, side: str, fid: str, recover: bool, ctx: Context) 
         if form.fatigue <= 0:
             raise IllegalOrder(f"{name(fid)} is {'Fresh' if form.fatigue == FRESH else 'Fat-0'}: "
                                f"nothing to recover", rule="BCS-10.4c-1")
+        if msr(state, form) is None:
+            raise IllegalOrder(f"{name(fid)}'s Combat Trains are not in a Legal hex with a "
+                               f"complete MSR", rule="BCS-10.4c-1")
     _pre_turn_air(state, ctx)
     _reset_units(state)
     state.objs = []
+    if at:
+        hq.status, hq.hex = "map", at
+        if trains.status == "off" and trains.arrives <= state.turn:
+            trains.status, trains.hex, trains.ghost = "map", at, False
+        ctx.log(f"{name(fid)} arrives: HQ and Combat Trains in {at}", hexes=(at,))
     if form.set_up_used:
         form.status = "done"
         ctx.log(f"{name(fid)} began the turn Used: it tries a Second Activation")
@@ -114,10 +197,25 @@ def activate(state: BcsState, side: str, fid: str, recover: bool, ctx: Context) 
     _start(state, form, ctx)
 
 
+def _prepare(state: BcsState, form: FormationState, ctx: Context) -> None:
+    """Preparation (3.2a b, 10.2b): Trains off the map raise the MSR Blocked level (at most 2)
+    and end Prepared Defense (4.5a); Trains on the map in a Legal hex remove the marker."""
+    trains = state.pieces[form.trains]
+    if trains.status != "map":
+        form.msr_blocked = min(2, form.msr_blocked + 1)
+        form.prepared_defense = False
+        ctx.log(f"{name(form.id)}: Combat Trains off the map, MSR Blocked level "
+                f"{form.msr_blocked}")
+    elif form.msr_blocked and msr(state, form) is not None:
+        form.msr_blocked = 0
+        ctx.log(f"{name(form.id)}: MSR Blocked marker removed")
+
+
 def _start(state: BcsState, form: FormationState, ctx: Context) -> None:
     """Steps (b)-(c): the SNAFU roll; then the Coordination marker is removed (3.2a c, 4.4c)."""
     act = state.activation
     assert act is not None
+    _prepare(state, form, ctx)
     act.snafu, act.snafu_roll = roll_snafu(state, form, ctx)
     form.coordination = False
     state.phase = "activities"
@@ -171,9 +269,19 @@ def end_activities(state: BcsState, side: str, ctx: Context) -> None:
         raise IllegalOrder(f"more than 2 combat units in {', '.join(over)} at the end of the "
                            f"Activation: move the excess out first", rule="BCS-5.5a")
     form = state.formations[act.formation]
-    # (f) Clean Up: OBJ and Traffic Stopped markers go.
+    # (f) Clean Up: OBJ and Traffic Stopped markers go; Trains not Legal leave the map, Legal
+    # Trains without Optimal Distance turn Ghost (10.3b, 10.3c).
     state.objs = []
     state.traffic = []
+    trains = state.pieces[form.trains]
+    if trains.status == "map":
+        m = msr(state, form)
+        if m is None:
+            trains.status, trains.hex = "off", ""
+            ctx.log(f"{name(form.id)}'s Combat Trains are not in a Legal hex: removed")
+        elif not optimal(state, form, m) and not trains.ghost:
+            trains.ghost = True
+            ctx.log(f"{name(form.id)}'s Combat Trains turn Ghost (not at Optimal Distance)")
     # (g) Fatigue & Isolation.
     if act.recovery:
         form.fatigue -= 1

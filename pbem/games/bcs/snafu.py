@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pbem.core.game import Context
 from pbem.games.bcs.board import bdata
+from pbem.games.bcs.supply import trains_drms
 from pbem.games.bcs.state import FRESH, BcsState, FormationState
 
 BEST_IN_RAIN = "Partial"         # BbF 1.1c; Prepared Defense 4.5a: no better than Partial
@@ -23,8 +24,8 @@ def game_drm(state: BcsState, side: str) -> list[tuple[str, int]]:
 
 def snafu_drms(state: BcsState, form: FormationState) -> list[tuple[str, int]]:
     """Every SNAFU DRM that applies (10.1b): Fresh +1, Coordination -1, minus the Fatigue level,
-    MSR Blocked minus its level, and the game-specific DRM. (Combat Trains legality, Optimal
-    Distance, Crossing the Streams, MSR on Tracks and Mixed Formations are not built yet.)"""
+    the Combat Trains and MSR DRMs (supply.trains_drms) and the game-specific DRM. (Mixed
+    Formations is not built yet.)"""
     out: list[tuple[str, int]] = []
     if form.fatigue == FRESH:
         out.append(("Fresh", 1))
@@ -32,8 +33,7 @@ def snafu_drms(state: BcsState, form: FormationState) -> list[tuple[str, int]]:
         out.append((f"Fatigue {form.fatigue}", -form.fatigue))
     if form.coordination:
         out.append(("Coordination", -1))
-    if form.msr_blocked:
-        out.append((f"MSR Blocked level {form.msr_blocked}", -form.msr_blocked))
+    out += trains_drms(state, form)
     out += [(n, v) for n, v in game_drm(state, form.side) if v]
     return out
 

@@ -74,6 +74,7 @@ class Activation(msgspec.Struct, kw_only=True):
     began: bool = False          # the Activities step has begun (5.6a)
     stack: list[str] = []        # the stack now moving (3.3b, 3.3c)
     objs: list[str] = []         # Combat OBJ hexes placed in Initial Actions (4.3)
+    trains_moved: bool = False   # the Combat Trains were placed in this Activation (10.3b)
 
 
 class SidePrivate(msgspec.Struct, kw_only=True):

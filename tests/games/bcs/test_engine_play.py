@@ -82,7 +82,7 @@ def test_top_unit_order():
 def test_air_points_are_private():
     """BCS-1.5b: a side's Air Points are in its own view only."""
     state = ENGINE.setup("5.2", OPTIONS)
-    ENGINE.apply(state, "axis", ENGINE.parse_order("activate reim"),
+    ENGINE.apply(state, "axis", ENGINE.parse_order("activate reim at B20.00"),
                  Context(KeyedDice(b"k"), action=0))
     assert ENGINE.view(state, "axis").private.air_points == state.private["axis"].air_points
     assert ENGINE.view(state, "allied").private.air_points == state.private["allied"].air_points
