@@ -7,13 +7,15 @@ from hypothesis import given, strategies as st
 
 from pbem.core.errors import OrderSyntaxError
 from pbem.games.bcs.orders import (Activate, Combat, End, First, Flip, Move, Obj, Second,
-                                   format_order, parse_order)
+                                   Trains, format_order, parse_order)
 
 unit_ids = st.from_regex(r"\A[a-z0-9][a-z0-9-]{0,10}\Z", fullmatch=True)
 hexes = st.builds(lambda s, c, r: f"{s}{c}.{r:02d}", st.sampled_from("AB"),
                   st.integers(1, 57), st.integers(0, 35))
 orders = st.one_of(
     st.builds(Activate, formation=unit_ids, recover=st.booleans()),
+    st.builds(Activate, formation=unit_ids, at=hexes),
+    st.builds(Trains, formation=unit_ids, to=st.one_of(hexes, st.sampled_from(["off", "regular"]))),
     st.builds(Flip, unit=unit_ids),
     st.builds(Obj, hex=hexes),
     st.builds(Move, units=st.lists(unit_ids, min_size=1, max_size=3, unique=True),
@@ -40,6 +42,8 @@ def test_round_trip(order):
     ("ACTIVATE CCA recover", "activate cca recover"),
     ("done", "done"),
     ("first  give", "first give"),
+    ("activate REIM at b20.00", "activate reim at B20.00"),
+    ("trains cca Off", "trains cca off"),
 ])
 def test_forms_give_one_canonical_line(text, canonical):
     """Case, dashes and spaces vary; the canonical line is one."""
@@ -51,6 +55,8 @@ def test_forms_give_one_canonical_line(text, canonical):
     ("move 3-1-arm B1509", "not a hex id"),
     ("move 3-1-arm+3-1-arm B15.09", "each unit of the stack once"),
     ("activate cca now", "activate FORMATION"),
+    ("activate cca recover at B20.00", "malformed .activate."),
+    ("trains cca somewhere", "not a hex id"),
     ("first maybe", "malformed 'first'"),
     ("", "empty order"),
 ])
