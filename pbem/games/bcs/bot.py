@@ -15,7 +15,8 @@ from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.games.bcs import actions
 from pbem.games.bcs.board import bdata, combat_count, entry_hexes
-from pbem.games.bcs.orders import Move, format_order
+from pbem.games.bcs.orders import Move, Trains, format_order
+from pbem.games.bcs.supply import SUPPLY_ROADS, msr, road_hexes
 from pbem.games.bcs.sequence import pending
 from pbem.games.bcs.state import BcsState
 
@@ -45,13 +46,35 @@ def play(state: BcsState, side: str, rng: random.Random, style: str = "random") 
     return _activities(state, side, rng)
 
 
+def _trains(s: BcsState, side: str, rng: random.Random) -> list[str]:
+    """Place Trains that are off the map or not Legal in a random Legal hex near the HQ."""
+    act = s.activation
+    assert act is not None
+    form = s.formations[act.formation]
+    tr, hq = s.pieces[form.trains], s.pieces[form.hq]
+    if act.recovery or hq.status != "map" or (tr.status == "map" and msr(s, form) is not None) \
+            or (tr.status == "off" and tr.arrives > s.turn):
+        return []
+    grid = bdata().game_map.grid
+    near = sorted(h for h in road_hexes(SUPPLY_ROADS) if grid.distance(h, hq.hex) <= 12)
+    rng.shuffle(near)
+    for h in near[:12]:
+        order = Trains(formation=form.id, to=h)
+        try:
+            actions.apply(s, side, order, Context(_StopAtDice()))
+        except (IllegalOrder, _Rolled):
+            continue
+        return [format_order(order)]
+    return []
+
+
 def _activities(state: BcsState, side: str, rng: random.Random) -> list[str]:
     """Random moves of the active Formation's units, each legal on the copy, then 'end'."""
     s = msgspec.convert(msgspec.to_builtins(state), type=BcsState)
     act = s.activation
     assert act is not None
     grid = bdata().game_map.grid
-    lines: list[str] = []
+    lines: list[str] = _trains(s, side, rng)
     units = sorted(p.id for p in s.pieces.values()
                    if p.formation == act.formation and p.kind in ("unit", "hq")
                    and p.status != "dead")
