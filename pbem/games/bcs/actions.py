@@ -6,7 +6,8 @@ from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.games.bcs import orders as o
 from pbem.games.bcs import sequence
-from pbem.games.bcs.movement import check_move, do_move, flip_allowed, in_radius
+from pbem.games.bcs.command import in_radius
+from pbem.games.bcs.movement import check_move, do_move, flip_allowed
 from pbem.games.bcs.state import BcsState
 from pbem.games.bcs.view import top_unit
 

@@ -9,6 +9,7 @@ from pbem.core.errors import IllegalOrder
 from pbem.games.bcs.board import (bdata, combat_count, enemy_in, entry_hexes, mclass, on_area,
                                   printed_ma)
 from pbem.games.bcs.rules_data import mp_cost
+from pbem.games.bcs.command import exempt, hq_distance, radius
 from pbem.games.bcs.snafu import effect
 from pbem.games.bcs.state import BcsState, Piece
 from pbem.games.bcs.terrain import PROHIBITED, hex_row, is_road_hex, step_cost
@@ -174,7 +175,30 @@ def check_move(state: BcsState, side: str, units: list[str], path: list[str]) ->
         if p.done_moving or (p.moved and p.id not in act.stack):
             raise IllegalOrder(f"{p.id}'s stack has finished its move (another stack has moved "
                                f"since, or it was dropped off)", rule="BCS-3.3c")
-    return {p.id: walk(state, p, path, set(units)) for p in pieces}
+    walks = {p.id: walk(state, p, path, set(units)) for p in pieces}
+    for p in pieces:
+        _command_radius(state, p, walks[p.id].hex)
+    return walks
+
+
+def _command_radius(state: BcsState, p: Piece, end: str) -> None:
+    """4.2f, 5.4e: a unit that began the Activation in Command Radius ends its move in radius
+    (or back in its starting hex); one that began outside moves back toward its HQ (ending
+    nearer than it began) or stays where it began. HQs, Trains, exempt units and reinforcements
+    still catching up (9.3g) are free."""
+    if p.kind != "unit" or not p.joined or exempt(p) or not p.start or end == p.start:
+        return
+    start_d, end_d = hq_distance(state, p, p.start), hq_distance(state, p, end)
+    if start_d is None or end_d is None:
+        return
+    r = radius(state, p)
+    if start_d <= r < end_d:
+        raise IllegalOrder(f"{p.id} would end {end_d} hexes from its HQ, outside Command "
+                           f"Radius {r}", rule="BCS-4.2f-1")
+    if start_d > r and end_d >= start_d:
+        raise IllegalOrder(f"{p.id} began {start_d} hexes from its HQ, outside Command Radius "
+                           f"{r}: it moves back toward it ({end_d} is no nearer)",
+                           rule="BCS-5.4e")
 
 
 def p_prepared(state: BcsState, pieces: list[Piece]) -> bool:
@@ -231,15 +255,3 @@ def flip_allowed(state: BcsState, side: str, uid: str) -> Piece:
             raise IllegalOrder(f"{uid} is out of Command Radius ({radius} hexes of its HQ)",
                                rule="BCS-5.6c")
     return p
-
-
-def in_radius(state: BcsState, p: Piece) -> bool:
-    """A unit within its HQ's Command Radius, counted in hexes ignoring everything (4.2c)."""
-    form = state.formations.get(p.formation)
-    if form is None:
-        return False
-    hq = state.pieces[form.hq]
-    if hq.status != "map" or p.status != "map":
-        return False
-    return bdata().game_map.grid.distance(hq.hex, p.hex) <= bdata().hqs[hq.id].command_radius
-

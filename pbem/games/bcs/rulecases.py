@@ -4,7 +4,7 @@ Position keys (``position.KEY``), on maps A and B of scenario 5.2 (options: entr
 attack_from_off_map unless ``options`` says otherwise):
   setup = true          the real 5.2 set-up at its first decision (Axis to activate, 14 Feb)
   turn (1), weather ("No Rain"), next_side ("axis"), phase ("activate")
-  units = [{id, hex, steps, face, mp, moved, stopped, ghost, off, arrives}]   the pieces in play:
+  units = [{id, hex, steps, face, mp, moved, stopped, ghost, start, joined, off, arrives}]   the pieces in play:
                         every other piece of the scenario is out of play; off = true leaves it
                         waiting to arrive (its entry from the data, arrives = its turn)
   formations = {ID = {fatigue, status, coordination, prepared_defense, msr_blocked, in_play,
@@ -15,7 +15,7 @@ attack_from_off_map unless ``options`` says otherwise):
 Expectation keys beyond the core's: at (hex per piece), mp (MP12 spent), stopped (rule id of
 the STOP, "" for none), face, phase, next_side, turn, weather, snafu, second (bool), fatigue,
 status, coordination, msr_blocked, in_play (formation ids), objs, control, air (Air Points per
-side), first_side, trains ({trains id = "HEX", "HEX ghost" or "off"}).
+side), first_side, trains ({trains id = "HEX", "HEX ghost" or "off"}), steps, dead (ids).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ class BcsCases:
     game = ENGINE
     keys = frozenset({"at", "mp", "stopped", "face", "phase", "next_side", "turn", "weather",
                       "snafu", "second", "fatigue", "status", "coordination", "msr_blocked", "in_play",
-                      "objs", "trains",
+                      "objs", "trains", "steps", "dead",
                       "control", "air", "first_side"})
 
     def build(self, case: Case) -> BcsState:
@@ -67,6 +67,8 @@ class BcsCases:
             p.moved = spec.get("moved", False)
             p.stopped = spec.get("stopped", "")
             p.ghost = spec.get("ghost", False)
+            p.start = spec.get("start", p.hex)
+            p.joined = spec.get("joined", True)
             state.formations[p.formation].in_play = True
         for fid, spec in pos.get("formations", {}).items():
             f = state.formations[fid]
@@ -107,6 +109,10 @@ class BcsCases:
             assert state.pieces[pid].mp == v, f"{pid} spent {state.pieces[pid].mp} MP12"
         for pid, v in exp.get("stopped", {}).items():
             assert state.pieces[pid].stopped == v, f"{pid} stopped {state.pieces[pid].stopped!r}"
+        for pid, v in exp.get("steps", {}).items():
+            assert state.pieces[pid].steps == v, f"{pid} has {state.pieces[pid].steps} steps"
+        for pid in exp.get("dead", []):
+            assert state.pieces[pid].status == "dead", f"{pid} is {state.pieces[pid].status}"
         for pid, v in exp.get("face", {}).items():
             assert state.pieces[pid].face == v, f"{pid} face {state.pieces[pid].face}"
         for key in ("phase", "next_side", "turn", "weather", "first_side"):

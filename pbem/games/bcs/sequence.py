@@ -12,6 +12,7 @@ from __future__ import annotations
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context, Decision
 from pbem.games.bcs.board import bdata, entry_hexes
+from pbem.games.bcs.command import in_radius, isolation
 from pbem.games.bcs.setup import arrive
 from pbem.games.bcs.supply import msr, optimal, why_not
 from pbem.games.bcs.snafu import obj_allowance, roll_second, roll_snafu
@@ -117,10 +118,15 @@ def place_trains(state: BcsState, side: str, fid: str, to: str, ctx: Context) ->
     ctx.log(f"{name(fid)}'s Combat Trains are placed in {to} (Ghost)", hexes=(to,))
 
 
-def _reset_units(state: BcsState) -> None:
+def _reset_units(state: BcsState, fid: str = "") -> None:
+    """Clear the per-Activation marks; the active Formation's units note where they begin and
+    whether they begin in Command Radius (9.3g)."""
     for p in state.pieces.values():
         p.mp, p.moved, p.done_moving, p.stopped, p.flipped, p.finished = 0, False, False, "", \
             False, False
+        p.start = p.hex
+        if p.formation == fid and p.status == "map" and not p.joined and in_radius(state, p):
+            p.joined = True
 
 
 def activate(state: BcsState, side: str, fid: str, recover: bool, at: str,
@@ -166,13 +172,13 @@ def activate(state: BcsState, side: str, fid: str, recover: bool, at: str,
             raise IllegalOrder(f"{name(fid)}'s Combat Trains are not in a Legal hex with a "
                                f"complete MSR", rule="BCS-10.4c-1")
     _pre_turn_air(state, ctx)
-    _reset_units(state)
     state.objs = []
     if at:
         hq.status, hq.hex = "map", at
         if trains.status == "off" and trains.arrives <= state.turn:
             trains.status, trains.hex, trains.ghost = "map", at, False
         ctx.log(f"{name(fid)} arrives: HQ and Combat Trains in {at}", hexes=(at,))
+    _reset_units(state, fid)
     if form.set_up_used:
         form.status = "done"
         ctx.log(f"{name(fid)} began the turn Used: it tries a Second Activation")
@@ -293,6 +299,7 @@ def end_activities(state: BcsState, side: str, ctx: Context) -> None:
             ctx.log(f"{name(form.id)} Fatigue increase roll {die}: now Fatigue {form.fatigue}")
         else:
             ctx.log(f"{name(form.id)} Fatigue increase roll {die}: no increase")
+    isolation(state, form, ctx)
     # (h) the HQ is Done; a Second Activation may follow.
     form.status = "done"
     _reset_units(state)
@@ -318,6 +325,7 @@ def second(state: BcsState, side: str, attempt: bool, ctx: Context) -> None:
         return
     state.activation = Activation(formation=form.id, side=side, second=True)
     state.objs = []
+    _reset_units(state, form.id)
     _start(state, form, ctx)
 
 

@@ -67,7 +67,7 @@ def new_state(scenario: str, options: dict[str, Any]) -> BcsState:
             continue
         _place(state, p.counter, p.hex, p.steps)
         pc = state.pieces[p.counter]
-        pc.ghost, pc.screen = p.ghost, p.screen
+        pc.ghost, pc.screen, pc.home = p.ghost, p.screen, p.hex
         form = state.formations.get(pc.formation)
         if form is not None and pc.kind == "hq":
             form.fatigue = FRESH if p.fresh else (p.fatigue or 0)
@@ -81,6 +81,7 @@ def new_state(scenario: str, options: dict[str, Any]) -> BcsState:
         for c in a.counters:
             _place(state, c, "", None)
             state.pieces[c].status = "off"
+            state.pieces[c].joined = False
             state.pieces[c].entry = list(a.entry)
             state.pieces[c].arrives = cal.index(a.turn) - cal.index(s.first_turn) + 1
         for c in a.counters:

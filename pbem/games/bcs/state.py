@@ -34,7 +34,10 @@ class Piece(msgspec.Struct, kw_only=True):
     face: str = "move"           # move | deployed (1.2b, 5.6)
     ghost: bool = False          # Combat Trains on their Ghost side (10.3b)
     screen: bool = False         # BbF 1.5a Screen marker
+    home: str = ""               # its set-up hex (BbF 3.3 starting-hex exemption)
+    joined: bool = True          # has started an Activation in Command Radius (9.3g)
     # this Activation (reset when an Activation starts):
+    start: str = ""              # where it began the Activation (4.2f)
     mp: int = 0                  # MP12 spent (5.1a)
     moved: bool = False          # has begun to move (5.1c: the one-hex minimum is used up)
     done_moving: bool = False    # its stack's chance to move has passed (3.3b, 3.3c)
