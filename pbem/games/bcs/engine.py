@@ -13,7 +13,7 @@ from typing import Any
 from pbem.core.errors import ScenarioError
 from pbem.core.game import Context, Decision, OptionSpec, Outcome
 from pbem.core.options import resolve
-from pbem.games.bcs import actions, orders, sequence
+from pbem.games.bcs import actions, conditions, orders, sequence
 from pbem.games.bcs import bot as bots
 from pbem.games.bcs.board import bdata
 from pbem.games.bcs.options import OPTIONS
@@ -87,6 +87,14 @@ class BcsEngine:
     def secrets(self, state: BcsState, side: str) -> list[str]:
         """Ids of side's units hidden under the top unit of their stacks."""
         return secrets(state, side)
+
+    def parse_condition(self, text: str) -> str:
+        """A guarded order's condition (snafu RESULT, second activation, HEX clear ...)."""
+        return conditions.parse_condition(text)
+
+    def condition(self, view: BcsView, side: str, text: str) -> bool:
+        """Evaluate a condition on side's own view."""
+        return conditions.condition(view, side, text)
 
     def bot(self, state: BcsState, side: str, rng: random.Random,
             style: str = "random") -> list[str]:

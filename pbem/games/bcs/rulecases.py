@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from pbem.core.game import Context
 from pbem.core.rulecases import Case, CaseRun
+from pbem.core.standing import apply_order, parse_line
 from pbem.games.bcs.engine import ENGINE
 from pbem.games.bcs.state import Activation, BcsState
 
@@ -96,8 +97,8 @@ class BcsCases:
         return state.activation.side if state.activation is not None else state.next_side
 
     def apply(self, state: BcsState, side: str, text: str, ctx: Context, case: Case) -> None:
-        """Apply one order line."""
-        ENGINE.apply(state, side, ENGINE.parse_order(text), ctx)
+        """Apply one order line (guarded orders through the core, as a file's lines are)."""
+        apply_order(ENGINE, state, side, parse_line(ENGINE, text), ctx)
 
     def check(self, case: Case, run: CaseRun) -> None:
         """Baptism By Fire's expectation keys."""

@@ -78,3 +78,28 @@ def test_combat_orders_are_refused_until_combat_lands():
     for text in ("attack B14.09 with ii-7-pz", "engage B14.09", "barrage B14.09"):
         with pytest.raises(IllegalOrder, match="not yet implemented"):
             ENGINE.apply(state, "axis", parse_order(text), Context(FixedDice([])))
+
+
+@pytest.mark.parametrize("text,canonical", [
+    ("if SNAFU Pass then move 2-1-arm b43.06 else end",
+     "if snafu pass then move 2-1-arm B43.06 else end"),
+    ("if snafu partial+ then obj B14.09", "if snafu partial+ then obj B14.09"),
+    ("if second activation then end", "if second activation then end"),
+    ("if b14.09 clear then move 2-1-arm B14.09", "if B14.09 clear then move 2-1-arm B14.09"),
+    ("if 3-1-arm alive then done", "if 3-1-arm alive then done"),
+])
+def test_guarded_orders_are_canonical(text, canonical):
+    """Guarded orders read BbF's conditions and print one canonical line."""
+    from pbem.core.standing import format_line, parse_line
+    from pbem.games.bcs.engine import ENGINE
+
+    assert format_line(ENGINE, parse_line(ENGINE, text)) == canonical
+
+
+def test_unknown_condition_names_the_forms():
+    """An unknown condition is one line listing the conditions there are."""
+    from pbem.core.standing import parse_line
+    from pbem.games.bcs.engine import ENGINE
+
+    with pytest.raises(OrderSyntaxError, match="snafu pass"):
+        parse_line(ENGINE, "if weather rain then end")
