@@ -19,7 +19,10 @@ def apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
     if state.phase == "over":
         raise IllegalOrder("the game is over", rule="BCS-2.1-3")
     if isinstance(order, o.Activate):
-        sequence.activate(state, side, order.formation, order.recover, order.at, ctx)
+        sequence.activate(state, side, order.formation, order.recover, order.at, ctx,
+                          defense=order.defense)
+    elif isinstance(order, o.Recover):
+        sequence.failure_flip(state, side, ctx)
     elif isinstance(order, o.Trains):
         sequence.place_trains(state, side, order.formation, order.to, ctx)
     elif isinstance(order, o.Move):

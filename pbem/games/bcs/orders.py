@@ -4,6 +4,9 @@ One order per line (docs/bcs-engine.md):
 
     activate reim                  Initial Activation of a Formation (3.2a a)
     activate cca recover           ... declared a Fatigue Recovery Activation (10.4c)
+    activate ccc prepare           ... creating Prepared Defense in Preparation (4.5);
+                                   'unprepare' removes it
+    recover                        Failure Flip: a Fail SNAFU becomes a Recovery (10.4c)
     activate reim at B20.00        an arriving Formation: its HQ and Trains placed there (9.3b)
     trains reim B20.01             place Combat Trains in a Legal hex (10.3b); 'trains reim off'
                                    takes them off the map, 'trains reim regular' flips them
@@ -42,6 +45,7 @@ class Activate(msgspec.Struct, tag="activate"):
     formation: str
     recover: bool = False
     at: str = ""
+    defense: str = ""            # "prepare" or "unprepare": Prepared Defense in Preparation (4.5)
 
 
 class Trains(msgspec.Struct, tag="trains"):
@@ -94,8 +98,12 @@ class Combat(msgspec.Struct, tag="combat"):
     rest: str = ""
 
 
-Order = Union[Activate, Trains, Flip, Obj, Move, End, Second, First, Combat]
-WORDS = ("activate", "trains", "flip", "obj", "move", "end", "second", "done",
+class Recover(msgspec.Struct, tag="recover"):
+    """Failure Flip: turn a Fail SNAFU of an Initial Activation into a Recovery (10.4c)."""
+
+
+Order = Union[Activate, Recover, Trains, Flip, Obj, Move, End, Second, First, Combat]
+WORDS = ("activate", "recover", "trains", "flip", "obj", "move", "end", "second", "done",
          "first") + COMBAT_WORDS
 
 
@@ -123,10 +131,13 @@ def parse_order(text: str) -> Order:
         rest = [a.lower() for a in args[1:]]
         if rest == ["recover"]:
             return Activate(formation=_unit(args[0]), recover=True)
+        if rest in (["prepare"], ["unprepare"]):
+            return Activate(formation=_unit(args[0]), defense=rest[0])
         if len(rest) == 2 and rest[0] == "at":
             return Activate(formation=_unit(args[0]), at=_hex(args[2]))
         if rest:
-            raise OrderSyntaxError("activate FORMATION [recover | at HEX]", rule=RULE)
+            raise OrderSyntaxError("activate FORMATION [recover | prepare | unprepare | at HEX]",
+                                   rule=RULE)
         return Activate(formation=_unit(args[0]))
     if w == "trains" and len(args) == 2:
         to = args[1].lower()
@@ -147,6 +158,8 @@ def parse_order(text: str) -> Order:
         return Move(units=units, path=path)
     if w == "end" and not args:
         return End()
+    if w == "recover" and not args:
+        return Recover()
     if w == "second" and not args:
         return Second(attempt=True)
     if w == "done" and not args:
@@ -167,7 +180,7 @@ def format_order(order: Order) -> str:
     """The canonical text of an order (parse_order(format_order(o)) == o)."""
     if isinstance(order, Activate):
         return f"activate {order.formation}" + (" recover" if order.recover else "") + \
-            (f" at {order.at}" if order.at else "")
+            (f" at {order.at}" if order.at else "") + (f" {order.defense}" if order.defense else "")
     if isinstance(order, Trains):
         return f"trains {order.formation} {order.to}"
     if isinstance(order, Flip):
@@ -178,6 +191,8 @@ def format_order(order: Order) -> str:
         return f"move {'+'.join(order.units)} {' '.join(order.path)}"
     if isinstance(order, End):
         return "end"
+    if isinstance(order, Recover):
+        return "recover"
     if isinstance(order, Second):
         return "second" if order.attempt else "done"
     if isinstance(order, First):

@@ -130,7 +130,7 @@ def _reset_units(state: BcsState, fid: str = "") -> None:
 
 
 def activate(state: BcsState, side: str, fid: str, recover: bool, at: str,
-             ctx: Context) -> None:
+             ctx: Context, defense: str = "") -> None:
     """Initial Activation (3.2a a-c): choose a Formation whose HQ is not Done, flip it Used (an
     arriving Formation's HQ and Combat Trains are placed in the chosen Entry hex first, 9.3b),
     then either a Recovery Activation (10.4c) or Preparation (MSR Blocked, 10.2b) and the SNAFU
@@ -159,18 +159,18 @@ def activate(state: BcsState, side: str, fid: str, recover: bool, at: str,
                                rule="BCS-10.4c-1")
     elif at:
         raise IllegalOrder(f"{name(fid)}'s HQ is on the map already", rule="BCS-9.3b-3")
+    if defense == "prepare":
+        if form.prepared_defense:
+            raise IllegalOrder(f"{name(fid)} has Prepared Defense already", rule="BCS-4.5-1")
+        if bdata().hqs[form.hq].arty_points < 1:
+            raise IllegalOrder("Prepared Defense needs at least one Arty Point", rule="BCS-4.5a")
+        if _blocked_after_preparation(state, form):
+            raise IllegalOrder("no Prepared Defense with an MSR Blocked marker",
+                               rule="BCS-4.5a")
+    if defense == "unprepare" and not form.prepared_defense:
+        raise IllegalOrder(f"{name(fid)} has no Prepared Defense", rule="BCS-4.5-1")
     if recover:
-        if form.set_up_used:
-            raise IllegalOrder("a Formation that set up Used has only a Second Activation",
-                               rule="BCS-3.5a-2")
-        if form.recovered:
-            raise IllegalOrder(f"{name(fid)} has recovered this turn already", rule="BCS-10.4c-1")
-        if form.fatigue <= 0:
-            raise IllegalOrder(f"{name(fid)} is {'Fresh' if form.fatigue == FRESH else 'Fat-0'}: "
-                               f"nothing to recover", rule="BCS-10.4c-1")
-        if msr(state, form) is None:
-            raise IllegalOrder(f"{name(fid)}'s Combat Trains are not in a Legal hex with a "
-                               f"complete MSR", rule="BCS-10.4c-1")
+        _check_recovery(state, form)
     _pre_turn_air(state, ctx)
     state.objs = []
     if at:
@@ -200,7 +200,53 @@ def activate(state: BcsState, side: str, fid: str, recover: bool, at: str,
         form.prepared_defense = False
         state.phase = "activities"
         return
+    if defense:
+        form.prepared_defense = defense == "prepare"
+        ctx.log(f"{name(fid)} {'takes up' if defense == 'prepare' else 'leaves'} Prepared "
+                f"Defense")
     _start(state, form, ctx)
+
+
+def _check_recovery(state: BcsState, form: FormationState) -> None:
+    """Recovery eligibility (10.4c): not set up Used, not recovered this turn, not Fresh or
+    Fat-0, Trains in a Legal hex with a complete MSR."""
+    fid = form.id
+    if form.set_up_used:
+        raise IllegalOrder("a Formation that set up Used has only a Second Activation",
+                           rule="BCS-3.5a-2")
+    if form.recovered:
+        raise IllegalOrder(f"{name(fid)} has recovered this turn already", rule="BCS-10.4c-1")
+    if form.fatigue <= 0:
+        raise IllegalOrder(f"{name(fid)} is {'Fresh' if form.fatigue == FRESH else 'Fat-0'}: "
+                           f"nothing to recover", rule="BCS-10.4c-1")
+    if msr(state, form) is None:
+        raise IllegalOrder(f"{name(fid)}'s Combat Trains are not in a Legal hex with a "
+                           f"complete MSR", rule="BCS-10.4c-1")
+
+
+def failure_flip(state: BcsState, side: str, ctx: Context) -> None:
+    """Failure Flip (10.4c): a Fail SNAFU of an Initial Activation becomes a Recovery
+    Activation before anything else is done; no Second Activation follows."""
+    act = state.activation
+    if state.phase != "activities" or act is None or act.side != side:
+        raise IllegalOrder("no Activation of yours to turn into a Recovery", rule="BCS-10.4c-3")
+    if act.snafu != "Fail" or act.second or act.began or act.recovery:
+        raise IllegalOrder("only a Fail SNAFU of an Initial Activation, before anything is "
+                           "done, becomes a Recovery", rule="BCS-10.4c-3")
+    form = state.formations[act.formation]
+    _check_recovery(state, form)
+    act.recovery, act.snafu = True, ""
+    form.recovered = True
+    form.coordination = False
+    form.prepared_defense = False
+    ctx.log(f"{name(form.id)}: Failure Flip, a Recovery Activation")
+
+
+def _blocked_after_preparation(state: BcsState, form: FormationState) -> int:
+    """The MSR Blocked level once Preparation has dealt with it (10.2b)."""
+    if state.pieces[form.trains].status != "map":
+        return min(2, form.msr_blocked + 1)
+    return 0 if msr(state, form) is not None else form.msr_blocked
 
 
 def _prepare(state: BcsState, form: FormationState, ctx: Context) -> None:

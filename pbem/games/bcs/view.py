@@ -45,6 +45,7 @@ class BcsView(msgspec.Struct, kw_only=True):
 def top_unit(units: list[Piece]) -> Piece:
     """The unit on top of a stack (5.5e): the longest printed Range, ties the greatest AV."""
     def key(p: Piece) -> tuple[int, int, str]:
+        """Longest Range first, then greatest AV, then id."""
         f = face(p)
         assert f is not None
         return (-f.range, -(f.av or 0), p.id)

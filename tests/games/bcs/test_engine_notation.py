@@ -7,7 +7,7 @@ from hypothesis import given, strategies as st
 
 from pbem.core.errors import OrderSyntaxError
 from pbem.games.bcs.orders import (Activate, Combat, End, First, Flip, Move, Obj, Second,
-                                   Trains, format_order, parse_order)
+                                   Recover, Trains, format_order, parse_order)
 
 unit_ids = st.from_regex(r"\A[a-z0-9][a-z0-9-]{0,10}\Z", fullmatch=True)
 hexes = st.builds(lambda s, c, r: f"{s}{c}.{r:02d}", st.sampled_from("AB"),
@@ -15,6 +15,8 @@ hexes = st.builds(lambda s, c, r: f"{s}{c}.{r:02d}", st.sampled_from("AB"),
 orders = st.one_of(
     st.builds(Activate, formation=unit_ids, recover=st.booleans()),
     st.builds(Activate, formation=unit_ids, at=hexes),
+    st.builds(Activate, formation=unit_ids, defense=st.sampled_from(["prepare", "unprepare"])),
+    st.just(Recover()),
     st.builds(Trains, formation=unit_ids, to=st.one_of(hexes, st.sampled_from(["off", "regular"]))),
     st.builds(Flip, unit=unit_ids),
     st.builds(Obj, hex=hexes),
