@@ -11,7 +11,9 @@ modules there: $PBEM_CACHE_DIR when set, else `pbem/__pycache__/pbem-static`, el
 `$XDG_CACHE_HOME/pbem` (`~/.cache/pbem`); when none can be written nothing is cached and every
 command does the work itself. Entries hold pickled objects and compiled template code, so
 whoever can write this folder can run code as the user, exactly as with `__pycache__`: it is
-never inside an archive (docs/protocol.md, "Caches"). `pbem verify` reads none of it.
+never inside an archive (docs/protocol.md, "Caches"). Every command uses it, `pbem verify`
+included: it holds nothing from an archive, and a game's data is still checked against the
+proposal's data hash from the data files' own bytes, which also name the cached entry.
 """
 
 from __future__ import annotations
