@@ -182,8 +182,8 @@ def _row(rid: str, *cols: CrtColumn, source: str = "reconstructed: test") -> Crt
      "t.toml: row 'clear': defined twice"),
     (_table(_row("clear", _col("-2", -2, -2), _col("+1", 1, 1))),
      "t.toml: row 'clear' column '+1': gap after column '-2' (differentials -1..0 missing)"),
-    (_table(_row("clear", _col("-1", -1, -1), _col("0", 0, 0)), top=1),
-     "t.toml: row 'clear': last column ends at 0, expected +1 (KAS-CRT-d)"),
+    (_table(_row("clear", _col("-1", -1, -1), _col("0", 0, 0), _col("+1", 1, 1)), top=2),
+     "t.toml: row 'clear': last column ends at 1, expected +2 (KAS-CRT-d)"),
     (_table(_row("clear", _col("0", 0, 1, ["•", "•", "NE", "•", "•", "•"]))),
      "t.toml: row 'clear' column '0' die 3: unknown result 'NE' (known: (A) A1 A2 A3 Ae D2 D3 De Ex •)"),
     (_table(_row("clear", _col("0", 0, 1), source="guessed")),
@@ -196,14 +196,22 @@ def test_crt_validation_messages(table, message):
     assert str(e.value) == message
 
 
+def test_crt_without_a_path_says_so():
+    """A table built in memory (no file) is named '<crt>' in its errors."""
+    with pytest.raises(ScenarioError) as e:
+        Crt(_table(_row("clear")), required_rows=())
+    assert str(e.value) == "<crt>: row 'clear': has no columns"
+
+
 def test_crt_required_rows_are_the_callers(tmp_path):
     """KAS-G1: the rows a table must have are the ones its reader requires (none: any row set)."""
     p = broken(tmp_path, 'id = "minefield"', 'id = "mines"')
     assert "mines" in load_crt(p, required_rows=()).rows
 
 
-def test_crt_lookup_messages(crt):
+def test_crt_lookup_messages():
     """Lookups name the file and the unknown row; a die outside 1-6 is refused with its value."""
+    crt = load_crt(CRT_FILE)      # loaded here, not by the shared fixture: mutation testing
     with pytest.raises(ScenarioError) as e:
         crt.column("swamp", 0)
     assert str(e.value) == f"{CRT_FILE}: unknown CRT row 'swamp'"
