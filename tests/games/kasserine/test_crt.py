@@ -211,7 +211,7 @@ def test_crt_required_rows_are_the_callers(tmp_path):
 
 def test_crt_lookup_messages():
     """Lookups name the file and the unknown row; a die outside 1-6 is refused with its value."""
-    crt = load_crt(CRT_FILE)      # loaded here, not by the shared fixture: mutation testing
+    crt = load_crt(CRT_FILE)   # not the module fixture: mutmut credits its load to one test only
     with pytest.raises(ScenarioError) as e:
         crt.column("swamp", 0)
     assert str(e.value) == f"{CRT_FILE}: unknown CRT row 'swamp'"
