@@ -430,7 +430,6 @@ def _pre_turn(state: BcsState, ctx: Context) -> None:
         ctx.log("First Player roll: " + ", ".join(f"{s} {rolls[s]}" for s in SIDES))
         if rolls["allied"] != rolls["axis"]:
             break
-    state.fp_rolls = rolls
     state.next_side = max(SIDES, key=lambda s: rolls[s])
     state.phase = "first_player"
 

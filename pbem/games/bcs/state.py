@@ -81,10 +81,9 @@ class Activation(msgspec.Struct, kw_only=True):
 
 
 class SidePrivate(msgspec.Struct, kw_only=True):
-    """What only one side knows: its Air Points (1.5b) and standing orders."""
+    """What only one side knows: its Air Points (1.5b)."""
 
     air_points: int = 0
-    standing: dict[str, str] = {}
 
 
 class Result(msgspec.Struct, kw_only=True):
@@ -111,7 +110,6 @@ class BcsState(msgspec.Struct, kw_only=True):
     traffic: list[str] = []      # Traffic Stopped hexes (5.1g)
     objs: list[str] = []         # Combat OBJ hexes of the current Activation (4.3)
     control: dict[str, str] = {} # VP hex -> side that controls it (BbF 4.1)
-    fp_rolls: dict[str, int] = {}  # this turn's First Player rolls (2.1)
     air_due: bool = True         # this turn's Air Points are still to be rolled (BbF 1.1d)
     private: dict[str, SidePrivate] = {}
     result: Result | None = None
