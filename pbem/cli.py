@@ -275,7 +275,8 @@ def games() -> None:
 @click.option("--side", required=True, help="Your side.")
 @click.option("--key", "key", required=True, help="Your private key file.")
 @click.option("--opponent", required=True, help="Your opponent's public key file.")
-@click.option("--mode", type=click.Choice(["peer", "hosted"]), default="peer", show_default=True)
+@click.option("--mode", type=click.Choice(["peer", "hosted", "sealed"]), default="peer",
+              show_default=True)
 @click.option("--referee", default=None, help="Hosted mode: the referee's public key file.")
 @click.option("--option", "options", multiple=True, help="House option NAME=VALUE.")
 @click.option("--out", required=True, help="Where to write the proposal to send.")
@@ -539,7 +540,8 @@ def bot(directory: str, side: str, out: str, style: str, seed: int | None, key: 
 @click.option("--game", "game", default="holdfast", show_default=True)
 @click.option("--scenario", default=None,
               help="Default: the game's first scenario in 'pbem games' (Holdfast: campaign).")
-@click.option("--mode", type=click.Choice(["peer", "hosted"]), default="peer", show_default=True)
+@click.option("--mode", type=click.Choice(["peer", "hosted", "sealed"]), default="peer",
+              show_default=True)
 @click.option("--seed", type=int, default=None, help="Seed the bots' choices.")
 @click.option("--quiet", is_flag=True)
 @clean_errors

@@ -54,6 +54,10 @@ class OwnOnions:
         self.onions = {lb: Onion(seed(root, lb), bind, lb, length) for lb in labels}
         self._renewed: dict[tuple[str, int, int], Onion] = {}
 
+    def root_secret(self) -> bytes:
+        """The party's dice secret itself (its fact key for sealed mode is derived from it)."""
+        return self._root
+
     @property
     def main(self) -> Onion:
         """The party's main onion (revealed in every file it sends)."""

@@ -19,6 +19,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from pbem.core import signing
 from pbem.core.armor import armor, rejection, scan
+from pbem.core.commitment import Opening
 from pbem.core.encoding import canonical, decode_canonical, sha256_hex
 from pbem.core.errors import FileRejected
 from pbem.core.inputs import read_limited
@@ -55,7 +56,7 @@ class Proposal(_R, tag="pbem/proposal/v1", tag_field="type", kw_only=True):
     rules_version: str
     data_hash: str
     options: dict[str, Any]
-    mode: Literal["peer", "hosted"]
+    mode: Literal["peer", "hosted", "sealed"]
     proposer: str
     parties: list[PartyKey]
     onion: OnionCommit
@@ -107,6 +108,22 @@ class SignedRenewal(_R, kw_only=True):
     sig: str                   # base64 Ed25519 signature, namespace pbem-renewal-v1
 
 
+class FactCommit(_R, kw_only=True):
+    """Sealed mode: the sender's commitment to one version of one of its hidden facts."""
+
+    fact: str
+    version: int
+    hash: str                  # hex (pbem.core.commitment.commit)
+
+
+class FinalReveal(_R, kw_only=True):
+    """Sealed mode: what a side publishes when the game is over, so that anyone can replay it
+    with full information: its fact key and the real orders of every file it sent."""
+
+    fact_key: str              # hex: opens every commitment of the side
+    orders: dict[str, list[str]]   # file seq (decimal) -> the real order lines
+
+
 class Turn(_R, tag="pbem/turn/v1", tag_field="type", kw_only=True):
     game_id: str
     seq: int
@@ -119,6 +136,10 @@ class Turn(_R, tag="pbem/turn/v1", tag_field="type", kw_only=True):
     message: str = ""
     # absent (not an empty list) when the file renews nothing: older files keep their bytes
     renewals: list[SignedRenewal] | msgspec.UnsetType = msgspec.UNSET
+    # sealed mode only (absent otherwise): docs/sealed.md section 5
+    commits: list[FactCommit] | msgspec.UnsetType = msgspec.UNSET
+    openings: list[Opening] | msgspec.UnsetType = msgspec.UNSET
+    final: FinalReveal | msgspec.UnsetType = msgspec.UNSET
 
 
 class DiceProof(_R, kw_only=True):

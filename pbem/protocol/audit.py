@@ -98,6 +98,13 @@ def verify_archive(root: str | Path, extra: list[str] | None = None, *,
                 audit.failed = True
                 audit.problems.append(f"{f.name}: equivocation: {t.sender} signed two different "
                                       f"files with sequence number {t.seq} ({old.name})")
+    if s.genesis.mode == "sealed":
+        from pbem.protocol.sealing import audit_sealed
+
+        sealed_problems, sealed_lines = audit_sealed(s)
+        audit.problems.extend(sealed_problems)
+        audit.failed = audit.failed or bool(sealed_problems)
+        audit.summary.extend(sealed_lines)
     if s.genesis.mode == "hosted":
         referee = audit_referee(s, extras)
         audit.problems.extend(referee)

@@ -54,8 +54,8 @@ def play_demo(root: str | Path, *, game_name: str = "holdfast", scenario: str | 
     rng = random.Random(seed)
     ex = Exchange(root, game.sides, mode)
     log = echo or (lambda _m: None)
-    if mode == "peer":
-        _play_peer(ex, game, scenario, rng, style, log)
+    if mode in ("peer", "sealed"):
+        _play_peer(ex, game, scenario, rng, style, log, mode=mode)
     else:
         _play_hosted(ex, game, scenario, rng, style, log)
     result = ops.Outcome()
@@ -77,7 +77,8 @@ def _bot_orders(ex: Exchange, s: Any, side: str, rng: random.Random, style: str)
     # 'pass': the bot's stretch is sent as it is, even where it stops short of the end of its
     # decision (docs/cli.md, pbem check)
     # peer mode: the other side's held orders are in the file this side received
-    held = ([(h.side, h.line) for h in s.held] if s.genesis.mode == "peer" else None)
+    held = ([(h.side, h.line) for h in s.held] if s.genesis.mode in ("peer", "sealed")
+            else None)
     lines = plan_stretch(s.game, s.state, side, rng, style, held=held) + ["pass"]
     path = ex.root / "orders" / f"{ex.count + 1:05d}-{side}.txt"
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -86,12 +87,12 @@ def _bot_orders(ex: Exchange, s: Any, side: str, rng: random.Random, style: str)
 
 
 def _play_peer(ex: Exchange, game: Any, scenario: str, rng: random.Random, style: str,
-               log: Callable[[str], Any]) -> None:
+               log: Callable[[str], Any], mode: str = "peer") -> None:
     a, b = game.sides
     other = {a: b, b: a}
     prop = ex.mail_path(a, "proposal")
     ops.new_game(game.id, scenario, ex.dirs[a], side=a, key_path=str(ex.keys[a]),
-                 opponent_pub=str(ex.keys[b].with_suffix(".pub")), out=str(prop))
+                 opponent_pub=str(ex.keys[b].with_suffix(".pub")), out=str(prop), mode=mode)
     acc = ex.mail_path(b, "accept")
     ops.join_game(str(prop), key_path=str(ex.keys[b]), root=ex.dirs[b], out=str(acc))
     queue: list[tuple[Path, str]] = [(acc, a)]

@@ -56,7 +56,7 @@ class Ledger:
         side's trailing files that rolled (an automatic reply, or the orders it sends anyway).
         Hosted mode: a pending player for odd files, the host for even ones.
         """
-        if self.g.mode != "peer":
+        if self.g.mode not in ("peer", "sealed"):
             return (pending or set(self.g.game.sides)) if seq % 2 == 1 else {HOST}
         rolled = rolled or {}
         out = set()
@@ -112,7 +112,7 @@ class Ledger:
         if t.prev != self.tip_hash:
             raise FileRejected(f"{name}: does not follow the last file (previous-file hash "
                                "differs: a fork or a file from another history)")
-        if self.g.mode != "peer":
+        if self.g.mode not in ("peer", "sealed"):
             # Peer files are checked against the state when they are resolved (Session).
             allowed = self.expected_senders(t.seq, pending)
             if t.sender not in allowed:
@@ -179,7 +179,7 @@ class Ledger:
 
     def dice_parties(self, seq: int, sender: str | None = None) -> list[str]:
         """The parties whose shares key the dice of file seq (sorted by name)."""
-        if self.g.mode == "peer":
+        if self.g.mode in ("peer", "sealed"):
             return sorted(self.g.game.sides)
         return sorted([sender or self.turn(seq).sender, HOST])
 

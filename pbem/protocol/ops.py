@@ -27,6 +27,9 @@ from pbem.protocol.archive import (Archive, ArchiveInfo, atomic_write, create_in
                                    remove_partials, remove_stale_temps, write_derived)
 from pbem.protocol.genesis import HOST, Genesis, data_hash, host_classes, resolve_options
 from pbem.protocol.ledger import due_renewals, own_reveals
+from pbem.protocol import sealing
+from pbem.protocol.sealing import PEERISH, side_fact_key
+from pbem.core.sealed import can_seal
 from pbem.core.standing import is_standing
 from pbem.protocol.checking import Checked, check_orders
 from pbem.protocol.orders_file import read_lines
@@ -83,6 +86,9 @@ def new_game(game_name: str, scenario: str, root: str | Path, *, side: str, key_
         raise PbemError(f"unknown side {side!r} (sides: {', '.join(game.sides)})")
     if mode == "hosted" and not referee_pub:
         raise PbemError("a hosted game needs the referee's public key: --referee PUBFILE")
+    if mode == "sealed" and not can_seal(game):
+        raise PbemError(f"{game.id} cannot be played in sealed mode yet (docs/sealed.md): "
+                        "choose --mode peer or --mode hosted")
     key = keymod.load_private(key_path)
     my_pub = keymod.public_raw(key.public_key())
     opp_raw, opp_name = keymod.load_public(opponent_pub)
@@ -173,6 +179,10 @@ def _propose(game: Any, scenario: str, root: str | Path, *, proposer: str, key: 
         msg.append("Peer mode: both processors hold the full game state (hidden units "
                    "included); reports and views are masked, but a player who reads the raw "
                    "archive can see everything. Use hosted mode with a referee for real secrecy.")
+    elif mode == "sealed":
+        msg.append("Sealed mode: your hidden facts leave your computer only as commitments, "
+                   "opened when the rules reveal them; the legality of hidden moves is proven "
+                   "when they are revealed and by the final reveals at the end (docs/sealed.md).")
     return Outcome(messages=msg, written=written)
 
 
@@ -258,7 +268,7 @@ def join_game(proposal_path: str, *, key_path: str, root: str | Path, out: str) 
     joined.record(key_path, genesis.p.nonce, f.hash, "joined", archive.root)
     written = [_write_out(out, af.text)]
     first: list[str] = []
-    if genesis.complete and genesis.mode == "peer":
+    if genesis.complete and genesis.mode in PEERISH:
         # The game can start at once: the first report says what this side must decide.
         s = load(archive.root, key=key, use_cache=True)
         with archive:
@@ -420,11 +430,15 @@ def owes_reply(s: Session, replied_to_orders: bool | None = None) -> bool:
     """Peer mode: this party owes an automatic reply: the other side's last files rolled dice
     that only this party's next file reveals, and this party has no decision of its own whose
     orders would carry the reveal (or the game is over: the final reveal)."""
-    if s.genesis.mode != "peer" or not s.genesis.complete or s.unresolved():
+    if s.genesis.mode not in PEERISH or not s.genesis.complete or s.unresolved():
         return False
     me = s.party
+    if s.facts is not None and s.over:
+        return me not in s.facts.finals          # sealed: the final reveal
     if me in s.pending_sides and not s.over:
         return False
+    if s.facts is not None and set(s.facts.owed) - s.facts.opened(me):
+        return True                              # sealed: openings the rules asked for
     return s.owes_reveal(me)
 
 
@@ -546,7 +560,7 @@ def make_turn(s: Session, orders: list[str], message: str) -> SignedFile:
     seq = s.ledger.tip_seq + 1
     if s.own is None:
         raise ArchiveError("a key is needed to sign")
-    needs_results = (seq > 1) if s.genesis.mode == "peer" else (s.party == HOST)
+    needs_results = (seq > 1) if s.genesis.mode in PEERISH else (s.party == HOST)
     results = s.results.get(seq - 1) if needs_results else None
     if needs_results and results is None:
         raise ArchiveError(f"file {seq - 1} is not resolved yet; cannot answer it")
@@ -554,10 +568,29 @@ def make_turn(s: Session, orders: list[str], message: str) -> SignedFile:
     reveal, class_reveals = own_reveals(s.ledger.commit, s.own, s.party, classes, seq)
     renewals = due_renewals(s.ledger.commit, s.own, s.key, game_id=s.genesis.game_id,
                             party=s.party, classes=classes, seq=seq)
+    sealed: dict[str, Any] = {}
+    if s.facts is not None:
+        sealed, orders = _sealed_parts(s, seq, orders)
     t = Turn(game_id=s.genesis.game_id, seq=seq, prev=s.ledger.tip_hash, sender=s.party,
              reveal=reveal, class_reveals=class_reveals, results=results, orders=orders,
-             message=message, renewals=renewals or msgspec.UNSET)
+             message=message, renewals=renewals or msgspec.UNSET, **sealed)
     return seal(t, s.key, name=turn_file_name(seq, s.party))
+
+
+def _sealed_parts(s: Session, seq: int, lines: list[str]) -> tuple[dict[str, Any], list[str]]:
+    """Sealed mode: the commitments, openings and final reveal of this side's file seq, and
+    the projections it carries instead of its orders (the real orders go to the private
+    store first, so a crash never leaves a signed file whose orders are lost)."""
+    key = side_fact_key(s.own)
+    commits, openings = sealing.outgoing(s.game, s.facts, key, game_id=s.genesis.game_id,
+                                         side=s.party, state=s.state, lines=lines)
+    parts: dict[str, Any] = {"commits": commits or msgspec.UNSET,
+                             "openings": openings or msgspec.UNSET}
+    if s.over and s.party not in s.facts.finals:
+        parts["final"] = sealing.final_reveal(s.archive.root, key, seq, lines)
+    sealing.write_private(s.archive.root, seq, lines)
+    s.private[seq] = list(lines)
+    return parts, sealing.project(s.game, s.state, s.party, lines)
 
 
 def write_cache(s: Session, *, only_changed: bool = False) -> bool:
@@ -709,7 +742,7 @@ def unsent_reminder(s: Session) -> list[str]:
     """Peer mode: when this party wrote the chain's last file and the game now waits for the
     other side, a reminder to send it (pbem cannot see mail leave; the next file from the other
     side shows it arrived)."""
-    if s.genesis.mode != "peer" or not s.ledger.files:
+    if s.genesis.mode not in PEERISH or not s.ledger.files:
         return []
     last = s.ledger.files[-1]
     t = last.payload

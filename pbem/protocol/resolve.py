@@ -97,7 +97,9 @@ def _waits_for(game: Game, state: Any) -> str:
 
 
 def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
-            held: list[HeldOrder] | tuple[HeldOrder, ...] = ()) -> Resolution:
+            held: list[HeldOrder] | tuple[HeldOrder, ...] = (), lines: list[str] | None = None,
+            hash_of: Callable[[Any], str] | None = None,
+            before: Callable[[Any, int, Any], None] | None = None) -> Resolution:
     """Apply a file's orders to a copy of state; FileRejected if an order before any die is illegal.
 
     The sender's orders are applied in order while the sender has a decision to make. When the
@@ -106,9 +108,15 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
     own orders that come after a point where the game waits for another side are held in turn.
     An order that has become illegal after an earlier roll (or, for a held order, after the
     answer it waited for) is skipped and the skip is logged for its writer.
+
+    Sealed mode: lines are the orders to apply instead of the file's (its sender's real
+    orders, which only the sender holds), hash_of hashes the public part of the state only,
+    and before(state, index, order) runs before each of the file's own orders is applied
+    (FileRejected there refuses the file).
     """
     state = copy_state(game, state)
-    orders = parse_orders(game, turn.orders, name=name, canonical_only=True)
+    texts = turn.orders if lines is None else lines
+    orders = parse_orders(game, texts, name=name, canonical_only=True)
     queue = [h for h in held]
     rolls: list[RollRecord] = []
     events: list[Event] = []
@@ -144,7 +152,7 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
             record(ctx)
 
     own_held: list[HeldOrder] = []
-    for i, (line, order) in enumerate(zip(turn.orders, orders)):
+    for i, (line, order) in enumerate(zip(texts, orders)):
         if isinstance(order, StandingOrder):
             # Never held, allowed without a decision: it answers reactions from now on.
             try:
@@ -169,6 +177,8 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
         try:
             if turn.sender not in pending:
                 raise IllegalOrder(f"{turn.sender} has no decision to make now", rule="PBEM-TURN")
+            if before is not None:
+                before(state, i, order)
             apply_order(game, state, turn.sender, order, ctx)
         except IllegalOrder as e:
             if not rolled:
@@ -182,7 +192,8 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
             continue
         record(ctx)
     resume_held()
-    results = Results(seq=turn.seq, rolls=rolls, skipped=skipped, state_hash=state_hash(state))
+    results = Results(seq=turn.seq, rolls=rolls, skipped=skipped,
+                      state_hash=(hash_of or state_hash)(state))
     return Resolution(state=state, results=results, events=events, held=queue + own_held)
 
 

@@ -22,6 +22,8 @@ from pbem.protocol.archive import Archive
 from pbem.protocol.genesis import HOST, Genesis
 from pbem.protocol.ledger import Ledger
 from pbem.protocol.resolve import HeldOrder, LazyDice, compare_results, resolve, state_hash
+from pbem.protocol.sealing import (PEERISH, Facts, check_reveals, private_path, public_hash,
+                                   read_private)
 
 
 class FileLog(msgspec.Struct, kw_only=True):
@@ -49,6 +51,12 @@ class Session:
         self.key: Any = None
         self.ledger = Ledger(genesis)
         self.state: Any = game.setup(genesis.p.scenario, genesis.p.options)
+        self.sealed = genesis.mode == "sealed"
+        self.facts = Facts(game, genesis.game_id) if self.sealed else None
+        self.private: dict[int, list[str]] = {}
+        if self.sealed:   # this side's knowledge state: the other side's hidden facts unknown
+            self.state = game.conceal(self.state, party)
+            self.private = read_private(archive.root)
         self.resolved = 0
         self.log: list[FileLog] = []
         self.results: dict[int, Results] = {}
@@ -114,11 +122,15 @@ class Session:
         (with wait_for_dice, only files whose dice shares are all known: more files follow)."""
         t = self.ledger.check(f, self.pending_sides)
         self._check_results_presence(t, f.name)
+        if self.facts is not None:
+            opened = self.facts.take(t, f.name)
+            if opened and t.sender != self.party:
+                self.game.disclose(self.state, t.sender, opened)
         self.ledger.append(f)
         return self.advance(wait_for_dice=wait_for_dice)
 
     def _check_results_presence(self, t: Turn, name: str) -> None:
-        needs = (t.seq > 1) if self.genesis.mode == "peer" else (t.sender == HOST)
+        needs = (t.seq > 1) if self.genesis.mode in PEERISH else (t.sender == HOST)
         if needs and t.results is None:
             raise FileRejected(f"{name}: results of file {t.seq - 1} are missing")
         if not needs and t.results is not None:
@@ -139,8 +151,10 @@ class Session:
             seq = self.resolved + 1
             f = self.ledger.files[seq - 1]
             t: Turn = f.payload  # type: ignore[assignment]
-            if self.genesis.mode == "peer":
+            if self.genesis.mode in PEERISH:
                 allowed = self.ledger.expected_senders(seq, self.pending_sides, self.rolled)
+                if self.facts is not None and self.over:   # after the end: the final reveals
+                    allowed = self._final_senders(seq, t, f.name)
                 if t.sender not in allowed:
                     why = (" (its own earlier file's dice are not revealed yet)"
                            if t.sender in self.pending_sides else "")
@@ -151,7 +165,7 @@ class Session:
                 break
             try:
                 res = resolve(self.game, self.state, t, dice=self.dice_for(seq), name=f.name,
-                              held=self.held)
+                              held=self.held, **self._sealed_resolution(seq, t, f.name))
             except NeedsDice:
                 break
             if seq < self.ledger.tip_seq:
@@ -175,8 +189,40 @@ class Session:
         return new
 
     def state_hash(self) -> str:
-        """Hash of the current state."""
-        return state_hash(self.state)
+        """Hash of the current state (sealed mode: of its public part)."""
+        return self.hash_state(self.state)
+
+    def hash_state(self, state: Any) -> str:
+        """The hash results carry: of the whole state, or of its public part when sealed."""
+        return public_hash(self.game, state) if self.sealed else state_hash(state)
+
+    def _final_senders(self, seq: int, t: Turn, name: str) -> set[str]:
+        """Sealed mode, after the end: who may still send (a side whose final reveal is not in
+        the chain before file seq); every such file must be that final reveal."""
+        sent = {self.ledger.turn(k).sender for k in range(1, seq)
+                if self.ledger.turn(k).final is not msgspec.UNSET}
+        if t.final is msgspec.UNSET and t.sender not in sent:
+            raise FileRejected(f"{name}: the game is over: {t.sender}'s next file must be its "
+                               "final reveal")
+        return set(self.game.sides) - sent
+
+    def _sealed_resolution(self, seq: int, t: Turn, name: str) -> dict[str, Any]:
+        """Sealed mode: what resolving file seq takes besides the file (see resolve)."""
+        if self.facts is None:
+            return {}
+        lines = None
+        if t.sender == self.party:
+            lines = self.private.get(seq)
+            if lines is None:
+                raise ArchiveError(f"{private_path(self.archive.root)}: the real orders of "
+                                   f"your file {seq} are missing")
+        nxt = self.ledger.files[seq].name if seq < self.ledger.tip_seq else None
+        facts, game, me = self.facts, self.game, self.party
+
+        def before(state: Any, i: int, order: Any) -> None:
+            check_reveals(game, facts, me, t.sender, state, order, next_name=nxt, name=name)
+
+        return {"lines": lines, "hash_of": lambda st: public_hash(game, st), "before": before}
 
 
 def own_onion(archive: Archive, genesis: Genesis, party: str, key: Any) -> OwnOnions:
@@ -253,9 +299,13 @@ def load(root: str | Path, *, key: Any = None, strict: bool = True,
     cached = _read_cache(archive.root, game, genesis, files) if use_cache else None
     start = 0
     if cached is not None:
-        start, state, last_results, cached_held, cached_rolled = cached
+        start, state, last_results, cached_held, cached_rolled, owed = cached
+        if s.facts is not None:
+            s.facts.owed = owed
         for f in files[:start]:
-            s.ledger.check(f, set())
+            t = s.ledger.check(f, set())
+            if s.facts is not None:
+                s.facts.take(t, f.name)      # the cached state has its openings already
             s.ledger.append(f)
         s.state, s.resolved = state, start
         s.states = {start: state}
@@ -267,7 +317,7 @@ def load(root: str | Path, *, key: Any = None, strict: bool = True,
         # Peer mode, a later stored file to come: a file whose dice shares are not all known
         # yet is resolved once that later file reveals them, not first up to its first die
         # and then again in full (each stored file is resolved once).
-        s.add(f, wait_for_dice=s.genesis.mode == "peer" and i + 1 < len(rest_files))
+        s.add(f, wait_for_dice=s.genesis.mode in PEERISH and i + 1 < len(rest_files))
     return s
 
 
@@ -280,11 +330,13 @@ class _Cache(msgspec.Struct, kw_only=True):
     last_results: Results | None = None
     held: list[HeldOrder] = []
     rolled: list[int] = []        # the files up to `resolved` whose resolution rolled dice
+    public_hash: str = ""         # sealed mode: the hash the next file's results must claim
+    owed: dict[str, Any] = {}     # sealed mode: this side's revealed facts to open (values)
 
 
 def _read_cache(root: Path, game: Game, genesis: Genesis,
                 files: list[SignedFile]) -> tuple[int, Any, Results | None, list[HeldOrder],
-                                                  dict[int, bool]] | None:
+                                                  dict[int, bool], dict[str, Any]] | None:
     try:
         c = msgspec.json.decode((root / "cache" / "state.json").read_bytes(), type=_Cache)
         state = msgspec.convert(c.state, type=game.state_type)
@@ -298,10 +350,11 @@ def _read_cache(root: Path, game: Game, genesis: Genesis,
     if c.resolved < len(files):
         nxt = files[c.resolved].payload
         claimed = getattr(nxt, "results", None)
-        if claimed is not None and claimed.state_hash != c.state_hash:
+        want = c.public_hash if genesis.mode == "sealed" else c.state_hash
+        if claimed is not None and claimed.state_hash != want:
             return None
     rolled = {k: k in set(c.rolled) for k in range(1, c.resolved + 1)}
-    return c.resolved, state, c.last_results, list(c.held), rolled
+    return c.resolved, state, c.last_results, list(c.held), rolled, dict(c.owed)
 
 
 def cache_blob(s: Session) -> bytes:
@@ -309,9 +362,11 @@ def cache_blob(s: Session) -> bytes:
     resolved_hash = s.ledger.files[s.resolved - 1].hash if s.resolved else s.genesis.hash
     return msgspec.json.encode(_Cache(
         game_id=s.genesis.game_id, resolved=s.resolved, resolved_hash=resolved_hash,
-        state_hash=s.state_hash(), state=msgspec.to_builtins(s.state),
+        state_hash=state_hash(s.state), state=msgspec.to_builtins(s.state),
         last_results=s.results.get(s.resolved), held=s.held,
-        rolled=sorted(k for k, r in s.rolled.items() if r and k <= s.resolved)))
+        rolled=sorted(k for k, r in s.rolled.items() if r and k <= s.resolved),
+        public_hash=s.state_hash() if s.sealed else "",
+        owed=dict(s.facts.owed) if s.facts is not None else {}))
 
 
 __all__ = ["Session", "load", "read_genesis", "own_onion", "FileLog", "Acceptance"]

@@ -155,6 +155,17 @@ var PbemVerifier = (function () {
       if (!Array.isArray(p.renewals) || !p.renewals.length) throw new Error("an empty list of renewals must be left out");
       list += " renewals";
     }
+    if (p !== null && typeof p === "object" && t === "pbem/turn/v1") {
+      /* sealed mode only (docs/sealed.md): commitments, openings and the final reveal; the
+         full-information replay they allow needs the rules, which `pbem verify` runs */
+      ["commits", "openings"].forEach(function (k) {
+        if (k in p) {
+          if (!Array.isArray(p[k]) || !p[k].length) throw new Error("an empty list of " + k + " must be left out");
+          list += " " + k;
+        }
+      });
+      if ("final" in p) { fields(p.final, "fact_key orders", "the final reveal"); list += " final"; }
+    }
     fields(p, list, "the payload");
     if (t === "pbem/proposal/v1") {
       unhex(p.nonce, 16, "proposal nonce");
@@ -162,7 +173,7 @@ var PbemVerifier = (function () {
       p.parties.forEach(function (k) { fields(k, "name party pub", "a party"); unhex(k.pub, 32, "public key"); });
       checkOnion(p.onion, "the dice commitment");
       Object.keys(p.class_onions).forEach(function (c) { checkOnion(p.class_onions[c], "a class commitment"); });
-      if (p.mode !== "peer" && p.mode !== "hosted") throw new Error("unknown mode");
+      if (p.mode !== "peer" && p.mode !== "hosted" && p.mode !== "sealed") throw new Error("unknown mode");
     } else if (t === "pbem/accept/v1") {
       unhex(p.nonce, 16, "acceptance nonce");
       unhex(p.proposal, 32, "proposal hash");

@@ -1,0 +1,289 @@
+"""Sealed mode, protocol side (docs/sealed.md section 5): the private store of a side's real
+orders, the commitments and openings each file carries, what a side owes, and the final
+reveal with its full-information replay.
+
+A sealed game is a peer game whose files carry projections of the orders instead of the
+orders, commitments to the sender's hidden facts, and the openings the rules asked for. Each
+processor's state is its knowledge state (pbem.core.sealed); only public outcomes are hashed
+into the results both sides compare.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from pbem.core.commitment import FactBook, Opening, commit, fact_key, salt
+from pbem.core.encoding import canonical, sha256_hex
+from pbem.core.errors import ArchiveError, FileRejected, IllegalOrder, OrderSyntaxError
+from pbem.core.game import Context, NeedsDice
+from pbem.core.dice import NoDice
+from pbem.core.records import FactCommit, FinalReveal, Turn
+from pbem.core.standing import StandingOrder, apply_order, parse_line
+
+PEERISH = ("peer", "sealed")
+
+
+def public_hash(game: Any, state: Any) -> str:
+    """The hash of the public part of a state (what both sides of a sealed game agree on)."""
+    return sha256_hex(canonical(msgspec.to_builtins(game.public(state))))
+
+
+# -- the private store of one's own real orders ---------------------------------------------
+class _Private(msgspec.Struct, forbid_unknown_fields=True):
+    orders: dict[str, list[str]] = {}
+
+
+def private_path(root: Path) -> Path:
+    """Where a side keeps the real orders of the files it sent (never sent before the end)."""
+    return Path(root) / "private" / "orders.json"
+
+
+def read_private(root: Path) -> dict[int, list[str]]:
+    """The real orders of this side's files, by sequence number (empty if none yet)."""
+    p = private_path(root)
+    try:
+        raw = p.read_bytes()
+    except FileNotFoundError:
+        return {}
+    except OSError as e:
+        raise ArchiveError(f"{p}: cannot read your private orders ({e.strerror})") from None
+    try:
+        store = msgspec.json.decode(raw, type=_Private)
+        return {int(k): v for k, v in store.orders.items()}
+    except (msgspec.DecodeError, msgspec.ValidationError, ValueError):
+        raise ArchiveError(f"{p}: your private orders file is damaged") from None
+
+
+def write_private(root: Path, seq: int, lines: list[str]) -> None:
+    """Add the real orders of this side's file seq to the private store (atomically)."""
+    from pbem.protocol.archive import atomic_write
+
+    orders = read_private(root)
+    orders[seq] = list(lines)
+    p = private_path(root)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(p, msgspec.json.encode(_Private(orders={str(k): v for k, v in
+                                                         sorted(orders.items())})))
+
+
+# -- what each file carries -----------------------------------------------------------------
+class Facts:
+    """Every side's commitments and openings in the chain, and the finals sent."""
+
+    def __init__(self, game: Any, game_id: str) -> None:
+        self.books = {side: FactBook(game_id, side) for side in game.sides}
+        self.finals: dict[str, FinalReveal] = {}
+        self.owed: dict[str, Any] = {}   # this side's facts the rules revealed: value then
+
+    def take(self, t: Turn, name: str) -> dict[str, Any]:
+        """Record a file's commitments, check its openings and final; the opened values."""
+        book = self.books[t.sender]
+        for field in ("commits", "openings"):
+            value = getattr(t, field)
+            if value is not msgspec.UNSET and not value:
+                raise FileRejected(f"{name}: an empty list of {field} must be left out")
+        for c in t.commits or []:
+            why = book.record(c.fact, c.version, c.hash)
+            if why:
+                raise FileRejected(f"{name}: {why}")
+        opened = {}
+        for op in t.openings or []:
+            why = book.check(op)
+            if why:
+                raise FileRejected(f"{name}: {why}")
+            if op.version != book.version(op.fact):
+                raise FileRejected(f"{name}: opens version {op.version} of {op.fact}, not its "
+                                   f"latest ({book.version(op.fact)})")
+            opened[op.fact] = op.value
+        if t.final is not msgspec.UNSET:
+            if t.sender in self.finals:
+                raise FileRejected(f"{name}: {t.sender} already sent its final reveal")
+            self.finals[t.sender] = t.final
+        return opened
+
+    def opened(self, owner: str) -> set[str]:
+        """The facts of owner opened at their latest version."""
+        book = self.books[owner]
+        return {f for (f, v) in book.opened if v == book.version(f)}
+
+
+def check_reveals(game: Any, facts: Facts, me: str, sender: str, state: Any, order: Any, *,
+                  next_name: str | None, name: str) -> None:
+    """Before an order of sender is applied on me's knowledge state: every fact it reveals
+    must be known there. Facts of the other side are opened in its file (sender's own) or in
+    the reply to it; until that reply exists the order waits (NeedsDice)."""
+    if isinstance(order, StandingOrder):
+        return
+    for owner, fact in game.reveals(state, sender, order):
+        if owner == me:
+            facts.owed.setdefault(fact, game.facts(state, me).get(fact))
+            continue
+        if fact in facts.opened(owner):
+            continue
+        if owner == sender:
+            raise FileRejected(f"{name}: an order reveals {owner}'s {fact}, which the file "
+                               "does not open")
+        if next_name is None:
+            raise NeedsDice(f"waits for {owner} to open {fact}")
+        raise FileRejected(f"{next_name}: does not open {owner}'s {fact}, which the file "
+                           "before it revealed")
+
+
+def simulate(game: Any, state: Any, side: str, lines: list[str]) -> tuple[Any, dict[str, Any]]:
+    """side's own orders applied to a copy of its knowledge state up to the first die: the
+    state then, and the facts of side those orders reveal, with their values when revealed."""
+    from pbem.protocol.resolve import copy_state
+
+    sim = copy_state(game, state)
+    revealed: dict[str, Any] = {}
+    for i, line in enumerate(lines):
+        order = parse_line(game, line)
+        if not isinstance(order, StandingOrder):
+            for owner, fact in game.reveals(sim, side, order):
+                if owner == side and fact not in revealed:
+                    revealed[fact] = game.facts(sim, side).get(fact)
+        try:
+            apply_order(game, sim, side, order, Context(NoDice(), action=i))
+        except NeedsDice:
+            break
+        except (IllegalOrder, OrderSyntaxError):
+            break
+    return sim, revealed
+
+
+def project(game: Any, state: Any, side: str, lines: list[str]) -> list[str]:
+    """The line the other side sees for each of side's order lines (standing orders as they
+    are: the core's standing answers are not hidden facts of a sealed game yet)."""
+    out = []
+    for line in lines:
+        order = parse_line(game, line)
+        out.append(line if isinstance(order, StandingOrder) else game.project(state, side, order))
+    return out
+
+
+def outgoing(game: Any, facts: Facts, key: bytes, *, game_id: str, side: str, state: Any,
+             lines: list[str]) -> tuple[list[FactCommit], list[Opening]]:
+    """The commitments and openings side's next file carries: its facts after its own orders
+    (up to their first die) that are new or changed since its last commitment, and every
+    fact of side the rules revealed (its own orders, the other side's earlier) not yet
+    opened."""
+    sim, revealed = simulate(game, state, side, lines)
+    book = facts.books[side]
+    now = game.facts(sim, side)
+    commits, latest = [], {}
+    for fact in sorted(now):
+        value, k = now[fact], book.version(fact)
+        latest[fact] = k
+        if k >= 0 and commit(game_id, side, fact, k, value, salt(key, fact, k)) == \
+                book.commits[fact][k]:
+            continue
+        latest[fact] = k + 1
+        commits.append(FactCommit(fact=fact, version=k + 1,
+                                  hash=commit(game_id, side, fact, k + 1, value,
+                                              salt(key, fact, k + 1))))
+    opened = facts.opened(side)
+    openings = []
+    for fact, value in {**facts.owed, **revealed}.items():
+        v = latest.get(fact, book.version(fact))
+        if v < 0 or (fact in opened and v == book.version(fact)):
+            continue
+        openings.append(Opening(fact=fact, version=v, value=value,
+                                salt=salt(key, fact, v).hex()))
+    return commits, sorted(openings, key=lambda o: o.fact)
+
+
+def final_reveal(root: Path, key: bytes, seq: int, lines: list[str]) -> FinalReveal:
+    """The final reveal of a side whose file seq ends its part of the game."""
+    orders = read_private(root)
+    orders[seq] = list(lines)
+    return FinalReveal(fact_key=key.hex(),
+                       orders={str(k): v for k, v in sorted(orders.items())})
+
+
+def side_fact_key(own: Any) -> bytes:
+    """A side's fact key, from its dice secret."""
+    return fact_key(own.root_secret())
+
+
+def audit_sealed(s: Any) -> tuple[list[str], list[str]]:
+    """`pbem verify` of a sealed archive: with both final reveals, replay the whole game with
+    full information (real orders on the real state, the same dice) and check every
+    projection, commitment and public outcome against what the files said; (problems, summary
+    lines). Without both final reveals the hidden moves are reported as unaudited."""
+    from pbem.core.errors import IllegalFile
+    from pbem.protocol.resolve import resolve
+
+    game, g = s.game, s.genesis
+    finals = {}
+    for f in s.ledger.files:
+        t = f.payload
+        if t.final is not msgspec.UNSET:
+            finals[t.sender] = (f.name, t.final)
+    missing = [side for side in game.sides if side not in finals]
+    if missing:
+        when = ("the game is over: a missing final reveal is a forfeit under the genesis policy"
+                if s.over else "they are sent when the game is over")
+        return [], [f"Sealed game: the final reveal of {', '.join(missing)} is not in the "
+                    f"archive, so hidden moves are not audited yet ({when})."]
+    problems: list[str] = []
+    keys = {}
+    for side, (name, fin) in finals.items():
+        try:
+            keys[side] = bytes.fromhex(fin.fact_key)
+        except ValueError:
+            return [f"{name}: {side}'s final reveal holds a malformed fact key"], []
+    state = game.setup(g.p.scenario, g.p.options)
+    held: list[Any] = []
+    committed: dict[tuple[str, str], Any] = {}
+    for seq, f in enumerate(s.ledger.files, 1):
+        t: Turn = f.payload
+        name, fin = finals[t.sender]
+        real = fin.orders.get(str(seq))
+        if real is None:
+            return [f"{name}: {t.sender}'s final reveal lacks the real orders of file {seq}"], []
+        try:
+            shown = project(game, state, t.sender, real)
+        except (IllegalOrder, OrderSyntaxError) as e:
+            return [f"{f.name}: {t.sender}'s real orders (final reveal) do not read: {e}"], []
+        for i, (want, got) in enumerate(zip(shown, t.orders)):
+            if want != got:
+                return [f"{f.name}: order {i + 1} {got!r} is not what {t.sender}'s real order "
+                        f"{real[i]!r} shows (the final reveal disagrees with the file)"], []
+        if len(shown) != len(t.orders):
+            return [f"{f.name}: {len(t.orders)} orders, but {t.sender}'s final reveal gives "
+                    f"{len(real)}"], []
+        sim, _ = simulate(game, state, t.sender, real)
+        now = game.facts(sim, t.sender)
+        for c in t.commits or []:
+            value = now.get(c.fact)
+            if c.fact not in now or commit(g.game_id, t.sender, c.fact, c.version, value,
+                                           salt(keys[t.sender], c.fact, c.version)) != c.hash:
+                return [f"{f.name}: {t.sender} committed {c.fact} (version {c.version}) to a "
+                        "value its real orders do not give: a hidden fact was changed after it "
+                        "was committed, or the final reveal is false"], []
+            committed[(t.sender, c.fact)] = value
+        for fact, value in now.items():
+            if (t.sender, fact) in committed and canonical(committed[(t.sender, fact)]) != \
+                    canonical(value):
+                return [f"{f.name}: {t.sender} changed its hidden fact {fact} without "
+                        "committing the new value"], []
+        try:
+            res = resolve(game, state, t, dice=s.dice_for(seq), name=f.name, held=held,
+                          lines=real, hash_of=lambda st: public_hash(game, st))
+        except IllegalFile as e:
+            return [f"{e} (a hidden move {t.sender} signed: its real order, from its final "
+                    "reveal, breaks the rule)"], []
+        except NeedsDice:
+            break
+        if seq < s.ledger.tip_seq:
+            claimed = s.ledger.turn(seq + 1).results
+            if claimed is not None and claimed.state_hash != res.results.state_hash:
+                return [f"{f.name}: with {t.sender}'s real orders the public outcome differs "
+                        "from what the files agreed (the projection hid a different move)"], []
+        state, held = res.state, res.held
+    return problems, [f"Sealed game: both final reveals are in; all {s.ledger.tip_seq} files "
+                      "replayed with full information: every projection, commitment and "
+                      "public outcome matches the real orders."]

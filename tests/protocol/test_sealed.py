@@ -1,0 +1,221 @@
+"""Sealed peer mode through the real commands (docs/sealed.md), on the sealed test game Blind:
+whole games with final reveals that `pbem verify` replays with full information, nothing of
+the other side's unrevealed types in anything a side receives or stores, and the cheats a
+sealed game must catch."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from fixtures.blindgame import BLOCKS, GAME as BLIND
+from fixtures.table import Table, snapshot
+from pbem.core.armor import scan
+from pbem.core.keys import load_private
+from pbem.core.records import Turn, read_file, seal
+from pbem.protocol import ops
+from pbem.protocol.sealing import private_path
+
+
+def _table(tmp_path: Path, seed: int = 7) -> Table:
+    t = Table(tmp_path, game="blind", scenario="short", mode="sealed")
+    t.rng.seed(seed)
+    return t
+
+
+def _stored_text(root: Path) -> str:
+    """Every byte a side stores, as text, with every armored block's payload decoded."""
+    out = []
+    for p in sorted(root.rglob("*")):
+        if not p.is_file() or p.name == ".lock":
+            continue
+        raw = p.read_bytes()
+        text = raw.decode("utf-8", "replace")
+        out.append(text)
+        for block in scan(text):
+            if block.data is not None:
+                env = json.loads(block.data)
+                out.append(base64.b64decode(env["payload"]).decode("utf-8", "replace"))
+    return "\n".join(out)
+
+
+def _secrets(t: Table, side: str) -> list[str]:
+    """side's unrevealed block labels ('r1:tank'), from side's own (knowledge) state."""
+    s = ops.open_session(t.dirs[side], key_path=t.key(side))
+    return BLIND.secrets(s.state, side)
+
+
+def _assignment(t: Table, side: str) -> str:
+    s = ops.open_session(t.dirs[side], key_path=t.key(side))
+    return " ".join(f"{b} {s.state.blocks[b].kind}" for b in BLOCKS[side]
+                    if b in s.state.blocks)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_sealed_games_end_with_final_reveals_and_leak_nothing_at_any_step(tmp_path, seed):
+    t = _table(tmp_path, seed)
+    for _ in range(300):
+        t.deliver()
+        for side in t.sides:
+            other = t.other(side)
+            theirs = _stored_text(t.dirs[other])
+            for secret in _secrets(t, side):
+                assert secret not in theirs, f"{other} stores {side}'s hidden {secret}"
+            if t.status(side)["over"] is False and _assignment(t, side):
+                assert f"assign {_assignment(t, side)}" not in theirs
+            assert not private_path(t.dirs[other]).exists() or side not in \
+                private_path(t.dirs[other]).read_text()
+        if t.mover() is None:
+            break
+        t.play_one()
+    for side in t.sides:
+        assert t.status(side)["over"]
+        r = t.ok("verify", str(t.dirs[side]))
+        assert "both final reveals are in" in r.output, r.output
+    finals = [x for x in map(lambda p: read_file(p).payload,
+                             sorted((t.dirs["red"] / "files").glob("0*-*.pbem")))
+              if isinstance(x, Turn) and x.final]
+    assert sorted(x.sender for x in finals) == ["blue", "red"]
+
+
+def test_files_carry_projections_commitments_and_openings_only(tmp_path):
+    t = _table(tmp_path)
+    t.deliver()
+    t.play_one()                       # red's set-up
+    t.deliver()
+    first = read_file(next((t.dirs["blue"] / "files").glob("0001-red.pbem"))).payload
+    assert first.orders == ["assign hidden"]
+    assert sorted(c.fact for c in first.commits) == ["r1.kind", "r2.kind"]
+    assert first.openings is msgspec.UNSET
+    real = json.loads(private_path(t.dirs["red"]).read_text())["orders"]["1"]
+    assert real[0].startswith("assign r1 ") and real[0] != "assign hidden"
+
+
+# -- cheats -------------------------------------------------------------------------------
+def _play_until(t: Table, ready) -> str:
+    for _ in range(300):
+        t.deliver()
+        side = t.mover()
+        assert side is not None, "the game ended first"
+        if ready(side):
+            return side
+        t.play_one()
+    raise AssertionError("never ready")
+
+
+def _tank(t: Table, side: str) -> str | None:
+    s = ops.open_session(t.dirs[side], key_path=t.key(side))
+    for b in BLOCKS[side]:
+        blk = s.state.blocks.get(b)
+        if blk is not None and blk.kind == "tank" and not blk.moved and not blk.revealed:
+            ahead = blk.pos + (3 if side == "red" else -3)
+            lo, hi = sorted((blk.pos, ahead))
+            if 0 <= ahead <= 9 and not any(o.side != side and lo <= o.pos <= hi
+                                           for o in s.state.blocks.values()):
+                return b
+    return None
+
+
+def test_a_hidden_move_beyond_the_rules_is_caught_by_the_final_replay(tmp_path, monkeypatch):
+    t = _table(tmp_path, 3)
+    side = _play_until(t, lambda s: s == "red" and t.status(s)["pending"] and
+                       _tank(t, s) is not None)
+    tank = _tank(t, side)
+    orders = t.tmp / "cheat.txt"
+    orders.write_text(f"move {tank} 3\nend\n")
+    r = t.run("submit", str(t.dirs[side]), str(orders), "--key", t.key(side), "--out",
+              str(t.tmp / "mail" / "never.pbem"))
+    assert r.exit_code != 0 and "BLIND-2" in r.output       # the cheater's own processor
+    from fixtures import blindgame
+
+    with monkeypatch.context() as m:                          # a cheating processor
+        m.setitem(blindgame.REACH, "tank", 3)
+        out = t.mail("turn-red-cheat")
+        t.ok("submit", str(t.dirs[side]), str(orders), "--key", t.key(side), "--out", out)
+    t.inbox.append((out, "blue"))
+    t.deliver()                        # blue cannot tell: a '?' block may move 3
+    t.play_to_end()
+    r = t.run("verify", str(t.dirs["blue"]))
+    assert r.exit_code == 3, r.output
+    assert "BLIND-2" in r.output and f"move {tank} 3" in r.output and "-red.pbem" in r.output
+
+
+def test_an_opening_with_another_value_is_refused(tmp_path):
+    t = _table(tmp_path, 5)
+    attack = {}
+
+    def ready(side):
+        s = ops.open_session(t.dirs[side], key_path=t.key(side))
+        for b, blk in s.state.blocks.items():
+            for o, ob in s.state.blocks.items():
+                if blk.side == side and ob.side != side and not blk.moved and \
+                        ob.pos == blk.pos + (1 if side == "red" else -1):
+                    attack[side] = (b, o)
+                    return True
+        return False
+
+    side = _play_until(t, ready)
+    b, o = attack[side]
+    orders = t.tmp / "attack.txt"
+    orders.write_text(f"attack {b} {o}\n")
+    out = t.mail(f"turn-{side}")
+    t.ok("submit", str(t.dirs[side]), str(orders), "--key", t.key(side), "--out", out)
+    f = read_file(out)
+    turn = f.payload
+    op = turn.openings[0]
+    lie = "scout" if op.value == "tank" else "tank"
+    forged = msgspec.structs.replace(turn, openings=[msgspec.structs.replace(op, value=lie)])
+    bad = t.tmp / "mail" / "forged-opening.pbem"
+    bad.write_text(seal(forged, load_private(t.key(side)), name=bad.name).text)
+    other = t.other(side)
+    before = snapshot(t.dirs[other])
+    r = t.run("receive", str(t.dirs[other]), str(bad), "--key", t.key(other), "--out",
+              str(t.tmp / "mail" / "never2.pbem"))
+    assert r.exit_code != 0
+    assert "forged-opening.pbem" in r.output and "does not match" in r.output, r.output
+    assert snapshot(t.dirs[other]) == before
+
+
+def test_a_final_reveal_that_changes_a_committed_type_is_caught(tmp_path, monkeypatch):
+    from pbem.protocol import sealing
+
+    honest = sealing.final_reveal
+
+    def lying(root, key, seq, lines):
+        fin = honest(root, key, seq, lines)
+        if Path(root).name != "red":
+            return fin
+        w = fin.orders["1"][0].split()            # assign r1 K1 r2 K2 -> the other way round
+        return msgspec.structs.replace(fin, orders=dict(
+            fin.orders, **{"1": [f"assign {w[1]} {w[4]} {w[3]} {w[2]}"]}))
+
+    monkeypatch.setattr(sealing, "final_reveal", lying)
+    t = _table(tmp_path, 2)
+    t.play_to_end()
+    for side in t.sides:
+        r = t.run("verify", str(t.dirs[side]))
+        assert r.exit_code == 3, r.output
+        assert "0001-red.pbem" in r.output and "committed r1.kind" in r.output, r.output
+
+
+def test_a_game_without_both_final_reveals_is_reported_unaudited(tmp_path):
+    t = _table(tmp_path, 1)
+    for _ in range(6):
+        t.deliver()
+        if t.mover() is None:
+            break
+        t.play_one()
+    r = t.ok("verify", str(t.dirs["red"]))
+    assert "hidden moves are not audited yet" in r.output, r.output
+
+
+def test_sealed_mode_is_refused_for_a_game_that_cannot_seal(tmp_path):
+    t = Table(tmp_path, game="dash", scenario="short")
+    r = t.run("new", "dash", "short", str(tmp_path / "x"), "--side", "red", "--key",
+              t.key("red"), "--opponent", t.pub("blue"), "--out", str(tmp_path / "p.pbem"),
+              "--mode", "sealed")
+    assert r.exit_code != 0 and "cannot be played in sealed mode" in r.output
