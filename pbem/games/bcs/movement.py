@@ -178,6 +178,13 @@ def check_move(state: BcsState, side: str, units: list[str], path: list[str]) ->
     walks = {p.id: walk(state, p, path, set(units)) for p in pieces}
     for p in pieces:
         _command_radius(state, p, walks[p.id].hex)
+    end = next(iter(walks.values())).hex
+    moving = [p for p in pieces if p.kind == "unit"]
+    there = combat_count(state, end) - sum(1 for p in moving if p.status == "map" and p.hex == end)
+    if moving and there + len(moving) > 2:
+        raise IllegalOrder(f"{end} would hold {there + len(moving)} combat units: a stack may "
+                           f"pass through, but no move ends with more than 2 in a hex",
+                           rule="BCS-5.5a")
     return walks
 
 
