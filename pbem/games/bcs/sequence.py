@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context, Decision
-from pbem.games.bcs.board import bdata, entry_hexes
+from pbem.games.bcs.board import bdata, enemy_in, entry_hexes
 from pbem.games.bcs.command import in_radius, isolation
 from pbem.games.bcs.setup import arrive
 from pbem.games.bcs.supply import msr, optimal, why_not
@@ -26,9 +26,18 @@ def name(fid: str) -> str:
 
 
 def can_activate(state: BcsState, side: str) -> list[str]:
-    """The side's Formations that may still be selected: marker in play, HQ not Done (3.4d)."""
+    """The side's Formations that may still be selected: marker in play, HQ in play and not Done
+    (3.4d), and, for one arriving, an Entry hex free of the enemy (else it waits off the map, 9.3c)."""
     return sorted(f.id for f in state.formations.values()
-                  if f.side == side and f.in_play and f.status != "done")
+                  if f.side == side and f.in_play and f.status != "done"
+                  and state.pieces[f.hq].status != "dead"
+                  and (state.pieces[f.hq].status != "off" or _free_entries(state, f.id)))
+
+
+def _free_entries(state: BcsState, fid: str) -> list[str]:
+    """The Entry hexes an arriving Formation's HQ may be placed in: no enemy piece there."""
+    hq = state.pieces[state.formations[fid].hq]
+    return [h for h in entry_hexes(state, hq) if not enemy_in(state, hq.side, h)]
 
 
 def pending(state: BcsState) -> list[Decision]:
@@ -64,7 +73,7 @@ def _activate_lines(state: BcsState, fid: str) -> list[str]:
     """The activate orders of one Formation: one per Entry hex when it arrives."""
     hq = state.pieces[state.formations[fid].hq]
     if hq.status == "off":
-        return [f"activate {fid} at {h}" for h in entry_hexes(state, hq)]
+        return [f"activate {fid} at {h}" for h in _free_entries(state, fid)]
     return [f"activate {fid}"]
 
 
@@ -154,6 +163,8 @@ def activate(state: BcsState, side: str, fid: str, recover: bool, at: str,
                                f"('activate {fid} at HEX', one of "
                                f"{', '.join(entry_hexes(state, hq)) or 'none in play'})",
                                rule="BCS-9.3b-3")
+        if enemy_in(state, side, at):
+            raise IllegalOrder(f"{at} holds an enemy unit", rule="BCS-5.4f")
         if recover:
             raise IllegalOrder("an arriving Formation has nothing to recover",
                                rule="BCS-10.4c-1")
