@@ -287,3 +287,39 @@ def audit_sealed(s: Any) -> tuple[list[str], list[str]]:
     return problems, [f"Sealed game: both final reveals are in; all {s.ledger.tip_seq} files "
                       "replayed with full information: every projection, commitment and "
                       "public outcome matches the real orders."]
+
+
+def recheck(s: Any, name: str) -> None:
+    """After a file that opens facts of the other side: replay the chain on this side's
+    knowledge state with every opened fact known from the file that committed it, so that an
+    earlier projected order those facts make illegal (a hidden block that moved further than
+    its revealed type allows) is caught now, at the first reveal that can show it.
+    IllegalFile names the file, the order and the rule; the signed files are the proof."""
+    from pbem.core.errors import IllegalFile
+    from pbem.protocol.resolve import resolve
+
+    game, me = s.game, s.party
+    values: dict[tuple[str, str, int], Any] = {}
+    for f in s.ledger.files:
+        for op in f.payload.openings or []:
+            values[(f.payload.sender, op.fact, op.version)] = op.value
+    state = game.conceal(game.setup(s.genesis.p.scenario, s.genesis.p.options), me)
+    held: list[Any] = []
+    for seq, f in enumerate(s.ledger.files, 1):
+        if seq > s.resolved:
+            break
+        t: Turn = f.payload
+        lines = s.private.get(seq) if t.sender == me else None
+        try:
+            res = resolve(game, state, t, dice=s.dice_for(seq), name=f.name, held=held,
+                          lines=lines, hash_of=lambda st: public_hash(game, st))
+        except IllegalFile as e:
+            raise IllegalFile(f"{name}: what it opens shows that {e}", order=e.order,
+                              reason=e.reason, rule=e.rule) from None
+        except NeedsDice:
+            break
+        state, held = res.state, res.held
+        known = {c.fact: values[(t.sender, c.fact, c.version)] for c in t.commits or []
+                 if t.sender != me and (t.sender, c.fact, c.version) in values}
+        if known:
+            game.disclose(state, t.sender, known)

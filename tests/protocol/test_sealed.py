@@ -120,7 +120,10 @@ def _tank(t: Table, side: str) -> str | None:
     return None
 
 
-def test_a_hidden_move_beyond_the_rules_is_caught_by_the_final_replay(tmp_path, monkeypatch):
+def _cheat_and_play_on(tmp_path, monkeypatch) -> str:
+    """Red's processor, patched to let a tank move 3, signs such a move; play on. Returns
+    'reveal' if blue's processor refused a later file whose openings prove the cheat, 'final'
+    if `pbem verify` caught it at the end (each checked for the file and the rule)."""
     t = _table(tmp_path, 3)
     side = _play_until(t, lambda s: s == "red" and t.status(s)["pending"] and
                        _tank(t, s) is not None)
@@ -137,11 +140,45 @@ def test_a_hidden_move_beyond_the_rules_is_caught_by_the_final_replay(tmp_path, 
         out = t.mail("turn-red-cheat")
         t.ok("submit", str(t.dirs[side]), str(orders), "--key", t.key(side), "--out", out)
     t.inbox.append((out, "blue"))
-    t.deliver()                        # blue cannot tell: a '?' block may move 3
-    t.play_to_end()
+    t.deliver()                        # blue cannot tell yet: a '?' block may move 3
+    cheat = f"0{read_file(out).payload.seq:03d}-red.pbem"
+    for _ in range(300):               # play on: caught when the tank is revealed, or at the end
+        while t.inbox:
+            path, to = t.inbox.pop(0)
+            before = snapshot(t.dirs[to])
+            reply = t.mail(f"reply-{to}")
+            r = t.run("receive", str(t.dirs[to]), path, "--key", t.key(to), "--out", reply)
+            if r.exit_code != 0:
+                assert r.exit_code == 3 and to == "blue", r.output
+                assert "what it opens shows that" in r.output and cheat in r.output, r.output
+                assert f"move {tank} 3" in r.output and "BLIND-2" in r.output, r.output
+                assert snapshot(t.dirs[to]) == before
+                return "reveal"
+            if Path(reply).exists():
+                t.inbox.append((reply, t.other(to)))
+        if t.mover() is None:
+            break
+        t.play_one()
     r = t.run("verify", str(t.dirs["blue"]))
     assert r.exit_code == 3, r.output
-    assert "BLIND-2" in r.output and f"move {tank} 3" in r.output and "-red.pbem" in r.output
+    assert "BLIND-2" in r.output and f"move {tank} 3" in r.output and cheat in r.output
+    return "final"
+
+
+def test_a_hidden_move_beyond_the_rules_is_caught_when_its_unit_is_revealed(tmp_path,
+                                                                           monkeypatch):
+    """The cheating tank is attacked later (seed 3): the opening of its type proves the
+    earlier move illegal, and blue's processor refuses the file, naming the cheat."""
+    assert _cheat_and_play_on(tmp_path, monkeypatch) == "reveal"
+
+
+def test_a_hidden_move_beyond_the_rules_is_caught_by_the_final_replay(tmp_path, monkeypatch):
+    """The same cheat against a processor that does not check at the reveal: `pbem verify`
+    replays the finished game with full information and names the file and the rule."""
+    from pbem.protocol import sealing
+
+    monkeypatch.setattr(sealing, "recheck", lambda s, name: None)
+    assert _cheat_and_play_on(tmp_path, monkeypatch) == "final"
 
 
 def test_an_opening_with_another_value_is_refused(tmp_path):
