@@ -9,6 +9,7 @@ from typing import Any, Callable
 from pbem.core.errors import PbemError
 from pbem.core.keys import generate
 from pbem.core.planning import plan_stretch
+from pbem.core.sealed import can_seal
 from pbem.core.registry import find_game
 from pbem.protocol import ops
 from pbem.protocol.audit import verify_archive
@@ -48,6 +49,9 @@ def play_demo(root: str | Path, *, game_name: str = "holdfast", scenario: str | 
     if scenario not in game.scenarios():
         raise PbemError(f"unknown scenario {scenario!r} of {game.id}")
     resolve_options(game, {}, name="pbem demo")     # a required option refuses the demo here
+    if mode == "sealed" and not can_seal(game):
+        raise PbemError(f"{game.id} cannot be played in sealed mode yet (docs/sealed.md): "
+                        "choose --mode peer or --mode hosted")
     root = Path(root)
     if root.exists() and any(root.iterdir()):
         raise PbemError(f"{root}: folder is not empty")

@@ -12,7 +12,7 @@ from typing import Any
 import msgspec
 
 from pbem.core.dice import file_key
-from pbem.core.errors import ArchiveError, FileRejected
+from pbem.core.errors import ArchiveError, FileRejected, PbemError
 from pbem.core.game import Event, Game
 from pbem.core import dicesecret
 from pbem.core.dicesecret import OwnOnions
@@ -98,6 +98,11 @@ class Session:
         h = bytes.fromhex(file_hash or self.ledger.files[seq - 1].hash)
 
         def make(cls: str) -> bytes | None:
+            if self.sealed and cls != "all":
+                # Both sides hold both shares: a hidden roll would be seen by the other side's
+                # processor. Sealed games need private dice for that (docs/sealed.md).
+                raise PbemError(f"file {seq}: a sealed game cannot roll dice hidden from one "
+                                f"side (class {cls!r}) yet")
             shares = self.shares_of(seq, cls, sender)
             if shares is None:
                 return None

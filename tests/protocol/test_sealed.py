@@ -256,3 +256,27 @@ def test_sealed_mode_is_refused_for_a_game_that_cannot_seal(tmp_path):
               t.key("red"), "--opponent", t.pub("blue"), "--out", str(tmp_path / "p.pbem"),
               "--mode", "sealed")
     assert r.exit_code != 0 and "cannot be played in sealed mode" in r.output
+
+
+def test_sealed_games_refuse_dice_one_side_may_not_see(tmp_path):
+    """Both processors of a sealed game hold both dice shares, so a roll hidden from one side
+    would be computed by that side's processor: refused until sealed games have private dice."""
+    from pbem.protocol.session import load
+
+    t = _table(tmp_path)
+    t.deliver()
+    s = load(t.dirs["red"])
+    with pytest.raises(Exception, match="cannot roll dice hidden from one side"):
+        s.dice_for(1, file_hash="00" * 32).roll(0, 0, 6, "red")
+
+
+def test_pbem_demo_refuses_sealed_mode_for_a_game_not_ported(tmp_path):
+    from click.testing import CliRunner
+
+    from pbem.cli import cli
+
+    r = CliRunner().invoke(cli, ["demo", str(tmp_path / "d"), "--mode", "sealed", "--quiet"])
+    assert r.exit_code != 0
+    assert r.output.strip() == ("Error: holdfast cannot be played in sealed mode yet "
+                                "(docs/sealed.md): choose --mode peer or --mode hosted")
+    assert not (tmp_path / "d").exists()
