@@ -7,6 +7,7 @@ from pbem.core.game import Context
 from pbem.games.bcs import orders as o
 from pbem.games.bcs import sequence
 from pbem.games.bcs.command import in_radius
+from pbem.games.bcs.mixing import coordinate, mixed_with
 from pbem.games.bcs.movement import check_move, do_move, flip_allowed
 from pbem.games.bcs.state import BcsState
 from pbem.games.bcs.view import top_unit
@@ -43,6 +44,9 @@ def apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
             p = state.pieces[uid]
             if p.kind == "unit":
                 sequence.control_after_move(state, side, p.hex, in_radius(state, p))
+        act = state.activation
+        assert act is not None
+        coordinate(state, act.formation, mixed_with(state, act.formation, entered), ctx)
     elif isinstance(order, o.Flip):
         p = flip_allowed(state, side, order.unit)
         p.face = "move" if p.face == "deployed" else "deployed"

@@ -13,6 +13,7 @@ from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context, Decision
 from pbem.games.bcs.board import bdata, enemy_in, entry_hexes
 from pbem.games.bcs.command import in_radius, isolation
+from pbem.games.bcs.mixing import active_hexes, coordinate, mixed_with
 from pbem.games.bcs.setup import arrive
 from pbem.games.bcs.supply import msr, optimal, why_not
 from pbem.games.bcs.snafu import obj_allowance, roll_second, roll_snafu
@@ -280,7 +281,12 @@ def _start(state: BcsState, form: FormationState, ctx: Context) -> None:
     assert act is not None
     _prepare(state, form, ctx)
     act.snafu, act.snafu_roll = roll_snafu(state, form, ctx)
-    form.coordination = False
+    others = mixed_with(state, form.id, active_hexes(state, form.id))
+    keep = others and state.options.get("keep_coordination_if_mixed", False)
+    form.coordination = bool(keep)
+    coordinate(state, form.id, others, ctx)
+    if not keep:
+        form.coordination = False
     state.phase = "activities"
 
 

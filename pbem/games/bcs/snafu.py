@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pbem.core.game import Context
 from pbem.games.bcs.board import bdata
+from pbem.games.bcs.mixing import active_hexes, mixed_with
 from pbem.games.bcs.supply import trains_drms
 from pbem.games.bcs.state import FRESH, BcsState, FormationState
 
@@ -24,8 +25,8 @@ def game_drm(state: BcsState, side: str) -> list[tuple[str, int]]:
 
 def snafu_drms(state: BcsState, form: FormationState) -> list[tuple[str, int]]:
     """Every SNAFU DRM that applies (10.1b): Fresh +1, Coordination -1, minus the Fatigue level,
-    the Combat Trains and MSR DRMs (supply.trains_drms) and the game-specific DRM. (Mixed
-    Formations is not built yet.)"""
+    Mixed Formations -1, the Combat Trains and MSR DRMs (supply.trains_drms) and the
+    game-specific DRM."""
     out: list[tuple[str, int]] = []
     if form.fatigue == FRESH:
         out.append(("Fresh", 1))
@@ -33,6 +34,8 @@ def snafu_drms(state: BcsState, form: FormationState) -> list[tuple[str, int]]:
         out.append((f"Fatigue {form.fatigue}", -form.fatigue))
     if form.coordination:
         out.append(("Coordination", -1))
+    if mixed_with(state, form.id, active_hexes(state, form.id)):
+        out.append(("Mixed Formations", -1))
     out += trains_drms(state, form)
     out += [(n, v) for n, v in game_drm(state, form.side) if v]
     return out

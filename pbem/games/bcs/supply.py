@@ -148,10 +148,13 @@ def uses_track(m: Msr) -> bool:
 
 def crossing(state: BcsState, form: FormationState, m: Msr) -> bool:
     """Crossing the Streams (10.2d): the HQ-Trains path shares a hex with another friendly
-    Formation's HQ-Trains path."""
+    Formation's HQ-Trains path (Buddies excepted, 4.1c)."""
+    from pbem.games.bcs.mixing import buddies
+
     mine = set(m.to_hq)
     for other in state.formations.values():
-        if other.id == form.id or other.side != form.side or not other.in_play:
+        if other.id == form.id or other.side != form.side or not other.in_play \
+                or buddies(form.id, other.id):
             continue
         om = msr(state, other)
         if om is not None and mine & set(om.to_hq):

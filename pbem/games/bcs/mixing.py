@@ -1,0 +1,116 @@
+"""Buddies (BbF 1.3, 4.1c) and Mixed Formations (10.1e) with the Coordination they cause (4.4a).
+
+The Simple Blob of a Formation is read as the convex outline of the hex centres of its HQ and
+units in Command Radius (Combat Trains, units out of radius and independents ignored); a hex
+belongs to it when its centre lies inside that outline or the outline touches the hex (its
+centre within the hex's inner radius, sqrt(3)/2, of the outline): a lone unit's blob is its own
+hex, two units' blob the hexes the line between them crosses or runs along. The
+geometry is computed in floating point on the static map and never stored in the state.
+"""
+
+from __future__ import annotations
+
+from pbem.core.game import Context
+from pbem.games.bcs.board import bdata
+from pbem.games.bcs.command import in_radius
+from pbem.games.bcs.state import BcsState
+
+TOLERANCE = 0.87                 # a hex's inner radius (circumradius 1): the outline touches it
+ARMOURED_CCS = "US 1 Arm Div"    # BbF 1.3: its Combat Commands are Buddies of every Allied one
+BUDDY_ROWS = ({"21 Pz Div", "DAK"}, {"21 Pz Div"}, {"10 Pz Div"})   # BbF 1.3, Axis rows
+
+
+def buddies(a: str, b: str) -> bool:
+    """Two Formations that are Buddies (BbF 1.3): they skip Coordination, Mixed Formations and
+    Crossing the Streams with each other (4.1c)."""
+    fa, fb = bdata().formations[a], bdata().formations[b]
+    if a == b or fa.side != fb.side:
+        return a == b
+    if fa.side == "allied":
+        return ARMOURED_CCS in (fa.division, fb.division)
+    return any(fa.division in row and fb.division in row for row in BUDDY_ROWS)
+
+
+def _cross(o: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
+    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+
+def _hull(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    pts = sorted(set(points))
+    if len(pts) <= 2:
+        return pts
+    lower: list[tuple[float, float]] = []
+    for p in pts:
+        while len(lower) >= 2 and _cross(lower[-2], lower[-1], p) <= 0:
+            lower.pop()
+        lower.append(p)
+    upper: list[tuple[float, float]] = []
+    for p in reversed(pts):
+        while len(upper) >= 2 and _cross(upper[-2], upper[-1], p) <= 0:
+            upper.pop()
+        upper.append(p)
+    return lower[:-1] + upper[:-1]
+
+
+def _seg_dist(p: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    n = dx * dx + dy * dy
+    t = 0.0 if n == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / n))
+    x, y = a[0] + t * dx, a[1] + t * dy
+    return ((p[0] - x) ** 2 + (p[1] - y) ** 2) ** 0.5
+
+
+def _inside(p: tuple[float, float], hull: list[tuple[float, float]]) -> bool:
+    if len(hull) >= 3 and all(_cross(hull[i], hull[(i + 1) % len(hull)], p) >= 0
+                              for i in range(len(hull))):
+        return True
+    edges = [(hull[i], hull[(i + 1) % len(hull)]) for i in range(len(hull))] or []
+    if len(hull) == 1:
+        edges = [(hull[0], hull[0])]
+    return any(_seg_dist(p, a, b) <= TOLERANCE for a, b in edges)
+
+
+def blob_hull(state: BcsState, fid: str) -> list[tuple[float, float]]:
+    """The outline of a Formation's Simple Blob (hex centres of its HQ and units in radius)."""
+    grid = bdata().game_map.grid
+    hexes = []
+    for p in state.pieces.values():
+        if p.formation != fid or p.status != "map" or p.kind == "trains":
+            continue
+        if p.kind == "unit" and (not in_radius(state, p) or bdata().units[p.id].independent):
+            continue
+        hexes.append(p.hex)
+    return _hull([grid.center(h) for h in hexes])
+
+
+def in_blob(state: BcsState, fid: str, hex_id: str) -> bool:
+    """Whether a hex lies in a Formation's Simple Blob."""
+    hull = blob_hull(state, fid)
+    return bool(hull) and _inside(bdata().game_map.grid.center(hex_id), hull)
+
+
+def mixed_with(state: BcsState, fid: str, hexes: list[str]) -> list[str]:
+    """The inactive friendly Formations (not Buddies) in whose Simple Blob one of these hexes
+    lies (10.1e)."""
+    side = state.formations[fid].side
+    return sorted(f.id for f in state.formations.values()
+                  if f.id != fid and f.side == side and f.in_play and not buddies(fid, f.id)
+                  and any(in_blob(state, f.id, h) for h in hexes))
+
+
+def active_hexes(state: BcsState, fid: str) -> list[str]:
+    """The hexes of the active Formation's HQ and units on the map."""
+    return sorted({p.hex for p in state.pieces.values()
+                   if p.formation == fid and p.status == "map" and p.kind != "trains"})
+
+
+def coordinate(state: BcsState, fid: str, others: list[str], ctx: Context) -> None:
+    """Mixing gives a Coordination marker to each Formation involved that lacks one (4.4a)."""
+    if not others:
+        return
+    for f in [fid, *others]:
+        form = state.formations[f]
+        if not form.coordination:
+            form.coordination = True
+            ctx.log(f"{bdata().formations[f].name} gets a Coordination marker (Mixed "
+                    f"Formations)")
