@@ -54,6 +54,7 @@ class Session:
         self.sealed = genesis.mode == "sealed"
         self.facts = Facts(game, genesis.game_id) if self.sealed else None
         self.private: dict[int, list[str]] = {}
+        self.final_orders: dict[str, list[str]] = {}   # this side's, from its final reveal
         if self.sealed:   # this side's knowledge state: the other side's hidden facts unknown
             self.state = game.conceal(self.state, party)
             self.private = read_private(archive.root)
@@ -218,9 +219,12 @@ class Session:
         lines = None
         if t.sender == self.party:
             lines = self.private.get(seq)
+            if lines is None:   # a record holds no private store: the final reveal has them
+                lines = self.final_orders.get(str(seq))
             if lines is None:
                 raise ArchiveError(f"{private_path(self.archive.root)}: the real orders of "
-                                   f"your file {seq} are missing")
+                                   f"{self.party}'s file {seq} are missing (they stay private "
+                                   "until its final reveal)")
         nxt = self.ledger.files[seq].name if seq < self.ledger.tip_seq else None
         facts, game, me = self.facts, self.game, self.party
 
@@ -317,6 +321,11 @@ def load(root: str | Path, *, key: Any = None, strict: bool = True,
         s.held, s.rolled = cached_held, cached_rolled
         if last_results is not None:
             s.results[start] = last_results
+    if s.facts is not None:   # this side's final reveal, where stored, holds its real orders
+        for f in files:
+            t = f.payload
+            if getattr(t, "sender", None) == s.party and getattr(t, "final", None):
+                s.final_orders = dict(t.final.orders)
     rest_files = files[start:]
     for i, f in enumerate(rest_files):
         # Peer mode, a later stored file to come: a file whose dice shares are not all known

@@ -280,3 +280,18 @@ def test_pbem_demo_refuses_sealed_mode_for_a_game_not_ported(tmp_path):
     assert r.output.strip() == ("Error: holdfast cannot be played in sealed mode yet "
                                 "(docs/sealed.md): choose --mode peer or --mode hosted")
     assert not (tmp_path / "d").exists()
+
+
+def test_a_finished_sealed_game_verifies_from_its_one_file_record(tmp_path):
+    """A record holds no private store: the final reveals supply the real orders."""
+    from pbem.records.record import export_text
+    from pbem.records.source import verify_record
+
+    t = _table(tmp_path, 2)
+    t.play_to_end()
+    rec = tmp_path / "red.pbemrec"
+    rec.write_text(export_text(t.dirs["red"]))
+    assert "private/" not in rec.read_text()
+    audit = verify_record(rec)
+    assert audit.ok, audit.problems
+    assert any("both final reveals are in" in line for line in audit.summary)
