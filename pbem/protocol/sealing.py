@@ -266,8 +266,9 @@ def audit_sealed(s: Any) -> tuple[list[str], list[str]]:
                         "was committed, or the final reveal is false"], []
             committed[(t.sender, c.fact)] = value
         for fact, value in now.items():
-            if (t.sender, fact) in committed and canonical(committed[(t.sender, fact)]) != \
-                    canonical(value):
+            if (t.sender, fact) not in committed:
+                return [f"{f.name}: {t.sender} never committed its hidden fact {fact}"], []
+            if canonical(committed[(t.sender, fact)]) != canonical(value):
                 return [f"{f.name}: {t.sender} changed its hidden fact {fact} without "
                         "committing the new value"], []
         try:

@@ -161,6 +161,8 @@ class Session:
                 allowed = self.ledger.expected_senders(seq, self.pending_sides, self.rolled)
                 if self.facts is not None and self.over:   # after the end: the final reveals
                     allowed = self._final_senders(seq, t, f.name)
+                elif self.facts is not None and t.final is not msgspec.UNSET:
+                    raise FileRejected(f"{f.name}: a final reveal before the game is over")
                 if t.sender not in allowed:
                     why = (" (its own earlier file's dice are not revealed yet)"
                            if t.sender in self.pending_sides else "")

@@ -295,3 +295,29 @@ def test_a_finished_sealed_game_verifies_from_its_one_file_record(tmp_path):
     audit = verify_record(rec)
     assert audit.ok, audit.problems
     assert any("both final reveals are in" in line for line in audit.summary)
+
+
+def _forged_next(t: Table, side: str, **changes) -> Path:
+    """side's honest next file (bot orders), changed and signed again with side's key."""
+    orders = t.tmp / "next.txt"
+    t.ok("bot", str(t.dirs[side]), "--side", side, "--out", str(orders), "--seed", "1")
+    out = t.mail(f"turn-{side}")
+    t.ok("submit", str(t.dirs[side]), str(orders), "--key", t.key(side), "--out", out)
+    turn = read_file(out).payload
+    bad = t.tmp / "mail" / f"forged-{turn.seq:04d}-{side}.pbem"
+    bad.write_text(seal(msgspec.structs.replace(turn, **changes), load_private(t.key(side)),
+                        name=bad.name).text)
+    return bad
+
+
+def test_a_final_reveal_before_the_end_is_refused(tmp_path):
+    from pbem.core.records import FinalReveal
+
+    t = _table(tmp_path, 4)
+    side = _play_until(t, lambda s: True)
+    bad = _forged_next(t, side, final=FinalReveal(fact_key="00" * 32, orders={}))
+    other = t.other(side)
+    before = snapshot(t.dirs[other])
+    r = t.run("receive", str(t.dirs[other]), str(bad), "--key", t.key(other))
+    assert r.exit_code != 0 and "a final reveal before the game is over" in r.output, r.output
+    assert snapshot(t.dirs[other]) == before
