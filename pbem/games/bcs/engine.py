@@ -11,12 +11,14 @@ from pathlib import Path
 from typing import Any
 
 from pbem.core.errors import ScenarioError
-from pbem.core.game import Context, Decision, OptionSpec, Outcome
+from pbem.core.game import Context, Decision, MarkerStyle, OptionSpec, Outcome, ReportModel
+from pbem.core.mapdata import GameMap
 from pbem.core.options import resolve
 from pbem.games.bcs import actions, conditions, orders, sequence
 from pbem.games.bcs import bot as bots
 from pbem.games.bcs.board import bdata
 from pbem.games.bcs.options import OPTIONS
+from pbem.games.bcs.report import MARKER_STYLES, build_report
 from pbem.games.bcs.setup import new_state
 from pbem.games.bcs.state import BcsState
 from pbem.games.bcs.view import BcsView, build_view, secrets
@@ -95,6 +97,18 @@ class BcsEngine:
     def condition(self, view: BcsView, side: str, text: str) -> bool:
         """Evaluate a condition on side's own view."""
         return conditions.condition(view, side, text)
+
+    def report(self, state: BcsState, side: str) -> ReportModel:
+        """The report model of one side."""
+        return build_report(state, side)
+
+    def marker_styles(self) -> dict[str, MarkerStyle]:
+        """The marker kinds this game draws on the report map, and their styles."""
+        return dict(MARKER_STYLES)
+
+    def game_map(self, scenario: str) -> GameMap:
+        """The scenario's map (both sheets)."""
+        return bdata().game_map
 
     def bot(self, state: BcsState, side: str, rng: random.Random,
             style: str = "random") -> list[str]:

@@ -67,7 +67,20 @@ def pending(state: BcsState) -> list[Decision]:
     return [Decision(side=act.side, kind="activation",
                      prompt=f"{act.side}: {name(act.formation)} "
                             f"{'Second ' if act.second else ''}Activation ({what}): "
-                            f"move, then end ({turn})")]
+                            f"move, then end ({turn})",
+                     detail=_units_detail(state, act.formation))]
+
+
+def _units_detail(state: BcsState, fid: str) -> str:
+    """The active Formation's pieces with hex and steps: private to the deciding side."""
+    out = []
+    for p in sorted(state.pieces.values(), key=lambda p: p.id):
+        if p.formation != fid or p.status == "dead":
+            continue
+        where = p.hex if p.status == "map" else "off map"
+        steps = f", {p.steps} step{'s' if p.steps != 1 else ''}" if p.kind == "unit" else ""
+        out.append(f"{p.id} {where}{steps}")
+    return "; ".join(out)
 
 
 def _activate_lines(state: BcsState, fid: str) -> list[str]:

@@ -11,8 +11,8 @@ from pbem.games.bcs.state import Activation, BcsState, FormationState, Piece, Si
 
 
 class EnemyStack(msgspec.Struct, kw_only=True):
-    """An enemy hex as seen: the top combat unit and its side showing, the unit count, and the
-    HQs and Combat Trains in it (which are not hidden)."""
+    """An enemy hex as seen: the top combat unit and its side showing, the unit count (1 when
+    the house option hides counts), and the HQs and Combat Trains in it (not hidden)."""
 
     hex: str
     top: str = ""
@@ -40,6 +40,7 @@ class BcsView(msgspec.Struct, kw_only=True):
     objs: list[str]
     control: dict[str, str]
     private: SidePrivate
+    stack_counts: bool = True    # enemy stacks show their unit count (option stack_count_visible)
 
 
 def top_unit(units: list[Piece]) -> Piece:
@@ -62,12 +63,13 @@ def build_view(state: BcsState, side: str) -> BcsView:
         st = stacks.setdefault(p.hex, EnemyStack(hex=p.hex))
         if p.kind != "unit":
             st.others.append(p.id)
+    counts = state.options.get("stack_count_visible", "count") == "count"
     for h, st in stacks.items():
         units = [p for p in state.pieces.values()
                  if p.side == enemy and p.status == "map" and p.hex == h and p.kind == "unit"]
         if units:
             t = top_unit(units)
-            st.top, st.face, st.units = t.id, t.face, len(units)
+            st.top, st.face, st.units = t.id, t.face, len(units) if counts else 1
         st.others.sort()
     forms = [f if f.side == side else msgspec.structs.replace(f, prepared_defense=False)
              for f in sorted(state.formations.values(), key=lambda f: f.id)
@@ -81,7 +83,7 @@ def build_view(state: BcsState, side: str) -> BcsView:
                                       if p.side == enemy and p.status == "off"),
                    activation=_activation(state, side), traffic=list(state.traffic),
                    objs=list(state.objs), control=dict(state.control),
-                   private=state.private[side])
+                   private=state.private[side], stack_counts=counts)
 
 
 def _activation(state: BcsState, side: str) -> Activation | None:

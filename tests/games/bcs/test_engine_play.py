@@ -87,3 +87,25 @@ def test_air_points_are_private():
     assert ENGINE.view(state, "axis").private.air_points == state.private["axis"].air_points
     assert ENGINE.view(state, "allied").private.air_points == state.private["allied"].air_points
     assert b"air_points" not in msgspec.json.encode(ENGINE.view(state, "allied").enemy)
+
+
+def test_report_masks_enemy_stacks():
+    """BCS-1.5a in the report: the enemy's top unit with its count, no hidden unit, no steps;
+    the own side's counters carry their steps."""
+    state = ENGINE.setup("5.2", OPTIONS)
+    rep = ENGINE.report(state, "axis")
+    top = [u for u in rep.units if u.hex == "B14.09" and u.side == "allied" and u.kind != "hq"]
+    assert [(u.label, u.note) for u in top] == [("701-td", "2 units")]
+    assert "-" not in top[0].values.split()[0]            # AR only: no steps
+    assert b"3-1-arm" not in msgspec.json.encode(rep)
+    own = ENGINE.report(state, "allied")
+    assert any(u.label == "3-1-arm" and u.values.startswith("3-3") for u in own.units)
+
+
+def test_stack_counts_hidden_by_option():
+    """BBF-G23 house option stack_count_visible = one_plus: an enemy stack shows '1+'."""
+    state = ENGINE.setup("5.2", {**OPTIONS, "stack_count_visible": "one_plus"})
+    view = ENGINE.view(state, "axis")
+    assert next(s for s in view.enemy if s.hex == "B14.09").units == 1
+    rep = ENGINE.report(state, "axis")
+    assert any(u.hex == "B14.09" and u.note == "1+ units" for u in rep.units)

@@ -1,0 +1,99 @@
+"""The report model of one side, built from that side's view only: own pieces in full, the
+top unit of each enemy stack with its count, OBJ, Traffic Stopped and VP markers, panels."""
+
+from __future__ import annotations
+
+from pbem.core.game import MapMarker, MapUnit, MarkerStyle, Panel, ReportModel
+from pbem.games.bcs.board import bdata
+from pbem.games.bcs.state import FRESH, BcsState, FormationState
+from pbem.games.bcs.view import BcsView, build_view
+
+TITLE = "Baptism By Fire (BCS)"
+LEGEND = ["Counter values AR-steps, then AV and Range where the side showing has an Armor "
+          "Value, then MA and movement class; an enemy stack shows its top unit only, never "
+          "its steps.",
+          "The id on each counter is what orders use: 'move UNIT[+UNIT] HEX HEX...', "
+          "'activate FORMATION', 'obj HEX', 'trains FORMATION HEX'."]
+
+MARKER_STYLES: dict[str, MarkerStyle] = {
+    "objective": MarkerStyle(shape="star", fill="#f2c21b", stroke="#7a5a00", css="objective"),
+    "obj": MarkerStyle(shape="circle", fill="#e02020", stroke="#6b0000", symbol="O",
+                       css="combat"),
+    "traffic": MarkerStyle(shape="no_entry", fill="#ffffff", stroke="#b00000", css="other"),
+}
+
+
+def _values(unit_id: str, face: str, steps: int | None) -> str:
+    """'AR-steps AVn Rn MAclass' of a unit's side showing (steps left out when hidden)."""
+    u = bdata().units[unit_id]
+    f = u.deployed if face == "deployed" and u.deployed is not None else u.move
+    av = f" AV{f.av} R{f.range}" if f.av is not None else ""
+    head = f"{u.ar}-{steps}" if steps is not None else f"{u.ar}"
+    return f"{head}{av} {f.ma}{f.mclass[0].upper()}"
+
+
+def _fatigue(f: FormationState) -> str:
+    return "Fresh" if f.fatigue == FRESH else f"Fat-{f.fatigue}"
+
+
+def build_report(state: BcsState, side: str) -> ReportModel:
+    """The report model of one side (from build_view: nothing the side may not see)."""
+    return report_of(build_view(state, side))
+
+
+def report_of(v: BcsView) -> ReportModel:
+    """The report model of a view."""
+    d = bdata()
+    units: list[MapUnit] = []
+    for p in v.own:
+        if p.status != "map":
+            continue
+        if p.kind == "unit":
+            units.append(MapUnit(hex=p.hex, side=p.side, label=p.id, id=p.id,
+                                 values=_values(p.id, p.face, p.steps),
+                                 kind=d.units[p.id].kind,
+                                 note=f"{p.face} side" + (", stopped" if p.stopped else "")))
+        elif p.kind == "hq":
+            units.append(MapUnit(hex=p.hex, side=p.side, label=p.id, id=p.id, kind="hq",
+                                 values=f"CR{d.hqs[p.id].command_radius}"))
+        else:
+            units.append(MapUnit(hex=p.hex, side=p.side, label=p.id, id=p.id, kind="trains",
+                                 note="Ghost" if p.ghost else "Regular"))
+    enemy_side = "axis" if v.side == "allied" else "allied"
+    for st in v.enemy:
+        if st.top:
+            count = f"{st.units} units" if st.units > 1 else "1 unit"
+            units.append(MapUnit(hex=st.hex, side=enemy_side, label=st.top, id=st.top,
+                                 values=_values(st.top, st.face, None),
+                                 kind=d.units[st.top].kind,
+                                 note=count if v.stack_counts else "1+ units"))
+        for o in st.others:
+            units.append(MapUnit(hex=st.hex, side=enemy_side, label=o, id=o,
+                                 kind="hq" if o in d.hqs else "trains"))
+    markers = [MapMarker(hex=h, kind="obj", label="OBJ") for h in v.objs]
+    markers += [MapMarker(hex=h, kind="traffic", label="Traffic Stopped") for h in v.traffic]
+    markers += [MapMarker(hex=h, kind="objective", label=f"VP {s}")
+                for h, s in sorted(v.control.items())]
+    own = [f for f in v.formations if f.side == v.side and f.in_play]
+    other = [f for f in v.formations if f.side != v.side]
+    panels = [
+        Panel(title="Turn", lines=(f"Turn {v.turn}, {v.date}", f"Weather: {v.weather}",
+                                   f"Air Points: {v.private.air_points}")),
+        Panel(title="Your Formations", lines=tuple(
+            f"{d.formations[f.id].name}: HQ {f.status}, {_fatigue(f)}"
+            + (", Coordination" if f.coordination else "")
+            + (", Prepared Defense" if f.prepared_defense else "")
+            + (f", MSR Blocked {f.msr_blocked}" if f.msr_blocked else "") for f in own)),
+        Panel(title="Enemy Formations", lines=tuple(
+            f"{d.formations[f.id].name}: HQ {f.status}, {_fatigue(f)}"
+            + (", Coordination" if f.coordination else "") for f in other)),
+    ]
+    if v.activation is not None:
+        a = v.activation
+        what = "Recovery" if a.recovery else f"SNAFU {a.snafu}"
+        panels.append(Panel(title="Activation", lines=(
+            f"{a.side}: {d.formations[a.formation].name}"
+            f"{' (Second Activation)' if a.second else ''}, {what}",)))
+    return ReportModel(game="bcs", game_title=TITLE, scenario=v.scenario, side=v.side,
+                       turn=v.turn, turn_label=f"Turn {v.turn} ({v.date})", phase=v.phase,
+                       units=units, markers=markers, panels=panels, legend=list(LEGEND))
