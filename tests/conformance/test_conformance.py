@@ -21,6 +21,7 @@ from pbem.core.standing import apply_order, format_line, parse_line
 from pbem.core.dice import KeyedDice
 from pbem.core.game import Context
 from pbem.core.registry import all_games
+from pbem.core.sealed import can_seal
 from fixtures.conformance_checks import leaks
 from pbem.core.encoding import check_profile
 from pbem.protocol.resolve import copy_state
@@ -103,6 +104,27 @@ def test_exchange_play(tmp_path, game, scenario, i, mode):
 
     play_and_check((game.id, scenario, mode, i, "random" if i % 2 == 0 else "heuristic",
                     str(tmp_path)))
+
+
+@pytest.mark.parametrize("game,scenario,i", [c for c in cases(EXCHANGE_GAMES, DEFAULT_EXCHANGE)
+                                              if can_seal(c.values[0])])
+def test_sealed_exchange_play(tmp_path, game, scenario, i):
+    """Games that implement the sealed interface: whole games in sealed mode through the
+    exchange, final reveals replayed by verify, no leak of either side's hidden facts."""
+    from fixtures.conformance_checks import play_and_check
+
+    play_and_check((game.id, scenario, "sealed", i, "random", str(tmp_path)))
+
+
+@pytest.mark.parametrize("game", [g for g in all_games() if can_seal(g)], ids=lambda g: g.id)
+def test_sealed_invariant(game):
+    """Public outcomes depend on public facts, opened facts and dice only (pbem.core.sealed)."""
+    from pbem.core.sealed import check_play
+
+    for seed in range(max(5, int(20 * SCALE))):
+        scenario = next(iter(game.scenarios()))
+        state = game.setup(scenario, {})
+        assert check_play(game, state, random.Random(seed)) == [], (game.id, seed)
 
 
 STANDIN_POSITIONS = max(20, int(300 * SCALE))   # positions per game, from several bot games
