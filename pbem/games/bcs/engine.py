@@ -20,6 +20,7 @@ from pbem.games.bcs.board import bdata
 from pbem.games.bcs.options import OPTIONS
 from pbem.games.bcs.report import MARKER_STYLES, build_report
 from pbem.games.bcs.setup import new_state
+from pbem.games.bcs.standin import standin
 from pbem.games.bcs.state import BcsState
 from pbem.games.bcs.view import BcsView, build_view, secrets
 
@@ -97,6 +98,10 @@ class BcsEngine:
     def condition(self, view: BcsView, side: str, text: str) -> bool:
         """Evaluate a condition on side's own view."""
         return conditions.condition(view, side, text)
+
+    def standin(self, view: BcsView | dict[str, Any], side: str) -> BcsState:
+        """A full state from side's view alone (hosted checking)."""
+        return standin(view, side)
 
     def report(self, state: BcsState, side: str) -> ReportModel:
         """The report model of one side."""

@@ -41,6 +41,8 @@ class BcsView(msgspec.Struct, kw_only=True):
     control: dict[str, str]
     private: SidePrivate
     stack_counts: bool = True    # enemy stacks show their unit count (option stack_count_visible)
+    options: dict[str, str | bool | int] = {}   # the house options (public, in the genesis)
+    air_due: bool = False        # this turn's Air Points are still to be rolled
 
 
 def top_unit(units: list[Piece]) -> Piece:
@@ -54,7 +56,12 @@ def top_unit(units: list[Piece]) -> Piece:
 
 
 def build_view(state: BcsState, side: str) -> BcsView:
-    """The view of one side."""
+    """The view of one side: a copy, sharing nothing with the state."""
+    v = _build_view(state, side)
+    return msgspec.convert(msgspec.to_builtins(v), type=BcsView)
+
+
+def _build_view(state: BcsState, side: str) -> BcsView:
     enemy = other(side)
     stacks: dict[str, EnemyStack] = {}
     for p in state.pieces.values():
@@ -83,7 +90,8 @@ def build_view(state: BcsState, side: str) -> BcsView:
                                       if p.side == enemy and p.status == "off"),
                    activation=_activation(state, side), traffic=list(state.traffic),
                    objs=list(state.objs), control=dict(state.control),
-                   private=state.private[side], stack_counts=counts)
+                   private=state.private[side], stack_counts=counts,
+                   options=dict(state.options), air_due=state.air_due)
 
 
 def _activation(state: BcsState, side: str) -> Activation | None:

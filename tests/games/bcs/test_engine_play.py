@@ -109,3 +109,27 @@ def test_stack_counts_hidden_by_option():
     assert next(s for s in view.enemy if s.hex == "B14.09").units == 1
     rep = ENGINE.report(state, "axis")
     assert any(u.hex == "B14.09" and u.note == "1+ units" for u in rep.units)
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_standin_invariants(seed):
+    """The stand-in (hosted checking): view(standin(view(S))) == view(S) for both sides at every
+    decision of a whole game, and the orders the mover writes on S are legal on its stand-in
+    with the same dice."""
+    rng = random.Random(seed)
+    dice = KeyedDice(seed.to_bytes(8, "big"))
+    state = ENGINE.setup("5.2", OPTIONS)
+    n = 0
+    while ENGINE.pending(state):
+        for side in ENGINE.sides:
+            view = ENGINE.view(state, side)
+            assert ENGINE.view(ENGINE.standin(msgspec.to_builtins(view), side), side) == view
+        side = ENGINE.pending(state)[0].side
+        lines = ENGINE.bot(state, side, rng)
+        shadow = ENGINE.standin(ENGINE.view(state, side), side)
+        for i, line in enumerate(lines):
+            ENGINE.apply(shadow, side, ENGINE.parse_order(line), Context(dice, action=n + i))
+        for line in lines:
+            ENGINE.apply(state, side, ENGINE.parse_order(line), Context(dice, action=n))
+            n += 1
+    assert ENGINE.outcome(state) is not None
