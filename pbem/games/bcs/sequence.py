@@ -206,6 +206,11 @@ def activate(state: BcsState, side: str, fid: str, recover: bool, at: str,
     _reset_units(state, fid)
     if form.set_up_used:
         form.status = "done"
+        if form.fatigue >= 4:
+            form.activations += 1
+            ctx.log(f"{name(fid)} began the turn Used at Fatigue 4: no Second Activation")
+            _pass_play(state, side, ctx)
+            return
         ctx.log(f"{name(fid)} began the turn Used: it tries a Second Activation")
         if not roll_second(state, form, ctx):
             form.activations += 1
