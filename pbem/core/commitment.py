@@ -139,3 +139,13 @@ class OwnFacts:
         v = self.versions[fact]
         return Opening(fact=fact, version=v, value=self.values[fact],
                        salt=salt(self.key, fact, v).hex())
+
+
+PRIVATE_DICE_TAG = b"pbem/v1/private-dice"
+
+
+def private_share(key: bytes, seq: int) -> bytes:
+    """A side's private dice share for file seq (sealed mode, docs/sealed.md section 5a):
+    HMAC-SHA256(fact key, lp("pbem/v1/private-dice") | u64 seq), known to nobody else until the
+    side's final reveal publishes its fact key."""
+    return hmac.new(key, lp(PRIVATE_DICE_TAG) + struct.pack(">Q", seq), hashlib.sha256).digest()

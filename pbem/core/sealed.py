@@ -55,6 +55,9 @@ class SealedPlay:
         self.know = {s: game.conceal(_copy(game, state), s) for s in game.sides}
         self.opened: dict[str, set[str]] = {s: set() for s in game.sides}
         self.dice = KeyedDice(key)
+        # a knowledge state rolls the other side's private dice as stand-ins, as a processor does
+        self.know_dice = {s: _Standins(self.dice, {o for o in game.sides if o != s})
+                          for s in game.sides}
         self.action = 0
 
     def other(self, side: str) -> str:
@@ -82,8 +85,8 @@ class SealedPlay:
                     g.disclose(self.know[s], owner, {fact: value})
         for s, text in ((side, line), (self.other(side), projected)):
             try:
-                g.apply(self.know[s], side, g.parse_order(text), Context(self.dice,
-                                                                        action=self.action))
+                g.apply(self.know[s], side, g.parse_order(text),
+                        Context(self.know_dice[s], action=self.action))
             except (IllegalOrder, OrderSyntaxError) as e:
                 problems.append(f"{side}'s {line!r}, applied as {text!r} on {s}'s knowledge "
                                 f"state, is refused: {e}")
@@ -99,6 +102,17 @@ class SealedPlay:
                     problems.append(f"after {side}'s {line!r}: {s}'s knowledge state holds "
                                     f"{o}'s unopened fact {fact}")
         return problems
+
+
+class _Standins:
+    """Dice as one side's processor has them: the other side's private rolls are stand-in 1s."""
+
+    def __init__(self, dice: Any, hidden: set[str]) -> None:
+        self.dice, self.hidden = dice, hidden
+
+    def roll(self, action: int, index: int, sides: int, cls: str = "all") -> int:
+        """The real die, or 1 for a class this side cannot compute."""
+        return 1 if cls in self.hidden else self.dice.roll(action, index, sides, cls)
 
 
 def check_play(game: Any, state: Any, rng: random.Random, *, max_orders: int = 400) -> list[str]:

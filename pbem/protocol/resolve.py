@@ -15,6 +15,11 @@ from pbem.core.standing import (StandingOrder, apply_order, apply_standing, form
 from pbem.core.records import Results, RollRecord, Turn
 
 
+#: What a dice key maker returns for a class this processor may not compute (sealed mode:
+#: the other side's private rolls): every die of that class is a stand-in 1.
+STANDIN = b"stand-in"
+
+
 class LazyDice:
     """Keyed dice whose keys (one per visibility class) are computed on the first roll of each
     class (a file without rolls needs no key)."""
@@ -25,13 +30,15 @@ class LazyDice:
         self._why = why
 
     def roll(self, action: int, index: int, sides: int, cls: str = "all") -> int:
-        """The derived die; NeedsDice if a share is still secret."""
+        """The derived die; NeedsDice if a share is still secret; 1 for a stand-in class."""
         key = self._keys.get(cls)
         if key is None:
             key = self._make_key(cls)
             if key is None:
                 raise NeedsDice(self._why)
             self._keys[cls] = key
+        if key is STANDIN:
+            return 1
         return derive_roll(key, action, index, sides)
 
 

@@ -272,8 +272,9 @@ def audit_sealed(s: Any) -> tuple[list[str], list[str]]:
                 return [f"{f.name}: {t.sender} changed its hidden fact {fact} without "
                         "committing the new value"], []
         try:
-            res = resolve(game, state, t, dice=s.dice_for(seq), name=f.name, held=held,
-                          lines=real, hash_of=lambda st: public_hash(game, st))
+            res = resolve(game, state, t, dice=s.dice_for(seq, private_keys=keys),
+                          name=f.name, held=held, lines=real,
+                          hash_of=lambda st: public_hash(game, st))
         except IllegalFile as e:
             return [f"{e} (a hidden move {t.sender} signed: its real order, from its final "
                     "reveal, breaks the rule)"], []

@@ -21,7 +21,9 @@ from pbem.core.registry import find_game
 from pbem.protocol.archive import Archive
 from pbem.protocol.genesis import HOST, Genesis
 from pbem.protocol.ledger import Ledger
-from pbem.protocol.resolve import HeldOrder, LazyDice, compare_results, resolve, state_hash
+from pbem.core.commitment import fact_key, private_share
+from pbem.protocol.resolve import (STANDIN, HeldOrder, LazyDice, compare_results, resolve,
+                                   state_hash)
 from pbem.protocol.sealing import (PEERISH, Facts, check_reveals, private_path, public_hash,
                                    read_private)
 
@@ -55,6 +57,7 @@ class Session:
         self.facts = Facts(game, genesis.game_id) if self.sealed else None
         self.private: dict[int, list[str]] = {}
         self.final_orders: dict[str, list[str]] = {}   # this side's, from its final reveal
+        self.final_key: bytes | None = None
         if self.sealed:   # this side's knowledge state: the other side's hidden facts unknown
             self.state = game.conceal(self.state, party)
             self.private = read_private(archive.root)
@@ -92,22 +95,34 @@ class Session:
         return list(range(self.resolved + 1, self.ledger.tip_seq + 1))
 
     # -- dice ------------------------------------------------------------------------------
-    def dice_for(self, seq: int, *, file_hash: str | None = None,
-                 sender: str | None = None) -> LazyDice:
+    def dice_for(self, seq: int, *, file_hash: str | None = None, sender: str | None = None,
+                 private_keys: dict[str, bytes] | None = None) -> LazyDice:
         """The lazily keyed dice of file seq (a key per visibility class); file_hash stands in
-        for the chain's file seq (to re-check a refused file)."""
+        for the chain's file seq (to re-check a refused file).
+
+        Sealed mode: a roll only side X may see is keyed with X's private share too
+        (docs/sealed.md section 5a): this side computes its own; another side's are stand-ins,
+        unless private_keys gives that side's fact key (the final replay)."""
         h = bytes.fromhex(file_hash or self.ledger.files[seq - 1].hash)
 
         def make(cls: str) -> bytes | None:
+            extra: list[bytes] = []
             if self.sealed and cls != "all":
-                # Both sides hold both shares: a hidden roll would be seen by the other side's
-                # processor. Sealed games need private dice for that (docs/sealed.md).
-                raise PbemError(f"file {seq}: a sealed game cannot roll dice hidden from one "
-                                f"side (class {cls!r}) yet")
+                if cls not in self.game.sides:
+                    raise PbemError(f"file {seq}: a sealed game cannot roll dice no side may see "
+                                    f"(class {cls!r})")
+                key = (private_keys or {}).get(cls)
+                if key is None and cls == self.party and self.own is not None:
+                    key = fact_key(self.own.root_secret())
+                if key is None and cls == self.party and self.final_key is not None:
+                    key = self.final_key
+                if key is None:
+                    return STANDIN
+                extra = [private_share(key, seq)]
             shares = self.shares_of(seq, cls, sender)
             if shares is None:
                 return None
-            return file_key(self.genesis.game_id, list(shares.values()), h, seq, cls)
+            return file_key(self.genesis.game_id, [*shares.values(), *extra], h, seq, cls)
 
         return LazyDice(make, f"file {seq} waits for the other party's dice share")
 
@@ -130,7 +145,9 @@ class Session:
         self._check_results_presence(t, f.name)
         if self.facts is not None:
             opened = self.facts.take(t, f.name)
-            if opened and t.sender != self.party:
+            # without this side's key (pbem verify) its own private dice are stand-ins too: its
+            # own openings then give the values the rules made public
+            if opened and (t.sender != self.party or self.own is None):
                 self.game.disclose(self.state, t.sender, opened)
         self.ledger.append(f)
         return self.advance(wait_for_dice=wait_for_dice)
@@ -176,6 +193,11 @@ class Session:
                               held=self.held, **self._sealed_resolution(seq, t, f.name))
             except NeedsDice:
                 break
+            rolled = bool(res.results.rolls)
+            logged = res.results.rolls
+            if self.sealed:   # results publish the rolls both sides compute: the public ones
+                logged = [r for r in logged if r.visible_to in ("all", self.party)]
+                res.results.rolls = [r for r in logged if r.visible_to == "all"]
             if seq < self.ledger.tip_seq:
                 nxt = self.ledger.files[seq]
                 claimed = nxt.payload.results  # type: ignore[union-attr]
@@ -186,11 +208,11 @@ class Session:
                 self.states.clear()
             self.states[seq] = res.state
             self.held = res.held
-            self.rolled[seq] = bool(res.results.rolls)
+            self.rolled[seq] = rolled
             self.resolved = seq
             self.results[seq] = res.results
             entry = FileLog(seq=seq, sender=t.sender, file_name=f.name, file_hash=f.hash,
-                            events=res.events, rolls=res.results.rolls,
+                            events=res.events, rolls=logged,
                             skipped=res.results.skipped)
             self.log.append(entry)
             new.append(entry)
@@ -328,6 +350,10 @@ def load(root: str | Path, *, key: Any = None, strict: bool = True,
             t = f.payload
             if getattr(t, "sender", None) == s.party and getattr(t, "final", None):
                 s.final_orders = dict(t.final.orders)
+                try:
+                    s.final_key = bytes.fromhex(t.final.fact_key)
+                except ValueError:
+                    s.final_key = None       # the audit names a malformed fact key
     rest_files = files[start:]
     for i, f in enumerate(rest_files):
         # Peer mode, a later stored file to come: a file whose dice shares are not all known

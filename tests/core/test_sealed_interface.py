@@ -34,7 +34,7 @@ def test_knowledge_states_hold_the_other_sides_types_only_once_an_attack_opens_t
         assert sp.play(side, line) == [], line
     assert sp.full.blocks["r2"].pos == 5 and sp.full.blocks["b1"].pos == 6
     assert sp.play("blue", "attack b1 r2") == []
-    assert sp.opened == {"red": {"r2.kind"}, "blue": {"b1.kind"}}
+    assert sp.opened == {"red": {"r2.kind", "r2.vet"}, "blue": {"b1.kind", "b1.vet"}}
     if "r2" in sp.know["blue"].blocks:
         assert sp.know["blue"].blocks["r2"].kind == "scout"
     assert sp.know["blue"].blocks["r1"].kind == "?", "the block not in combat stays hidden"

@@ -258,16 +258,33 @@ def test_sealed_mode_is_refused_for_a_game_that_cannot_seal(tmp_path):
     assert r.exit_code != 0 and "cannot be played in sealed mode" in r.output
 
 
-def test_sealed_games_refuse_dice_one_side_may_not_see(tmp_path):
-    """Both processors of a sealed game hold both dice shares, so a roll hidden from one side
-    would be computed by that side's processor: refused until sealed games have private dice."""
+def test_private_dice_only_their_side_computes(tmp_path):
+    """A roll only one side may see is keyed with that side's private share too: its own
+    processor computes it, the other side's gets a stand-in, and a roll nobody may see is
+    refused (docs/sealed.md section 5a)."""
+    from pbem.core.commitment import fact_key
     from pbem.protocol.session import load
 
     t = _table(tmp_path)
     t.deliver()
-    s = load(t.dirs["red"])
-    with pytest.raises(Exception, match="cannot roll dice hidden from one side"):
-        s.dice_for(1, file_hash="00" * 32).roll(0, 0, 6, "red")
+    t.play_one()
+    t.deliver()
+    t.play_one()
+    t.deliver()                                   # both set-ups resolved
+    red = ops.open_session(t.dirs["red"], key_path=t.key("red"))
+    blue = ops.open_session(t.dirs["blue"], key_path=t.key("blue"))
+    mine = red.dice_for(1)
+    real = [mine.roll(1, i, 6, "red") for i in range(12)]
+    assert [blue.dice_for(1).roll(1, i, 6, "red") for i in range(12)] == [1] * 12
+    assert len(set(real)) > 1, "a real die, not a stand-in"
+    full = load(t.dirs["blue"]).dice_for(1, private_keys={"red": fact_key(
+        red.own.root_secret())})
+    assert [full.roll(1, i, 6, "red") for i in range(12)] == real   # the final replay's dice
+    with pytest.raises(Exception, match="cannot roll dice no side may see"):
+        red.dice_for(1).roll(0, 0, 6, "nobody")
+    vets = {b: red.state.blocks[b].vet for b in BLOCKS["red"]}
+    assert set(vets.values()) <= {0, 1}
+    assert all(blue.state.blocks[b].vet == -1 for b in BLOCKS["red"])
 
 
 def test_pbem_demo_refuses_sealed_mode_for_a_game_not_ported(tmp_path):
