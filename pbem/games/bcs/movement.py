@@ -11,7 +11,7 @@ from pbem.games.bcs.board import (bdata, combat_count, enemy_in, entry_hexes, mc
 from pbem.games.bcs.rules_data import mp_cost
 from pbem.games.bcs.command import exempt, hq_distance, radius
 from pbem.games.bcs.snafu import effect
-from pbem.games.bcs.state import BcsState, Piece
+from pbem.games.bcs.state import BcsState, Piece, arrival_group
 from pbem.games.bcs.terrain import PROHIBITED, hex_row, is_road_hex, step_cost
 from pbem.games.bcs.zoc import engagement_zone, ezoc
 
@@ -226,6 +226,10 @@ def do_move(state: BcsState, side: str, units: list[str], walks: dict[str, Walk]
     entered: list[str] = []
     for uid, w in walks.items():
         p = state.pieces[uid]
+        if p.status == "off":
+            used = act.entries.setdefault(arrival_group(p), [])
+            if w.entered[0] not in used:
+                used.append(w.entered[0])
         p.status, p.hex, p.mp, p.stopped, p.moved = "map", w.hex, w.mp, w.stopped, True
         entered = w.entered
     return entered

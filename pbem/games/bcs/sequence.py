@@ -17,7 +17,8 @@ from pbem.games.bcs.mixing import active_hexes, coordinate, mixed_with
 from pbem.games.bcs.setup import arrive
 from pbem.games.bcs.supply import msr, optimal, why_not
 from pbem.games.bcs.snafu import obj_allowance, roll_second, roll_snafu
-from pbem.games.bcs.state import FRESH, SIDES, Activation, BcsState, FormationState, other
+from pbem.games.bcs.state import (FRESH, SIDES, Activation, BcsState, FormationState,
+                                  arrival_group, other)
 from pbem.games.bcs.victory import final_result
 
 
@@ -198,6 +199,7 @@ def activate(state: BcsState, side: str, fid: str, recover: bool, at: str,
         _check_recovery(state, form)
     _pre_turn_air(state, ctx)
     state.objs = []
+    group = arrival_group(hq) if at else ""
     if at:
         hq.status, hq.hex = "map", at
         if trains.status == "off" and trains.arrives <= state.turn:
@@ -222,7 +224,8 @@ def activate(state: BcsState, side: str, fid: str, recover: bool, at: str,
         return
     form.status = "used"
     form.activations += 1
-    state.activation = Activation(formation=fid, side=side, recovery=recover)
+    state.activation = Activation(formation=fid, side=side, recovery=recover,
+                                  entries={group: [at]} if at else {})
     ctx.log(f"{side} activates {name(fid)}{' (Recovery Activation)' if recover else ''}")
     if recover:
         form.recovered = True
@@ -381,6 +384,10 @@ def end_activities(state: BcsState, side: str, ctx: Context) -> None:
         else:
             ctx.log(f"{name(form.id)} Fatigue increase roll {die}: no increase")
     isolation(state, form, ctx)
+    # 9.3b: the Entry hexes an arrival used in this Activation are its Entry hexes from now on.
+    for p in state.pieces.values():
+        if p.formation == form.id and p.status == "off" and arrival_group(p) in act.entries:
+            p.entry = list(act.entries[arrival_group(p)])
     # (h) the HQ is Done; a Second Activation may follow.
     form.status = "done"
     _reset_units(state)

@@ -14,6 +14,11 @@ FRESH = -1                     # Formation.fatigue value of a Fresh Formation (1
 PHASES = ("first_player", "activate", "activities", "second", "over")
 
 
+def arrival_group(p: "Piece") -> str:
+    """The arrival a piece belongs to: its turn and its Entry Areas (9.3b chooses per arrival)."""
+    return f"{p.arrives}:{','.join(p.entry)}"
+
+
 def other(side: str) -> str:
     """The opposing side."""
     return "axis" if side == "allied" else "allied"
@@ -78,6 +83,7 @@ class Activation(msgspec.Struct, kw_only=True):
     stack: list[str] = []        # the stack now moving (3.3b, 3.3c)
     objs: list[str] = []         # Combat OBJ hexes placed in Initial Actions (4.3)
     trains_moved: bool = False   # the Combat Trains were placed in this Activation (10.3b)
+    entries: dict[str, list[str]] = {}   # arrival group -> Entry hexes used in it (9.3b)
 
 
 class SidePrivate(msgspec.Struct, kw_only=True):
