@@ -264,7 +264,7 @@ def games() -> None:
             echo(f"  {sid}: {title}")
     from pbem.games.bcs.info import listing
 
-    for line in listing():                  # Baptism By Fire: data only, not playable yet
+    for line in listing():                  # Baptism By Fire: not playable yet
         echo(line)
 
 

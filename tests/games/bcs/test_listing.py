@@ -17,7 +17,7 @@ def test_games_lists_bbf_as_data_only_with_each_scenario_and_its_status() -> Non
     assert res.exit_code == 0, res.output
     lines = res.output.splitlines()
     head = lines.index(f"bcs: {GAME.title} (sides: allied, axis) - {STATUS}")
-    assert STATUS == "data only: rules engine not built"
+    assert STATUS == "not playable yet: rules engine in progress (no combat)"
     shown = lines[head + 1:head + 1 + len(data().scenarios)]
     assert shown == listing()[1:]
     for sid in data().scenarios:
@@ -44,5 +44,5 @@ def test_new_host_and_demo_refuse_bbf_in_one_line(args: list[str], tmp_path: Pat
     res = CliRunner().invoke(cli, [a.replace("{d}", d) for a in args])
     assert res.exit_code == EXIT_REFUSED, res.output
     assert res.output == f"Error: {GAME.new_game_refusal()}\n"
-    assert "rules engine not built" in res.output
+    assert "rules engine in progress" in res.output
     assert not Path(d).exists() and not Path(d + ".pbem").exists()

@@ -108,7 +108,7 @@ def test_data_only_game_lists_status_and_refuses_new_games():
     """BbF is data only: its scenarios show their status; starting a game is refused."""
     titles = GAME.scenarios()
     assert titles["5.2"].endswith("(complete)") and "BBF-G7" in titles["5.1"]
-    assert "data only: rules engine not built" in GAME.new_game_refusal()
+    assert "not playable yet: rules engine in progress" in GAME.new_game_refusal()
 
 
 def test_setup_is_drawn_where_printed():
