@@ -91,18 +91,6 @@ def _refused(t: Table, path: Path, to: str, words: str) -> None:
     assert snapshot(t.dirs[to]) == before, "a refused file leaves the archive untouched"
 
 
-def _play_until(t: Table, ready) -> str:
-    """Play bot turns until ready(side to move) holds; return that side."""
-    for _ in range(200):
-        t.deliver()
-        side = t.mover()
-        assert side is not None, "the game ended first"
-        if ready(side):
-            return side
-        t.play_one()
-    raise AssertionError("never ready")
-
-
 def _renewal(t: Table, side: str, label: str, *, tip: str | None = None,
              key_of: str | None = None):
     s = _session(t, side)
@@ -116,7 +104,7 @@ def _renewal(t: Table, side: str, label: str, *, tip: str | None = None,
 
 def test_a_renewal_of_the_other_partys_commitment_is_refused(tmp_path, short_dice):
     t = Table(tmp_path, scenario="long")
-    side = _play_until(t, lambda s: True)
+    side = t.play_until(lambda s: True)
     other = t.other(side)
     forged = _forge(t, side, renewals=[_renewal(t, side, other)])
     _refused(t, forged, other, f"not {side}'s dice commitment")
@@ -124,7 +112,7 @@ def test_a_renewal_of_the_other_partys_commitment_is_refused(tmp_path, short_dic
 
 def test_a_renewal_that_reuses_a_commitment_is_refused(tmp_path, short_dice):
     t = Table(tmp_path, scenario="long")
-    side = _play_until(t, lambda s: True)
+    side = t.play_until(lambda s: True)
     s = _session(t, side)
     old_tip = s.genesis.tips[side].hex()
     forged = _forge(t, side, renewals=[_renewal(t, side, side, tip=old_tip)])
@@ -133,14 +121,14 @@ def test_a_renewal_that_reuses_a_commitment_is_refused(tmp_path, short_dice):
 
 def test_a_renewal_signed_by_someone_else_is_refused(tmp_path, short_dice):
     t = Table(tmp_path, scenario="long")
-    side = _play_until(t, lambda s: True)
+    side = t.play_until(lambda s: True)
     forged = _forge(t, side, renewals=[_renewal(t, side, side, key_of="mallory")])
     _refused(t, forged, t.other(side), f"not signed by {side}'s key")
 
 
 def test_an_old_generation_reveal_after_a_renewal_is_refused(tmp_path, short_dice):
     t = Table(tmp_path, scenario="long")
-    side = _play_until(t, lambda s: len(_session(t, s).ledger.commit.gens[s]) >= 2)
+    side = t.play_until(lambda s: len(_session(t, s).ledger.commit.gens[s]) >= 2)
     s = _session(t, side)
     seq = s.ledger.tip_seq + 1
     base = s.ledger.commit.gens[side][1].base
@@ -154,7 +142,7 @@ def test_without_renewal_a_commitment_runs_out_and_a_late_renewal_is_refused(
         tmp_path, short_dice, monkeypatch):
     monkeypatch.setattr(ops, "due_renewals", lambda *a, **k: [])  # a client that never renews
     t = Table(tmp_path, scenario="long")
-    side = _play_until(t, lambda s: _session(t, s).ledger.tip_seq + 1 >= LENGTH)
+    side = t.play_until(lambda s: _session(t, s).ledger.tip_seq + 1 >= LENGTH)
     # the player's own processor says so in one line, and signs nothing
     orders = t.tmp / "orders-exhausted.txt"
     orders.write_text("pass\n")
@@ -174,7 +162,7 @@ def test_without_renewal_a_commitment_runs_out_and_a_late_renewal_is_refused(
 
 def test_an_empty_renewal_list_is_not_canonical(tmp_path, short_dice):
     t = Table(tmp_path, scenario="long")
-    side = _play_until(t, lambda s: True)
+    side = t.play_until(lambda s: True)
     forged = _forge(t, side, renewals=[])
     _refused(t, forged, t.other(side), "empty list of renewals")
 

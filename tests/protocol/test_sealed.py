@@ -96,17 +96,6 @@ def test_files_carry_projections_commitments_and_openings_only(tmp_path):
 
 
 # -- cheats -------------------------------------------------------------------------------
-def _play_until(t: Table, ready) -> str:
-    for _ in range(300):
-        t.deliver()
-        side = t.mover()
-        assert side is not None, "the game ended first"
-        if ready(side):
-            return side
-        t.play_one()
-    raise AssertionError("never ready")
-
-
 def _tank(t: Table, side: str) -> str | None:
     s = ops.open_session(t.dirs[side], key_path=t.key(side))
     for b in BLOCKS[side]:
@@ -125,7 +114,7 @@ def _cheat_and_play_on(tmp_path, monkeypatch) -> str:
     'reveal' if blue's processor refused a later file whose openings prove the cheat, 'final'
     if `pbem verify` caught it at the end (each checked for the file and the rule)."""
     t = _table(tmp_path, 3)
-    side = _play_until(t, lambda s: s == "red" and t.status(s)["pending"] and
+    side = t.play_until(lambda s: s == "red" and t.status(s)["pending"] and
                        _tank(t, s) is not None)
     tank = _tank(t, side)
     orders = t.tmp / "cheat.txt"
@@ -195,7 +184,7 @@ def test_an_opening_with_another_value_is_refused(tmp_path):
                     return True
         return False
 
-    side = _play_until(t, ready)
+    side = t.play_until(ready)
     b, o = attack[side]
     orders = t.tmp / "attack.txt"
     orders.write_text(f"attack {b} {o}\n")
@@ -331,7 +320,7 @@ def test_a_final_reveal_before_the_end_is_refused(tmp_path):
     from pbem.core.records import FinalReveal
 
     t = _table(tmp_path, 4)
-    side = _play_until(t, lambda s: True)
+    side = t.play_until(lambda s: True)
     bad = _forged_next(t, side, final=FinalReveal(fact_key="00" * 32, orders={}))
     other = t.other(side)
     before = snapshot(t.dirs[other])
