@@ -82,3 +82,12 @@ def test_games_without_the_interface_cannot_seal():
     from fixtures.tinygame import GAME as DASH
 
     assert not can_seal(DASH) and can_seal(BLIND)
+
+
+def test_disclose_ignores_a_fact_its_owner_does_not_own():
+    """An opening is checked against its sender's own commitments only: a side that commits
+    and opens a fact named after the other side's block must change nothing."""
+    state = BLIND.initial()
+    state.blocks["b1"].kind = "scout"
+    BLIND.disclose(state, "red", {"b1.kind": "tank", "b1.vet": 1, "zz.kind": "tank"})
+    assert state.blocks["b1"].kind == "scout" and state.blocks["b1"].vet == -1
