@@ -19,7 +19,10 @@ One order per line (docs/bcs-engine.md):
     end                            end the Activities: Clean Up, Fatigue & Isolation (3.2a f, g)
     second | done                  attempt a Second Activation, or orient the HQ Done (3.5)
     first take | first give        the First Player's choice (2.1)
-    attack ... | engage ... | ...  combat orders: parsed, refused until the combat issue lands
+    attack B8.19 with ii-86-inf assist 90-mdr
+                                   a Regular Attack (7.2) on an adjacent hex by one Attack unit
+                                   and at most one Assist
+    engage ... | shock ... | ...   other combat orders: parsed, refused until they are built
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from pbem.core.errors import OrderSyntaxError
 HEX = re.compile(r"^[A-Za-z]\d{1,2}\.\d{2}$")
 UNIT = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 RULE = "BCS-ORDERS"
-COMBAT_WORDS = ("attack", "engage", "shock", "barrage", "fire", "recon", "retreat")
+COMBAT_WORDS = ("engage", "shock", "barrage", "fire", "recon", "retreat")
 
 
 class Activate(msgspec.Struct, tag="activate"):
@@ -91,6 +94,14 @@ class First(msgspec.Struct, tag="first"):
     take: bool = True
 
 
+class Attack(msgspec.Struct, tag="attack"):
+    """A Regular Attack (7.2): the defending hex, the Attack unit and an optional Assist."""
+
+    hex: str
+    unit: str
+    assist: str = ""
+
+
 class Combat(msgspec.Struct, tag="combat"):
     """A combat order (attack, engage, barrage ...): its words, for the combat issue."""
 
@@ -102,9 +113,9 @@ class Recover(msgspec.Struct, tag="recover"):
     """Failure Flip: turn a Fail SNAFU of an Initial Activation into a Recovery (10.4c)."""
 
 
-Order = Union[Activate, Recover, Trains, Flip, Obj, Move, End, Second, First, Combat]
+Order = Union[Activate, Recover, Trains, Flip, Obj, Move, End, Second, First, Attack, Combat]
 WORDS = ("activate", "recover", "trains", "flip", "obj", "move", "end", "second", "done",
-         "first") + COMBAT_WORDS
+         "first", "attack") + COMBAT_WORDS
 
 
 def _hex(tok: str) -> str:
@@ -166,6 +177,14 @@ def parse_order(text: str) -> Order:
         return Second(attempt=False)
     if w == "first" and len(args) == 1 and args[0].lower() in ("take", "give"):
         return First(take=args[0].lower() == "take")
+    if w == "attack" and len(args) in (3, 5) and args[1].lower() == "with" and \
+            (len(args) == 3 or args[3].lower() == "assist"):
+        assist = _unit(args[4]) if len(args) == 5 else ""
+        unit = _unit(args[2])
+        if assist == unit:
+            raise OrderSyntaxError("attack: the Assist is another unit than the Attack unit",
+                                   rule=RULE)
+        return Attack(hex=_hex(args[0]), unit=unit, assist=assist)
     if w in COMBAT_WORDS:
         return Combat(word=w, rest=" ".join(args))
     if w in WORDS:
@@ -197,4 +216,7 @@ def format_order(order: Order) -> str:
         return "second" if order.attempt else "done"
     if isinstance(order, First):
         return "first take" if order.take else "first give"
+    if isinstance(order, Attack):
+        return f"attack {order.hex} with {order.unit}" + \
+            (f" assist {order.assist}" if order.assist else "")
     return f"{order.word} {order.rest}".strip()

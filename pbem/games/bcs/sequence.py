@@ -376,9 +376,12 @@ def end_activities(state: BcsState, side: str, ctx: Context) -> None:
     if act.recovery:
         form.fatigue -= 1
         ctx.log(f"{name(form.id)} recovers to Fatigue {form.fatigue}")
-    elif act.objs:
-        die = ctx.roll(6, f"Fatigue increase: {name(form.id)} (OBJs placed)")
-        if bdata().roll("fatigue_obj", die) == "Increase" and form.fatigue < 4:
+    elif act.objs or act.attacked:
+        # 10.4b: one roll, on the worst case that applies (the Combat Table used is worse)
+        table, why = ("fatigue_combat", "Combat Table used") if act.attacked else \
+            ("fatigue_obj", "OBJs placed")
+        die = ctx.roll(6, f"Fatigue increase: {name(form.id)} ({why})")
+        if bdata().roll(table, die) == "Increase" and form.fatigue < 4:
             form.fatigue = 0 if form.fatigue == FRESH else form.fatigue + 1
             ctx.log(f"{name(form.id)} Fatigue increase roll {die}: now Fatigue {form.fatigue}")
         else:

@@ -84,6 +84,7 @@ class Activation(msgspec.Struct, kw_only=True):
     objs: list[str] = []         # Combat OBJ hexes placed in Initial Actions (4.3)
     trains_moved: bool = False   # the Combat Trains were placed in this Activation (10.3b)
     entries: dict[str, list[str]] = {}   # arrival group -> Entry hexes used in it (9.3b)
+    attacked: list[str] = []     # hexes that received a Regular Attack (7.2d)
 
 
 class SidePrivate(msgspec.Struct, kw_only=True):

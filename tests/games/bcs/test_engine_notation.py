@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from pbem.core.errors import OrderSyntaxError
-from pbem.games.bcs.orders import (Activate, Combat, End, First, Flip, Move, Obj, Second,
+from pbem.games.bcs.orders import (Activate, Attack, Combat, End, First, Flip, Move, Obj, Second,
                                    Recover, Trains, format_order, parse_order)
 
 unit_ids = st.from_regex(r"\A[a-z0-9][a-z0-9-]{0,10}\Z", fullmatch=True)
@@ -25,7 +25,9 @@ orders = st.one_of(
     st.just(End()),
     st.builds(Second, attempt=st.booleans()),
     st.builds(First, take=st.booleans()),
-    st.builds(Combat, word=st.sampled_from(["attack", "engage", "barrage"]),
+    st.builds(Attack, hex=hexes, unit=unit_ids,
+              assist=st.one_of(st.just(""), unit_ids)).filter(lambda a: a.assist != a.unit),
+    st.builds(Combat, word=st.sampled_from(["shock", "engage", "barrage"]),
               rest=st.from_regex(r"\A([a-z0-9.]+( [a-z0-9.]+)*)?\Z", fullmatch=True)),
 )
 
@@ -46,6 +48,8 @@ def test_round_trip(order):
     ("first  give", "first give"),
     ("activate REIM at b20.00", "activate reim at B20.00"),
     ("trains cca Off", "trains cca off"),
+    ("Attack b8.19 WITH ii-86-inf", "attack B8.19 with ii-86-inf"),
+    ("attack B8.19 with ii-86-inf Assist 1-501-tgr", "attack B8.19 with ii-86-inf assist 1-501-tgr"),
 ])
 def test_forms_give_one_canonical_line(text, canonical):
     """Case, dashes and spaces vary; the canonical line is one."""
@@ -60,6 +64,8 @@ def test_forms_give_one_canonical_line(text, canonical):
     ("activate cca recover at B20.00", "malformed .activate."),
     ("trains cca somewhere", "not a hex id"),
     ("first maybe", "malformed 'first'"),
+    ("attack B8.19 ii-86-inf", "malformed 'attack'"),
+    ("attack B8.19 with ii-86-inf assist ii-86-inf", "Assist is another unit"),
     ("", "empty order"),
 ])
 def test_bad_text_is_one_line(text, msg):
@@ -70,14 +76,15 @@ def test_bad_text_is_one_line(text, msg):
 
 
 def test_combat_orders_are_refused_until_combat_lands():
-    """Attack, engage, barrage ... parse but are refused with a clear 'not yet implemented'."""
+    """Engage, shock, barrage ... parse but are refused with a clear 'not yet implemented'."""
     from pbem.core.errors import IllegalOrder
     from pbem.core.game import Context
     from pbem.core.dice import FixedDice
     from pbem.games.bcs.engine import ENGINE
 
     state = ENGINE.setup("5.2", {"entry_blocking": "attack_from_off_map"})
-    for text in ("attack B14.09 with ii-7-pz", "engage B14.09", "barrage B14.09"):
+    for text in ("shock B14.09 with ii-7-pz", "engage B14.09", "barrage B14.09", "fire B14.09",
+                 "recon B14.09", "retreat ii-7-pz"):
         with pytest.raises(IllegalOrder, match="not yet implemented"):
             ENGINE.apply(state, "axis", parse_order(text), Context(FixedDice([])))
 

@@ -1,0 +1,294 @@
+"""Regular Attacks (7.2): who may attack what from where, the Net Action Ratings, the Combat
+Table roll and its results (losses, Situational results, Traffic, advance after combat).
+
+Retreats themselves are carried out by retreat.py. The defender's choices (7.2g, 7.2o) are not
+asked yet: the defending AR unit is the unit of the stack with the best AR (ties: the top unit,
+5.5e), and the defender's further losses go to the AR unit first, then to the others in stack
+order (docs/bcs-engine.md, "Combat as built").
+"""
+
+from __future__ import annotations
+
+from pbem.core.errors import IllegalOrder
+from pbem.core.game import Context
+from pbem.games.bcs.board import at, bdata, combat_count, face, has_zoc, hq_of, is_combat, \
+    printed_ma
+from pbem.games.bcs.data import Face
+from pbem.games.bcs.command import in_radius
+from pbem.games.bcs.retreat import retreat_stack
+from pbem.games.bcs.sequence import control_after_move
+from pbem.games.bcs.state import BcsState, Piece, other
+from pbem.games.bcs.terrain import PROHIBITED, step_cost
+from pbem.games.bcs.view import top_unit
+
+OBJ_ZONE = 2                 # 4.3c: each Combat OBJ makes a 2-hex-radius OBJ Zone
+PREPARED_RANGE = 6           # 4.5: Deployed units within 6 hexes of the HQ have Prepared Defense
+
+
+def capability_row(f: Face) -> str:
+    """The Unit Capabilities Chart row of a side showing (1.2c, 1.2d)."""
+    if f.assault_arrow and f.av is not None:
+        return "Dual"
+    if f.assault_arrow:
+        return "Assault Arrow"
+    if f.av is None:
+        return "Unprepared"
+    if f.breakthrough:
+        return "Breakthrough AV"
+    return {"offensive": "Red AV", "limited": "Limited AV", "light": "Light AV",
+            "stand_off": "Stand Off AV"}[f.av_class]
+
+
+def can(p: Piece, column: str) -> bool:
+    """Whether a unit's side showing may do this per the Unit Capabilities Chart."""
+    f = face(p)
+    return f is not None and bdata().cell("unit_capabilities", capability_row(f), column) == "yes"
+
+
+def modifier(name: str) -> int:
+    """The DRM of a Combat Table modifier, from the chart data."""
+    for m in bdata().modifiers:
+        if m.chart == "combat" and m.name == name:
+            return m.drm
+    raise KeyError(name)
+
+
+def in_obj_zone(state: BcsState, hex_id: str) -> int:
+    """How many Combat OBJs put the hex in their OBJ Zone (4.3c)."""
+    gm = bdata().game_map
+    return sum(1 for o in state.objs if gm.grid.distance(o, hex_id) <= OBJ_ZONE)
+
+
+def double_obj(state: BcsState, hex_id: str) -> bool:
+    """A Double OBJ Zone: two OBJ markers in one hex within 2 hexes of this one (4.3b)."""
+    gm = bdata().game_map
+    return any(state.objs.count(o) >= 2 and gm.grid.distance(o, hex_id) <= OBJ_ZONE
+               for o in set(state.objs))
+
+
+def _own_active(state: BcsState, side: str, uid: str, role: str) -> Piece:
+    act = state.activation
+    assert act is not None
+    p = state.pieces.get(uid)
+    if p is None or p.side != side or not is_combat(p):
+        raise IllegalOrder(f"{uid} is not a combat unit of yours on the map", rule="BCS-7.2b")
+    if p.formation != act.formation:
+        raise IllegalOrder(f"{uid} is not of the active Formation: only active stacks attack "
+                           f"({role})", rule="BCS-7.2b")
+    if p.finished:
+        raise IllegalOrder(f"{uid} is Finished and cannot be the {role}", rule="BCS-7.2q")
+    if combat_count(state, p.hex) > 2:
+        raise IllegalOrder(f"{uid} is overstacked in {p.hex} and cannot be the {role}",
+                           rule="BCS-7.2e")
+    return p
+
+
+def check_attack(state: BcsState, side: str, hex_id: str, uid: str,
+                 assist: str) -> tuple[Piece, Piece | None]:
+    """Check a Regular Attack (7.2 requirements, 7.2b-e, 7.2i, 7.2q, 6.0d); the Attack unit and
+    the Assist."""
+    act = state.activation
+    if state.phase != "activities" or act is None or act.side != side:
+        raise IllegalOrder("Attacks are made by the active player in the Activities of an "
+                           "Activation", rule="BCS-7.2b")
+    if act.recovery:
+        raise IllegalOrder("a Fatigue Recovery Activation makes no Attacks", rule="BCS-7.0b")
+    gm = bdata().game_map
+    if not gm.grid.is_hex(hex_id):
+        raise IllegalOrder(f"{hex_id} is not a hex of the map", rule="BCS-7.2-r2")
+    unit = _own_active(state, side, uid, "Attack unit")
+    f = face(unit)
+    assert f is not None
+    if not f.assault_arrow:
+        raise IllegalOrder(f"{uid} shows no Assault Arrow and cannot be the Attack unit",
+                           rule="BCS-7.2-r1")
+    if printed_ma(unit) <= 0:
+        raise IllegalOrder(f"{uid} has no printed MA above zero and cannot be the Attack unit",
+                           rule="BCS-7.2-r1")
+    defenders = [p for p in at(state, hex_id) if p.side == other(side) and p.kind == "unit"]
+    if not defenders:
+        raise IllegalOrder(f"{hex_id} holds no enemy combat unit (HQs and Combat Trains are "
+                           f"never attacked)", rule="BCS-7.2-r2")
+    if not in_obj_zone(state, hex_id):
+        raise IllegalOrder(f"{hex_id} is in no OBJ Zone (within {OBJ_ZONE} hexes of a Combat "
+                           f"OBJ)", rule="BCS-7.2-r2")
+    if hex_id not in gm.grid.neighbours(unit.hex):
+        raise IllegalOrder(f"{uid} in {unit.hex} is not adjacent to {hex_id}", rule="BCS-7.2b")
+    if hex_id in act.attacked:
+        raise IllegalOrder(f"{hex_id} has already received a Regular Attack in this Activation",
+                           rule="BCS-7.2d-1")
+    if step_cost(unit.hex, hex_id, f.mclass, state.weather == "Rain").mp == PROHIBITED:
+        raise IllegalOrder(f"{uid} could not enter {hex_id} by terrain, so cannot attack it",
+                           rule="BCS-7.2e")
+    helper = None
+    if assist:
+        if assist == uid:
+            raise IllegalOrder("the Assist is another unit than the Attack unit",
+                               rule="BCS-7.2i-1")
+        helper = _own_active(state, side, assist, "Assist")
+        if helper.hex != unit.hex and helper.hex not in gm.grid.neighbours(unit.hex):
+            raise IllegalOrder(f"the Assist {assist} is neither in nor adjacent to the Attack "
+                               f"unit's hex {unit.hex}", rule="BCS-7.2i-1")
+        if hex_id not in gm.grid.neighbours(helper.hex):
+            raise IllegalOrder(f"the Assist {assist} is not adjacent to {hex_id}",
+                               rule="BCS-7.2i-1")
+        if not can(helper, "Assist"):
+            row = capability_row(face(helper))  # type: ignore[arg-type]
+            raise IllegalOrder(f"{assist} ({row}) cannot Assist (Unit Capabilities Chart)",
+                               rule="BCS-7.2i-2")
+        if not has_zoc(helper):
+            raise IllegalOrder(f"{hex_id} is not in {assist}'s ZOC", rule="BCS-6.0d")
+    return unit, helper
+
+
+def defending_ar_unit(units: list[Piece]) -> Piece:
+    """The defending AR unit (7.2g): the best AR of the stack, ties the top unit (5.5e)."""
+    best = max(bdata().units[p.id].ar for p in units)
+    return top_unit([p for p in units if bdata().units[p.id].ar == best])
+
+
+def has_prepared_defense(state: BcsState, p: Piece) -> bool:
+    """A unit 'has' Prepared Defense: its Formation has it, it shows its Deployed side and it is
+    within 6 hexes of its HQ (4.5)."""
+    form = state.formations.get(p.formation)
+    hq = hq_of(state, p)
+    if form is None or not form.prepared_defense or hq is None or hq.status != "map":
+        return False
+    return p.face == "deployed" and \
+        bdata().game_map.grid.distance(p.hex, hq.hex) <= PREPARED_RANGE
+
+
+def _common(state: BcsState, p: Piece) -> list[tuple[str, int]]:
+    f = face(p)
+    assert f is not None
+    out = []
+    if f.assault_arrow and f.av is not None:
+        out.append(("Dual or Supported", modifier("Dual or Supported")))
+    form = state.formations.get(p.formation)
+    if form is not None and form.msr_blocked:
+        out.append(("MSR Blocked marked", modifier("MSR Blocked marked")))
+    return out
+
+
+def attacker_drms(state: BcsState, unit: Piece, helper: Piece | None,
+                  hex_id: str) -> list[tuple[str, int]]:
+    """The attacker's Combat Table DRMs (7.2k): Dual, MSR Blocked, Assist, Prepared Defense of
+    the attacking Formation, Double OBJ Zone."""
+    out = _common(state, unit)
+    if helper is not None:
+        out.append(("Assist", modifier("Assist (Regular Attacks ONLY)")))
+    if state.formations[unit.formation].prepared_defense:
+        out.append(("Attacking Formation has Prep Def",
+                    modifier("Attacking Formation has Prep Def")))
+    if double_obj(state, hex_id):
+        out.append(("Double OBJ Zone", modifier("Double OBJ Zone")))
+    return out
+
+
+def defender_drms(state: BcsState, ar_unit: Piece, units: list[Piece],
+                  from_hex: str) -> list[tuple[str, int]]:
+    """The defender's Combat Table DRMs (7.2k, 7.2L): Dual, MSR Blocked, combat terrain in the
+    hex, the hexside attacked across, Prepared Defense, a second unit in defense."""
+    d = bdata()
+    out = _common(state, ar_unit)
+    if d.terrain[d.game_map.terrain[ar_unit.hex]].combat == "yes":
+        out.append(("Terrain", modifier("Terrain (defender in combat terrain)")))
+    for kind in sorted(d.game_map.hexside(from_hex, ar_unit.hex)):
+        if d.terrain[kind].combat_drm:
+            out.append((f"{d.terrain[kind].name} hexside", d.terrain[kind].combat_drm))
+    if has_prepared_defense(state, ar_unit):
+        out.append(("Prepared Defense", modifier("Prepared Defense")))
+    if len(units) >= 2:
+        out.append(("Second unit in defense", modifier("Second unit in defense")))
+    return out
+
+
+def key_terrain(hex_id: str) -> bool:
+    """Key Terrain (7.5g): the TEC marks the hex's terrain as key."""
+    d = bdata()
+    return d.terrain[d.game_map.terrain[hex_id]].key
+
+
+def lose(state: BcsState, p: Piece, n: int, ctx: Context) -> int:
+    """Take up to n step losses from one unit (7.0c, 1.2e); the steps actually lost."""
+    taken = min(n, p.steps)
+    p.steps -= taken
+    if taken:
+        ctx.log(f"{p.id} loses {taken} step{'s' if taken > 1 else ''}", visible_to=p.side)
+    if p.steps <= 0:
+        p.status, p.hex = "dead", ""
+        ctx.log(f"{p.id} is destroyed")
+    return taken
+
+
+def attack(state: BcsState, side: str, hex_id: str, uid: str, assist: str,
+           ctx: Context) -> None:
+    """Resolve a Regular Attack (7.2 Attack Sequence) after checking it."""
+    unit, helper = check_attack(state, side, hex_id, uid, assist)
+    act = state.activation
+    assert act is not None
+    act.began = True
+    act.attacked.append(hex_id)
+    defenders = sorted((p for p in at(state, hex_id) if p.side != side and p.kind == "unit"),
+                       key=lambda p: p.id)
+    ar_unit = defending_ar_unit(defenders)
+    prepared = has_prepared_defense(state, ar_unit)
+    ctx.log(f"{unit.id} attacks {hex_id}" + (f", {helper.id} assisting" if helper else ""),
+            hexes=(unit.hex, hex_id))
+    ctx.log(f"Defence of {hex_id}: AR unit {ar_unit.id} (AR {bdata().units[ar_unit.id].ar}), "
+            f"{'with' if prepared else 'no'} Prepared Defense", hexes=(hex_id,))
+    att = attacker_drms(state, unit, helper, hex_id)
+    dfn = defender_drms(state, ar_unit, defenders, unit.hex)
+    att_net = bdata().units[unit.id].ar + sum(v for _, v in att)
+    def_net = bdata().units[ar_unit.id].ar + sum(v for _, v in dfn)
+    dice = ctx.rolls_of(2, 6, f"Combat Table: {unit.id} attacks {hex_id}")
+    total = sum(dice) + att_net - def_net
+    band = next(b for b in bdata().tables["combat"].rows
+                if (b.lo is None or total >= b.lo) and (b.hi is None or total <= b.hi))
+    text = lambda mods: ", ".join(f"{n} {v:+d}" for n, v in mods) or "no DRM"  # noqa: E731
+    ctx.log(f"Combat Table: {dice[0]}+{dice[1]}, attacker net AR {att_net} ({text(att)}), "
+            f"defender net AR {def_net} ({text(dfn)}) = {total}: {band.result}",
+            hexes=(hex_id,))
+    for p in (unit, helper):
+        if p is not None:
+            p.finished = True
+    _apply(state, side, unit, ar_unit, defenders, band.loss, band.retreat, band.traffic,
+           prepared, hex_id, ctx)
+
+
+def _apply(state: BcsState, side: str, unit: Piece, ar_unit: Piece, defenders: list[Piece],
+           loss: str, retreat: str, traffic: bool, prepared: bool, hex_id: str,
+           ctx: Context) -> None:
+    """Step (7) of the sequence: losses (7.2n, 7.2o), Situational results (7.5g), retreats,
+    Traffic (5.1g) and the advance after combat (7.4a)."""
+    if loss == "[A1]":
+        loss = "A1" if prepared else ""
+    if loss.startswith("A"):
+        lose(state, unit, int(loss[1:]), ctx)          # 7.2n: the excess is ignored
+    elif loss.startswith("D"):
+        n = int(loss[1:])
+        for p in [ar_unit] + [q for q in defenders if q is not ar_unit]:   # 7.2o
+            n -= lose(state, p, n, ctx)
+    alive = [p for p in defenders if p.status == "map"]
+    if retreat == "D: Situational" and alive:
+        if unit.status != "map":
+            ctx.log("the Attack unit was destroyed: the Situational result is ignored")
+        elif key_terrain(hex_id) or prepared:
+            why = "Key Terrain" if key_terrain(hex_id) else "Prepared Defense"
+            ctx.log(f"Situational result in {why}: each unit in {hex_id} loses a step and stays")
+            for p in alive:
+                lose(state, p, 1, ctx)
+        else:
+            retreat_stack(state, alive, ar_unit, "situational", unit.hex, ctx)
+    elif retreat == "D: Retreat" and alive:
+        retreat_stack(state, alive, ar_unit, "automatic", unit.hex, ctx)
+    if not any(p.hex == hex_id and p.status == "map" and p.kind == "unit"
+               for p in defenders):
+        if traffic and hex_id not in state.traffic:
+            state.traffic.append(hex_id)
+            ctx.log(f"Traffic Stopped in {hex_id}", hexes=(hex_id,))
+        if unit.status == "map" and not any(p.side != side for p in at(state, hex_id)):
+            frm = unit.hex
+            unit.hex = hex_id
+            ctx.log(f"{unit.id} advances into {hex_id}", hexes=(frm, hex_id))
+            control_after_move(state, side, hex_id, in_radius(state, unit))
