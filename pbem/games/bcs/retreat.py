@@ -104,7 +104,7 @@ def _within(centre: str, n: int) -> list[str]:
     return sorted(seen)
 
 
-def retreat_to_hq(state: BcsState, units: list[Piece], ctx: Context) -> None:
+def retreat_to_hq(state: BcsState, units: list[Piece], attack_hex: str, ctx: Context) -> None:
     """An Automatic Retreat of Leg or Truck units: to or next to the HQ, flipped to the Move
     side; off the map to return next turn when the HQ is less than 3 hexes away or no hex within
     1 of it takes the unit (7.5f box)."""
@@ -121,7 +121,8 @@ def retreat_to_hq(state: BcsState, units: list[Piece], ctx: Context) -> None:
             p.entry, p.arrives = [f"hq:{p.formation}"], state.turn + 1
             ctx.log(f"{p.id} retreats off the map: it returns next turn at its HQ (7.5f)")
             continue
-        to = min(spots, key=lambda h: (bool(ezoc(state, p.side, h)), h))
+        to = min(spots, key=lambda h: (bool(ezoc(state, p.side, h)),
+                                       -grid.distance(attack_hex, h), h))
         p.hex = to
         ctx.log(f"{p.id} retreats from {here} to {to}, by its HQ", hexes=(here, to))
         if affected_by(mclass(p), ezoc(state, p.side, to)):
@@ -147,7 +148,7 @@ def retreat_stack(state: BcsState, units: list[Piece], ar_unit: Piece, kind: str
             _step(state, p, ctx, "no Safe Path, 7.5f")
         return
     if kind == "automatic" and cls in ("leg", "truck") and not unassigned:
-        retreat_to_hq(state, units, ctx)
+        retreat_to_hq(state, units, attack_hex, ctx)
         return
     retreat_three(state, units, attack_hex, ctx)
 
