@@ -1,8 +1,9 @@
 """The random bot: legal orders for the pending decision, planned on a copy of the state.
 
 Every line is applied to the copy as it is written, so it is legal when written; the bot stops
-after the first order that may roll dice (``activate``, ``second``, ``end``), as later lines
-could not know the dice.
+after the first order that may roll dice (``activate``, ``second``, ``attack``, ``end``), as
+later lines could not know the dice. In an Activation it places Combat OBJs on enemy hexes near
+its units, moves, then now and then makes a Regular Attack with a unit next to an enemy.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.games.bcs import actions
 from pbem.games.bcs.board import bdata, combat_count, entry_hexes
-from pbem.games.bcs.orders import Move, Trains, format_order
+from pbem.games.bcs.orders import Attack, Move, Obj, Order, Trains, format_order
 from pbem.games.bcs.supply import SUPPLY_ROADS, msr, road_hexes
 from pbem.games.bcs.sequence import pending
 from pbem.games.bcs.state import BcsState
@@ -68,13 +69,57 @@ def _trains(s: BcsState, side: str, rng: random.Random) -> list[str]:
     return []
 
 
+def _try(s: BcsState, side: str, order: Order) -> bool | None:
+    """Apply an order to the copy: True if legal, None if legal up to its first die, else False."""
+    try:
+        actions.apply(s, side, order, Context(_StopAtDice()))
+    except IllegalOrder:
+        return False
+    except _Rolled:
+        return None
+    return True
+
+
+def _objs(s: BcsState, side: str, rng: random.Random) -> list[str]:
+    """Combat OBJs on enemy hexes within 3 hexes of the active Formation's units (4.3)."""
+    act = s.activation
+    assert act is not None
+    if act.began or act.recovery:
+        return []
+    grid = bdata().game_map.grid
+    own = {p.hex for p in s.pieces.values()
+           if p.formation == act.formation and p.kind == "unit" and p.status == "map"}
+    near = sorted({p.hex for p in s.pieces.values() if p.side != side and p.kind == "unit"
+                   and p.status == "map" and any(grid.distance(p.hex, o) <= 3 for o in own)})
+    rng.shuffle(near)
+    return [format_order(Obj(hex=h)) for h in near[:2] if _try(s, side, Obj(hex=h))]
+
+
+def _attack(s: BcsState, side: str, rng: random.Random) -> str:
+    """A Regular Attack by a unit of the active Formation next to an enemy hex, or ''."""
+    act = s.activation
+    assert act is not None
+    grid = bdata().game_map.grid
+    units = sorted(p.id for p in s.pieces.values()
+                   if p.formation == act.formation and p.kind == "unit" and p.status == "map")
+    rng.shuffle(units)
+    for uid in units:
+        for h in grid.neighbours(s.pieces[uid].hex):
+            order = Attack(hex=h, unit=uid)
+            if any(p.side != side and p.hex == h and p.status == "map"
+                   for p in s.pieces.values()) and _try(s, side, order) is None:
+                return format_order(order)
+    return ""
+
+
 def _activities(state: BcsState, side: str, rng: random.Random) -> list[str]:
-    """Random moves of the active Formation's units, each legal on the copy, then 'end'."""
+    """Random OBJs and moves of the active Formation's units, each legal on the copy, then
+    sometimes an Attack (the stretch stops at its dice), else 'end'."""
     s = msgspec.convert(msgspec.to_builtins(state), type=BcsState)
     act = s.activation
     assert act is not None
     grid = bdata().game_map.grid
-    lines: list[str] = _trains(s, side, rng)
+    lines: list[str] = _objs(s, side, rng) + _trains(s, side, rng)
     units = sorted(p.id for p in s.pieces.values()
                    if p.formation == act.formation and p.kind in ("unit", "hq")
                    and p.status != "dead")
@@ -101,5 +146,6 @@ def _activities(state: BcsState, side: str, rng: random.Random) -> list[str]:
                 continue
             lines.append(format_order(order))
             break
-    lines.append("end")
+    attack = _attack(s, side, rng) if rng.random() < 0.5 else ""
+    lines.append(attack or "end")
     return lines
