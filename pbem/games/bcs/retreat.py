@@ -119,12 +119,17 @@ def retreat_to_hq(state: BcsState, units: list[Piece], attack_hex: str, ctx: Con
         if not spots:
             p.status, p.hex = "off", ""
             p.entry, p.arrives = [f"hq:{p.formation}"], state.turn + 1
-            ctx.log(f"{p.id} retreats off the map: it returns next turn at its HQ (7.5f)")
+            ctx.log(f"a unit of the stack in {here} retreats off the map: it returns next turn "
+                    f"at its HQ (7.5f)")
+            ctx.log(f"{p.id} retreats off the map: it returns next turn at its HQ (7.5f)",
+                    visible_to=p.side)
             continue
         to = min(spots, key=lambda h: (bool(ezoc(state, p.side, h)),
                                        -grid.distance(attack_hex, h), h))
         p.hex = to
-        ctx.log(f"{p.id} retreats from {here} to {to}, by its HQ", hexes=(here, to))
+        ctx.log(f"a unit of the stack in {here} retreats to {to}, by its HQ", hexes=(here, to))
+        ctx.log(f"{p.id} retreats from {here} to {to}, by its HQ", visible_to=p.side,
+                hexes=(here, to))
         if affected_by(mclass(p), ezoc(state, p.side, to)):
             _step(state, p, ctx, "retreat into an EZOC, 7.5e")
 
