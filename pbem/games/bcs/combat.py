@@ -14,7 +14,7 @@ from pbem.core.game import Context
 from pbem.games.bcs.board import at, bdata, combat_count, face, has_zoc, hq_of, is_combat, \
     printed_ma
 from pbem.games.bcs.data import Face
-from pbem.games.bcs.command import in_radius
+from pbem.games.bcs.command import exempt, in_radius
 from pbem.games.bcs.retreat import retreat_stack
 from pbem.games.bcs.sequence import control_after_move
 from pbem.games.bcs.state import BcsState, Piece, other
@@ -85,8 +85,8 @@ def _own_active(state: BcsState, side: str, uid: str, role: str) -> Piece:
 
 def check_attack(state: BcsState, side: str, hex_id: str, uid: str,
                  assist: str) -> tuple[Piece, Piece | None]:
-    """Check a Regular Attack (7.2 requirements, 7.2b-e, 7.2i, 7.2q, 6.0d); the Attack unit and
-    the Assist."""
+    """Check a Regular Attack (7.2 requirements, 7.2b-e, 7.2i, 7.2q, 6.0d, 4.2f); the Attack unit
+    and the Assist."""
     act = state.activation
     if state.phase != "activities" or act is None or act.side != side:
         raise IllegalOrder("Attacks are made by the active player in the Activities of an "
@@ -120,6 +120,9 @@ def check_attack(state: BcsState, side: str, hex_id: str, uid: str,
     if step_cost(unit.hex, hex_id, f.mclass, state.weather == "Rain").mp == PROHIBITED:
         raise IllegalOrder(f"{uid} could not enter {hex_id} by terrain, so cannot attack it",
                            rule="BCS-7.2e")
+    if not exempt(unit) and in_radius(state, unit) and not in_radius(state, unit, hex_id):
+        raise IllegalOrder(f"{uid} is in Command Radius and would advance out of it into "
+                           f"{hex_id}", rule="BCS-4.2f-2")
     helper = None
     if assist:
         if assist == uid:
