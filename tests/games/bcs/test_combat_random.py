@@ -1,13 +1,15 @@
 """Regular Attacks in random positions of map B with keyed dice: whatever the result, the state
 stays legal (no hex with both sides, no overstacked retreat end, steps within the counter, the
 Attack and Assist units Finished, the defending hex emptied only by a retreat or by losses, the
-Attack unit advancing into it when it survives)."""
+Attack unit advancing into it when it survives); the order is legal on the attacker's stand-in
+(hosted checking) and both views survive the stand-in round trip."""
 
 from __future__ import annotations
 
 import random
 from types import SimpleNamespace
 
+import msgspec
 import pytest
 
 from pbem.core.dice import KeyedDice
@@ -55,11 +57,14 @@ def test_attack_leaves_a_legal_state(seed):
         position, order, unit, assist, d_hex, defenders = _position(rng)
         state = HOOKS.build(SimpleNamespace(position=position))
         side = state.activation.side
+        shadow = ENGINE.standin(ENGINE.view(state, side), side)
         ctx = Context(KeyedDice(seed.to_bytes(8, "big")), action=0)
         try:
             ENGINE.apply(state, side, parse_order(order), ctx)
         except IllegalOrder:
             continue
+        # a hosted player's check: the same order is legal on the attacker's stand-in
+        ENGINE.apply(shadow, side, parse_order(order), Context(KeyedDice(b"x" * 8), action=0))
         break
     else:
         pytest.skip("no legal attack drawn")
@@ -90,3 +95,6 @@ def test_attack_leaves_a_legal_state(seed):
         assert attacker.hex == d_hex or "cca-hq" in [p.id for p in state.pieces.values()
                                                     if p.hex == d_hex], texts
     assert state.activation.attacked == [d_hex]
+    for viewer in ENGINE.sides:
+        view = ENGINE.view(state, viewer)
+        assert ENGINE.view(ENGINE.standin(msgspec.to_builtins(view), viewer), viewer) == view
