@@ -7,13 +7,14 @@ from pbem.core.game import Context
 from pbem.games.bcs import orders as o
 from pbem.games.bcs import sequence
 from pbem.games.bcs.combat import attack
+from pbem.games.bcs.shock import shock
 from pbem.games.bcs.command import in_radius
 from pbem.games.bcs.mixing import coordinate, mixed_with
 from pbem.games.bcs.movement import check_move, do_move, flip_allowed
 from pbem.games.bcs.state import BcsState
 from pbem.games.bcs.view import top_unit
 
-NOT_YET = "not yet implemented (of combat only the Regular Attack is built so far)"
+NOT_YET = "not yet implemented (of combat only the Regular and Shock Attacks are built so far)"
 
 
 def apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
@@ -61,6 +62,8 @@ def apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
         sequence.second(state, side, order.attempt, ctx)
     elif isinstance(order, o.Attack):
         attack(state, side, order.hex, order.unit, order.assist, ctx)
+    elif isinstance(order, o.Shock):
+        shock(state, side, order.hex, order.unit, ctx)
     elif isinstance(order, o.First):
         sequence.first(state, side, order.take, ctx)
     else:

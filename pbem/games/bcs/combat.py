@@ -176,7 +176,7 @@ def _common(state: BcsState, p: Piece) -> list[tuple[str, int]]:
 def attacker_drms(state: BcsState, unit: Piece, helper: Piece | None,
                   hex_id: str) -> list[tuple[str, int]]:
     """The attacker's Combat Table DRMs (7.2k): Dual, MSR Blocked, Assist, Prepared Defense of
-    the attacking Formation, Double OBJ Zone."""
+    the attacking Formation, Double OBJ Zone (Regular and Shock Attacks alike)."""
     out = _common(state, unit)
     if helper is not None:
         out.append(("Assist", modifier("Assist (Regular Attacks ONLY)")))
@@ -232,15 +232,24 @@ def attack(state: BcsState, side: str, hex_id: str, uid: str, assist: str,
     assert act is not None
     act.began = True
     act.attacked.append(hex_id)
+    ctx.log(f"{unit.id} attacks {hex_id}" + (f", {helper.id} assisting" if helper else ""),
+            hexes=(unit.hex, hex_id))
+    resolve(state, side, unit, hex_id, attacker_drms(state, unit, helper, hex_id), ctx)
+    for p in (unit, helper):
+        if p is not None:
+            p.finished = True
+
+
+def resolve(state: BcsState, side: str, unit: Piece, hex_id: str,
+            att: list[tuple[str, int]], ctx: Context) -> None:
+    """Steps 2 and 5-7 of the Attack Sequence (7.2g, 7.2k, 7.2m): the defence announced, the
+    Combat Table roll with the attacker's DRMs given and the defender's, and its results."""
     defenders = sorted((p for p in at(state, hex_id) if p.side != side and p.kind == "unit"),
                        key=lambda p: p.id)
     ar_unit = defending_ar_unit(defenders)
     prepared = has_prepared_defense(state, ar_unit)
-    ctx.log(f"{unit.id} attacks {hex_id}" + (f", {helper.id} assisting" if helper else ""),
-            hexes=(unit.hex, hex_id))
     ctx.log(f"Defence of {hex_id}: AR unit {ar_unit.id} (AR {bdata().units[ar_unit.id].ar}), "
             f"{'with' if prepared else 'no'} Prepared Defense", hexes=(hex_id,))
-    att = attacker_drms(state, unit, helper, hex_id)
     dfn = defender_drms(state, ar_unit, defenders, unit.hex)
     att_net = bdata().units[unit.id].ar + sum(v for _, v in att)
     def_net = bdata().units[ar_unit.id].ar + sum(v for _, v in dfn)
@@ -252,9 +261,6 @@ def attack(state: BcsState, side: str, hex_id: str, uid: str, assist: str,
     ctx.log(f"Combat Table: {dice[0]}+{dice[1]}, attacker net AR {att_net} ({text(att)}), "
             f"defender net AR {def_net} ({text(dfn)}) = {total}: {band.result}",
             hexes=(hex_id,))
-    for p in (unit, helper):
-        if p is not None:
-            p.finished = True
     _apply(state, side, unit, ar_unit, defenders, band.loss, band.retreat, band.traffic,
            prepared, hex_id, ctx)
 

@@ -22,7 +22,8 @@ One order per line (docs/bcs-engine.md):
     attack B8.19 with ii-86-inf assist 90-mdr
                                    a Regular Attack (7.2) on an adjacent hex by one Attack unit
                                    and at most one Assist
-    engage ... | shock ... | ...   other combat orders: parsed, refused until they are built
+    shock B8.19 with 81-cav        a Shock Attack (7.3) by one Tac unit, for a Fire Event
+    engage ... | barrage ... | ... other combat orders: parsed, refused until they are built
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from pbem.core.errors import OrderSyntaxError
 HEX = re.compile(r"^[A-Za-z]\d{1,2}\.\d{2}$")
 UNIT = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 RULE = "BCS-ORDERS"
-COMBAT_WORDS = ("engage", "shock", "barrage", "fire", "recon", "retreat")
+COMBAT_WORDS = ("engage", "barrage", "fire", "recon", "retreat")
 
 
 class Activate(msgspec.Struct, tag="activate"):
@@ -102,6 +103,13 @@ class Attack(msgspec.Struct, tag="attack"):
     assist: str = ""
 
 
+class Shock(msgspec.Struct, tag="shock"):
+    """A Shock Attack (7.3): the defending hex and the Shock unit."""
+
+    hex: str
+    unit: str
+
+
 class Combat(msgspec.Struct, tag="combat"):
     """A combat order (attack, engage, barrage ...): its words, for the combat issue."""
 
@@ -113,9 +121,10 @@ class Recover(msgspec.Struct, tag="recover"):
     """Failure Flip: turn a Fail SNAFU of an Initial Activation into a Recovery (10.4c)."""
 
 
-Order = Union[Activate, Recover, Trains, Flip, Obj, Move, End, Second, First, Attack, Combat]
+Order = Union[Activate, Recover, Trains, Flip, Obj, Move, End, Second, First, Attack, Shock,
+              Combat]
 WORDS = ("activate", "recover", "trains", "flip", "obj", "move", "end", "second", "done",
-         "first", "attack") + COMBAT_WORDS
+         "first", "attack", "shock") + COMBAT_WORDS
 
 
 def _hex(tok: str) -> str:
@@ -185,6 +194,8 @@ def parse_order(text: str) -> Order:
             raise OrderSyntaxError("attack: the Assist is another unit than the Attack unit",
                                    rule=RULE)
         return Attack(hex=_hex(args[0]), unit=unit, assist=assist)
+    if w == "shock" and len(args) == 3 and args[1].lower() == "with":
+        return Shock(hex=_hex(args[0]), unit=_unit(args[2]))
     if w in COMBAT_WORDS:
         return Combat(word=w, rest=" ".join(args))
     if w in WORDS:
@@ -216,6 +227,8 @@ def format_order(order: Order) -> str:
         return "second" if order.attempt else "done"
     if isinstance(order, First):
         return "first take" if order.take else "first give"
+    if isinstance(order, Shock):
+        return f"shock {order.hex} with {order.unit}"
     if isinstance(order, Attack):
         return f"attack {order.hex} with {order.unit}" + \
             (f" assist {order.assist}" if order.assist else "")

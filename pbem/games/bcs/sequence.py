@@ -148,6 +148,7 @@ def _reset_units(state: BcsState, fid: str = "") -> None:
     for p in state.pieces.values():
         p.mp, p.moved, p.done_moving, p.stopped, p.flipped, p.finished = 0, False, False, "", \
             False, False
+        p.fire_events = 0
         p.start = p.hex
         if p.formation == fid and p.status == "map" and not p.joined and in_radius(state, p):
             p.joined = True
@@ -376,9 +377,10 @@ def end_activities(state: BcsState, side: str, ctx: Context) -> None:
     if act.recovery:
         form.fatigue -= 1
         ctx.log(f"{name(form.id)} recovers to Fatigue {form.fatigue}")
-    elif act.objs or act.attacked:
+    elif act.objs or act.attacked or act.shocked:
         # 10.4b: one roll, on the worst case that applies (the Combat Table used is worse)
-        table, why = ("fatigue_combat", "Combat Table used") if act.attacked else \
+        table, why = ("fatigue_combat", "Combat Table used") \
+            if act.attacked or act.shocked else \
             ("fatigue_obj", "OBJs placed")
         die = ctx.roll(6, f"Fatigue increase: {name(form.id)} ({why})")
         if bdata().roll(table, die) == "Increase" and form.fatigue < 4:

@@ -49,6 +49,7 @@ class Piece(msgspec.Struct, kw_only=True):
     stopped: str = ""            # the rule id of a STOP it executed ("" = none)
     flipped: bool = False        # flipped this Activation (5.6a)
     finished: bool = False       # Finished (3.3e)
+    fire_events: int = 0         # Fire Events used this Activation (7.0d)
 
 
 class FormationState(msgspec.Struct, kw_only=True):
@@ -85,6 +86,7 @@ class Activation(msgspec.Struct, kw_only=True):
     trains_moved: bool = False   # the Combat Trains were placed in this Activation (10.3b)
     entries: dict[str, list[str]] = {}   # arrival group -> Entry hexes used in it (9.3b)
     attacked: list[str] = []     # hexes that received a Regular Attack (7.2d)
+    shocked: bool = False        # a Shock Attack used the Combat Table (10.4b)
 
 
 class SidePrivate(msgspec.Struct, kw_only=True):

@@ -1,4 +1,4 @@
-"""Regular Attacks in random positions of map B with keyed dice: whatever the result, the state
+"""Regular and Shock Attacks in random positions of map B with keyed dice: whatever the result, the state
 stays legal (no hex with both sides, no overstacked retreat end, steps within the counter, the
 Attack and Assist units Finished, the defending hex emptied only by a retreat or by losses, the
 Attack unit advancing into it when it survives); the order is legal on the attacker's stand-in
@@ -45,13 +45,16 @@ def _position(rng: random.Random):
         assist = ""
     position = {"units": units, "active": fid, "objs": [d_hex],
                 "formations": {"cca": {"prepared_defense": rng.random() < 0.3}}}
+    if bdata().units[unit].move.mclass == "tac" and rng.random() < 0.5:
+        return position, f"shock {d_hex} with {unit}", unit, "", d_hex, defenders
     order = f"attack {d_hex} with {unit}" + (f" assist {assist}" if assist else "")
     return position, order, unit, assist, d_hex, defenders
 
 
 @pytest.mark.parametrize("seed", range(60))
 def test_attack_leaves_a_legal_state(seed):
-    """One legal Regular Attack drawn at random, resolved with keyed dice, leaves a legal state."""
+    """One legal Regular or Shock Attack drawn at random, resolved with keyed dice, leaves a
+    legal state."""
     rng = random.Random(seed)
     for _ in range(20):
         position, order, unit, assist, d_hex, defenders = _position(rng)
@@ -82,7 +85,8 @@ def test_attack_leaves_a_legal_state(seed):
     assert all(len(s) == 1 for s in sides.values()), sides
     assert all(n <= 2 for n in count.values()), count
     attacker = state.pieces[unit]
-    assert attacker.status == "dead" or attacker.finished
+    shock = order.startswith("shock")
+    assert attacker.status == "dead" or (attacker.fire_events == 1 if shock else attacker.finished)
     if assist:
         assert state.pieces[assist].finished
     still = [state.pieces[x] for x in defenders
@@ -94,7 +98,8 @@ def test_attack_leaves_a_legal_state(seed):
     elif attacker.status == "map":
         assert attacker.hex == d_hex or "cca-hq" in [p.id for p in state.pieces.values()
                                                     if p.hex == d_hex], texts
-    assert state.activation.attacked == [d_hex]
+    assert state.activation.attacked == ([] if shock else [d_hex])
+    assert state.activation.shocked == shock
     for viewer in ENGINE.sides:
         view = ENGINE.view(state, viewer)
         assert ENGINE.view(ENGINE.standin(msgspec.to_builtins(view), viewer), viewer) == view

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from pbem.core.errors import OrderSyntaxError
-from pbem.games.bcs.orders import (Activate, Attack, Combat, End, First, Flip, Move, Obj, Second,
+from pbem.games.bcs.orders import (Activate, Attack, Combat, Shock, End, First, Flip, Move, Obj, Second,
                                    Recover, Trains, format_order, parse_order)
 
 unit_ids = st.from_regex(r"\A[a-z0-9][a-z0-9-]{0,10}\Z", fullmatch=True)
@@ -27,7 +27,8 @@ orders = st.one_of(
     st.builds(First, take=st.booleans()),
     st.builds(Attack, hex=hexes, unit=unit_ids,
               assist=st.one_of(st.just(""), unit_ids)).filter(lambda a: a.assist != a.unit),
-    st.builds(Combat, word=st.sampled_from(["shock", "engage", "barrage"]),
+    st.builds(Shock, hex=hexes, unit=unit_ids),
+    st.builds(Combat, word=st.sampled_from(["fire", "engage", "barrage"]),
               rest=st.from_regex(r"\A([a-z0-9.]+( [a-z0-9.]+)*)?\Z", fullmatch=True)),
 )
 
@@ -49,6 +50,7 @@ def test_round_trip(order):
     ("activate REIM at b20.00", "activate reim at B20.00"),
     ("trains cca Off", "trains cca off"),
     ("Attack b8.19 WITH ii-86-inf", "attack B8.19 with ii-86-inf"),
+    ("SHOCK b8.19 with 81-CAV", "shock B8.19 with 81-cav"),
     ("attack B8.19 with ii-86-inf Assist 1-501-tgr", "attack B8.19 with ii-86-inf assist 1-501-tgr"),
 ])
 def test_forms_give_one_canonical_line(text, canonical):
@@ -65,6 +67,7 @@ def test_forms_give_one_canonical_line(text, canonical):
     ("trains cca somewhere", "not a hex id"),
     ("first maybe", "malformed 'first'"),
     ("attack B8.19 ii-86-inf", "malformed 'attack'"),
+    ("shock B8.19 ii-86-inf", "malformed 'shock'"),
     ("attack B8.19 with ii-86-inf assist ii-86-inf", "Assist is another unit"),
     ("", "empty order"),
 ])
@@ -83,7 +86,7 @@ def test_combat_orders_are_refused_until_combat_lands():
     from pbem.games.bcs.engine import ENGINE
 
     state = ENGINE.setup("5.2", {"entry_blocking": "attack_from_off_map"})
-    for text in ("shock B14.09 with ii-7-pz", "engage B14.09", "barrage B14.09", "fire B14.09",
+    for text in ("engage B14.09", "barrage B14.09", "fire B14.09",
                  "recon B14.09", "retreat ii-7-pz"):
         with pytest.raises(IllegalOrder, match="not yet implemented"):
             ENGINE.apply(state, "axis", parse_order(text), Context(FixedDice([])))

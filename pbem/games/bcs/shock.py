@@ -1,0 +1,116 @@
+"""Shock Attacks (7.3): a Tac unit's quick assault on a hex without AV, for one Fire Event (7.0d),
+on the Combat Table; the unit advances on success and may move on.
+
+Whether the hex holds an AV unit is never hidden: the top unit of a stack (5.5e: longest Range,
+then greatest AV) is an AV unit whenever the stack holds one, as units without AV have Range 1.
+Support AV (9.2), which could be hidden, is not built.
+"""
+
+from __future__ import annotations
+
+from pbem.core.errors import IllegalOrder
+from pbem.core.game import Context
+from pbem.games.bcs.board import at, bdata, combat_count, face, is_av
+from pbem.games.bcs.combat import attacker_drms, can, in_obj_zone, modifier, resolve
+from pbem.games.bcs.movement import current_ma
+from pbem.games.bcs.state import MP12, BcsState, Piece, other
+from pbem.games.bcs.terrain import PROHIBITED, step_cost
+from pbem.games.bcs.view import top_unit
+from pbem.games.bcs.zoc import ezoc
+
+FIRE_EVENTS = 2              # 7.0d: at most two Fire Events per unit and Activation
+SHOCK_MP = 3                 # 7.3c: the target hex costs at most 3 MP at Tac rates
+
+
+def check_shock(state: BcsState, side: str, hex_id: str, uid: str) -> Piece:
+    """Check a Shock Attack on what the attacker can see (7.3 requirements, 7.3a-c, 7.3e-b,
+    7.0d); the Shock unit."""
+    act = state.activation
+    if state.phase != "activities" or act is None or act.side != side:
+        raise IllegalOrder("Shock Attacks are made by the active player in the Activities of "
+                           "an Activation", rule="BCS-7.2b")
+    if act.recovery:
+        raise IllegalOrder("a Fatigue Recovery Activation makes no Attacks", rule="BCS-7.0b")
+    gm = bdata().game_map
+    if not gm.grid.is_hex(hex_id):
+        raise IllegalOrder(f"{hex_id} is not a hex of the map", rule="BCS-7.3-r2")
+    p = state.pieces.get(uid)
+    if p is None or p.side != side or p.kind != "unit" or p.status != "map":
+        raise IllegalOrder(f"{uid} is not a combat unit of yours on the map", rule="BCS-7.2b")
+    if p.formation != act.formation:
+        raise IllegalOrder(f"{uid} is not of the active Formation", rule="BCS-7.2b")
+    if p.finished:
+        raise IllegalOrder(f"{uid} is Finished and cannot Shock Attack", rule="BCS-7.2q")
+    if p.done_moving or (p.moved and p.id not in act.stack):
+        raise IllegalOrder(f"{uid}'s stack has finished its move: its Fire Events are lost",
+                           rule="BCS-7.0d-4")
+    if combat_count(state, p.hex) > 2:
+        raise IllegalOrder(f"{uid} is overstacked in {p.hex} and cannot use a Fire Event",
+                           rule="BCS-7.0d-4")
+    f = face(p)
+    assert f is not None
+    if f.mclass != "tac" or not can(p, "Shock Attack (Tac MA only)"):
+        raise IllegalOrder(f"{uid} cannot Shock Attack: a Tac MA unit with an Assault Arrow, "
+                           f"Red or Light AV or Breakthrough Armor is needed",
+                           rule="BCS-7.3-r1")
+    if p.fire_events >= FIRE_EVENTS:
+        raise IllegalOrder(f"{uid} has used its {FIRE_EVENTS} Fire Events", rule="BCS-7.0d-2")
+    if p.stopped:
+        raise IllegalOrder(f"{uid} has a STOP in {p.hex}: no Shock Attack from there",
+                           rule="BCS-7.3e-b")
+    if p.mp >= current_ma(state, p):
+        raise IllegalOrder(f"{uid} has no MA left", rule="BCS-7.3c-1")
+    if hex_id not in gm.grid.neighbours(p.hex):
+        raise IllegalOrder(f"{uid} in {p.hex} is not adjacent to {hex_id}", rule="BCS-7.2b")
+    enemies = [q for q in at(state, hex_id) if q.side == other(side) and q.kind == "unit"]
+    if not enemies:
+        raise IllegalOrder(f"{hex_id} holds no enemy combat unit", rule="BCS-7.3-r2")
+    if not in_obj_zone(state, hex_id):
+        raise IllegalOrder(f"{hex_id} is in no OBJ Zone (within 2 hexes of a Combat OBJ)",
+                           rule="BCS-7.3-r2")
+    if any(is_av(q) for q in enemies):   # an AV unit is always on top (5.5e), so never hidden
+        raise IllegalOrder(f"{hex_id} holds an AV unit ({top_unit(enemies).id}): no Shock Attack",
+                           rule="BCS-7.3-r2")
+    cost = step_cost(p.hex, hex_id, "tac", state.weather == "Rain").mp
+    if cost == PROHIBITED or cost > SHOCK_MP * MP12:
+        what = "Prohibited" if cost == PROHIBITED else f"{cost / MP12:g} MP"
+        raise IllegalOrder(f"{hex_id} costs {what} at Tac rates from {p.hex}: a Shock Attack "
+                           f"needs 3 MP or less", rule="BCS-7.3c-2")
+    return p
+
+
+def shock(state: BcsState, side: str, hex_id: str, uid: str, ctx: Context) -> None:
+    """A Shock Attack: the Fire Event spent, the hidden AV revealed or the Combat Table rolled;
+    on success the unit advances and may move on (7.3f), else it stays and may move on (7.3g)."""
+    unit = check_shock(state, side, hex_id, uid)
+    act = state.activation
+    assert act is not None
+    if uid not in act.stack:             # the unit's stack is now the one moving (3.3b)
+        for q in act.stack:
+            state.pieces[q].done_moving = True
+        act.stack = [uid]
+    act.began = True
+    unit.fire_events += 1
+    ctx.log(f"{unit.id} makes a Shock Attack on {hex_id} (Fire Event {unit.fire_events})",
+            hexes=(unit.hex, hex_id))
+    act.shocked = True
+    att = attacker_drms(state, unit, None, hex_id)
+    f = face(unit)
+    if f is not None and f.breakthrough:
+        att.append(("Breakthrough AV Unit", modifier("Breakthrough AV Unit")))
+    frm = unit.hex
+    resolve(state, side, unit, hex_id, att, ctx)
+    if unit.status == "map" and unit.hex != frm:
+        _after_advance(state, side, unit)
+    if unit.status == "map" and unit.fire_events >= FIRE_EVENTS and not unit.stopped:
+        unit.stopped = "BCS-7.0d-2"
+
+
+def _after_advance(state: BcsState, side: str, unit: Piece) -> None:
+    """7.3f: STOPs apply normally in the hex advanced into: STOP terrain, a Real AV EZOC for Tac
+    MA (6.0h)."""
+    d = bdata()
+    if d.terrain[d.game_map.terrain[unit.hex]].tac == "STOP":
+        unit.stopped = "BCS-5.2e"
+    elif ezoc(state, side, unit.hex) == "real":
+        unit.stopped = "BCS-6.0h"
