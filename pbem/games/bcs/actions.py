@@ -7,6 +7,7 @@ from pbem.core.game import Context
 from pbem.games.bcs import orders as o
 from pbem.games.bcs import sequence
 from pbem.games.bcs.combat import attack
+from pbem.games.bcs.retreat import voluntary
 from pbem.games.bcs.shock import shock
 from pbem.games.bcs.command import in_radius
 from pbem.games.bcs.mixing import coordinate, mixed_with
@@ -62,6 +63,8 @@ def apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
         sequence.second(state, side, order.attempt, ctx)
     elif isinstance(order, o.Attack):
         attack(state, side, order.hex, order.unit, order.assist, ctx)
+    elif isinstance(order, o.Retreat):
+        voluntary(state, side, order.units, order.to, ctx)
     elif isinstance(order, o.Shock):
         shock(state, side, order.hex, order.unit, ctx)
     elif isinstance(order, o.First):

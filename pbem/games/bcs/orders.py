@@ -23,6 +23,7 @@ One order per line (docs/bcs-engine.md):
                                    a Regular Attack (7.2) on an adjacent hex by one Attack unit
                                    and at most one Assist
     shock B8.19 with 81-cav        a Shock Attack (7.3) by one Tac unit, for a Fire Event
+    retreat kern+81-cav B11.20     a Voluntary Retreat (7.5j) to a hex 3 hexes away
     engage ... | barrage ... | ... other combat orders: parsed, refused until they are built
 """
 
@@ -39,7 +40,7 @@ from pbem.core.errors import OrderSyntaxError
 HEX = re.compile(r"^[A-Za-z]\d{1,2}\.\d{2}$")
 UNIT = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 RULE = "BCS-ORDERS"
-COMBAT_WORDS = ("engage", "barrage", "fire", "recon", "retreat")
+COMBAT_WORDS = ("engage", "barrage", "fire", "recon")
 
 
 class Activate(msgspec.Struct, tag="activate"):
@@ -110,6 +111,13 @@ class Shock(msgspec.Struct, tag="shock"):
     unit: str
 
 
+class Retreat(msgspec.Struct, tag="retreat"):
+    """A Voluntary Retreat (7.5j): units of one hex and the hex 3 hexes away they retreat to."""
+
+    units: list[str]
+    to: str
+
+
 class Combat(msgspec.Struct, tag="combat"):
     """A combat order (attack, engage, barrage ...): its words, for the combat issue."""
 
@@ -122,9 +130,9 @@ class Recover(msgspec.Struct, tag="recover"):
 
 
 Order = Union[Activate, Recover, Trains, Flip, Obj, Move, End, Second, First, Attack, Shock,
-              Combat]
+              Retreat, Combat]
 WORDS = ("activate", "recover", "trains", "flip", "obj", "move", "end", "second", "done",
-         "first", "attack", "shock") + COMBAT_WORDS
+         "first", "attack", "shock", "retreat") + COMBAT_WORDS
 
 
 def _hex(tok: str) -> str:
@@ -194,6 +202,12 @@ def parse_order(text: str) -> Order:
             raise OrderSyntaxError("attack: the Assist is another unit than the Attack unit",
                                    rule=RULE)
         return Attack(hex=_hex(args[0]), unit=unit, assist=assist)
+    if w == "retreat" and len(args) == 2:
+        units = [_unit(u) for u in args[0].split("+")]
+        if len(set(units)) != len(units) or "" in args[0].split("+"):
+            raise OrderSyntaxError("retreat: name each unit of the stack once, joined by '+'",
+                                   rule=RULE)
+        return Retreat(units=units, to=_hex(args[1]))
     if w == "shock" and len(args) == 3 and args[1].lower() == "with":
         return Shock(hex=_hex(args[0]), unit=_unit(args[2]))
     if w in COMBAT_WORDS:
@@ -227,6 +241,8 @@ def format_order(order: Order) -> str:
         return "second" if order.attempt else "done"
     if isinstance(order, First):
         return "first take" if order.take else "first give"
+    if isinstance(order, Retreat):
+        return f"retreat {'+'.join(order.units)} {order.to}"
     if isinstance(order, Shock):
         return f"shock {order.hex} with {order.unit}"
     if isinstance(order, Attack):

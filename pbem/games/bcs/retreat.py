@@ -1,4 +1,5 @@
-"""Retreats after combat (7.5): the Retreat Execution table, the end hex, its step losses.
+"""Retreats (7.5): after combat by the Retreat Execution table, the end hex and its step losses;
+Voluntary Retreats (7.5j), whose end hex the active player names.
 
 The owner's choice of the end hex (7.5a) is not asked yet: the engine takes the best hex by the
 7.5a priorities in order (farthest from the Attack hex, free of EZOC, combat terrain, nearest the
@@ -8,10 +9,12 @@ HQ, then the hex id). HQs and Combat Trains in the hex stay where they are (thei
 
 from __future__ import annotations
 
+from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.games.bcs.board import at, bdata, combat_count, hq_of, mclass, on_area
 from pbem.games.bcs.command import safe_path
 from pbem.games.bcs.rules_data import mp_cost
+from pbem.games.bcs.snafu import effect
 from pbem.games.bcs.state import BcsState, Piece
 from pbem.games.bcs.terrain import hex_row
 from pbem.games.bcs.zoc import ezoc
@@ -161,3 +164,64 @@ def retreat_stack(state: BcsState, units: list[Piece], ar_unit: Piece, kind: str
 def _faces(p: Piece) -> list:
     u = bdata().units[p.id]
     return [u.move] + ([u.deployed] if u.deployed is not None else [])
+
+
+def check_voluntary(state: BcsState, side: str, uids: list[str], to: str) -> list[Piece]:
+    """Check a Voluntary Retreat (7.5j): units of the active Formation in one hex that have not
+    moved, as the SNAFU result allows, to a hex 3 hexes away that the stack may end in (7.5c)."""
+    act = state.activation
+    if state.phase != "activities" or act is None or act.side != side or act.recovery:
+        raise IllegalOrder("a Voluntary Retreat is made in the Activities of an Activation",
+                           rule="BCS-7.5j-1")
+    units: list[Piece] = []
+    for uid in uids:
+        p = state.pieces.get(uid)
+        if p is None or p.side != side or p.status != "map" or p.formation != act.formation:
+            raise IllegalOrder(f"{uid} is not on the map in the active Formation",
+                               rule="BCS-7.5j-1")
+        if p.kind != "unit":
+            raise IllegalOrder(f"{uid}: the retreat of HQs (9.1f) is not yet implemented",
+                               rule="BCS-7.5j-2")
+        units.append(p)
+    if effect(act.snafu, "Voluntary Retreat?") != "Yes":
+        raise IllegalOrder(f"SNAFU {act.snafu}: only HQs may make a Voluntary Retreat",
+                           rule="BCS-7.5j-2")
+    here = units[0].hex
+    if any(p.hex != here for p in units):
+        raise IllegalOrder("a Voluntary Retreat moves units of one hex", rule="BCS-7.5j-1")
+    for p in units:
+        if p.moved or p.finished or p.fire_events:
+            raise IllegalOrder(f"{p.id} has moved or acted: a Voluntary Retreat is made instead "
+                               f"of its movement", rule="BCS-7.5j-1")
+        if all(f.ma <= 0 for f in _faces(p)):
+            raise IllegalOrder(f"{p.id} has no printed MA", rule="BCS-7.5j-2")
+    grid = bdata().game_map.grid
+    if not grid.is_hex(to) or grid.distance(here, to) != RETREAT:
+        raise IllegalOrder(f"{to} is not {RETREAT} hexes from {here}", rule="BCS-7.5f-6")
+    faces = [p.face for p in units]
+    for p in units:
+        p.face = "move"
+    ok = _open_for(state, units, to)
+    for p, f in zip(units, faces):
+        p.face = f
+    if not ok:
+        raise IllegalOrder(f"{to} holds an enemy, is overstacked or cannot be entered",
+                           rule="BCS-7.5c")
+    return units
+
+
+def voluntary(state: BcsState, side: str, uids: list[str], to: str, ctx: Context) -> None:
+    """A Voluntary Retreat (7.5j): 3 hexes, flipped to the Move side, a step from each unit,
+    and Finished; ending in an EZOC costs one more step (7.5e)."""
+    units = check_voluntary(state, side, uids, to)
+    act = state.activation
+    assert act is not None
+    act.began = True
+    for p in units:
+        p.finished = True
+    ctx.log("Voluntary Retreat: each unit loses a step", visible_to=side)
+    for p in units:
+        _step(state, p, ctx, "Voluntary Retreat, 7.5j")
+    alive = [p for p in units if p.status == "map"]
+    if alive:
+        _place(state, alive, to, ctx)

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from pbem.core.errors import OrderSyntaxError
-from pbem.games.bcs.orders import (Activate, Attack, Combat, Shock, End, First, Flip, Move, Obj, Second,
+from pbem.games.bcs.orders import (Activate, Attack, Combat, Retreat, Shock, End, First, Flip, Move, Obj, Second,
                                    Recover, Trains, format_order, parse_order)
 
 unit_ids = st.from_regex(r"\A[a-z0-9][a-z0-9-]{0,10}\Z", fullmatch=True)
@@ -28,6 +28,7 @@ orders = st.one_of(
     st.builds(Attack, hex=hexes, unit=unit_ids,
               assist=st.one_of(st.just(""), unit_ids)).filter(lambda a: a.assist != a.unit),
     st.builds(Shock, hex=hexes, unit=unit_ids),
+    st.builds(Retreat, units=st.lists(unit_ids, min_size=1, max_size=3, unique=True), to=hexes),
     st.builds(Combat, word=st.sampled_from(["fire", "engage", "barrage"]),
               rest=st.from_regex(r"\A([a-z0-9.]+( [a-z0-9.]+)*)?\Z", fullmatch=True)),
 )
@@ -68,6 +69,8 @@ def test_forms_give_one_canonical_line(text, canonical):
     ("first maybe", "malformed 'first'"),
     ("attack B8.19 ii-86-inf", "malformed 'attack'"),
     ("shock B8.19 ii-86-inf", "malformed 'shock'"),
+    ("retreat kern", "malformed 'retreat'"),
+    ("retreat kern+kern B11.20", "name each unit"),
     ("attack B8.19 with ii-86-inf assist ii-86-inf", "Assist is another unit"),
     ("", "empty order"),
 ])
@@ -87,7 +90,7 @@ def test_combat_orders_are_refused_until_combat_lands():
 
     state = ENGINE.setup("5.2", {"entry_blocking": "attack_from_off_map"})
     for text in ("engage B14.09", "barrage B14.09", "fire B14.09",
-                 "recon B14.09", "retreat ii-7-pz"):
+                 "recon B14.09"):
         with pytest.raises(IllegalOrder, match="not yet implemented"):
             ENGINE.apply(state, "axis", parse_order(text), Context(FixedDice([])))
 
