@@ -217,6 +217,9 @@ def voluntary(state: BcsState, side: str, uids: list[str], to: str, ctx: Context
     act = state.activation
     assert act is not None
     act.began = True
+    for q in act.stack:                  # made instead of movement: the moving stack is done
+        state.pieces[q].done_moving = True
+    act.stack = []
     for p in units:
         p.finished = True
     ctx.log("Voluntary Retreat: each unit loses a step", visible_to=side)
