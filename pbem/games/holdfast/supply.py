@@ -170,18 +170,18 @@ def _trace(state: HoldfastState, w: World, side: str, unit_id: str, net: Net,
 
 
 def activation_supply(state: HoldfastState, w: World, side: str, unit_ids: list[str],
-                      net: Net | None = None) -> tuple[dict[str, bool], dict[str, str]]:
-    """HF-9-b/HF-10-k: supply of units activated together (an attack), without changing state.
+                      net: Net) -> tuple[dict[str, bool], dict[str, str]]:
+    """HF-9-b/HF-10-k: supply of units activated together (an attack), without changing state
+    (net: the side's supply network now, net_for).
 
     Each unit is checked in the given order and claims a free minor port it relies on, so one
     minor port supplies at most one of them. Returns (unit id -> in supply, the new claims
     port -> unit id) for the caller to record once the activation happens.
     """
-    net = net or net_for(state, w, side)
     ports = dict(state.private[side].minor_ports)
     supplied = {uid: _trace(state, w, side, uid, net, ports, True) for uid in unit_ids}
-    claims = {p: uid for p, uid in ports.items()
-              if state.private[side].minor_ports.get(p) != uid}
+    # a unit only claims a free port, so the new claims are the ports not claimed before
+    claims = {p: uid for p, uid in ports.items() if p not in state.private[side].minor_ports}
     return supplied, claims
 
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from pbem.core.dice import NoDice
 from pbem.core.game import Context, Decision
 from pbem.games.kasserine.board import on_map
 from pbem.games.kasserine.options import Options
 from pbem.games.kasserine.scenario import KasserineData
 from pbem.games.kasserine.seen import new_player_turn
-from pbem.games.kasserine.state import (PHASES, KasserineState, SidePrivate, UnitState, other)
+from pbem.games.kasserine.state import PHASES, KasserineState, UnitState, other
 from pbem.games.kasserine.support import allot
 from pbem.games.kasserine.victory import final_result
 
@@ -28,24 +29,15 @@ def new_state(scenario: str, data: KasserineData, options: Options) -> Kasserine
         if uid in data.setup:
             u.hex, u.status = data.setup[uid], "map"
         units[uid] = u
+    # allot fills both sides' private parts; start_player_turn sets the active side
     state = KasserineState(scenario=scenario, options=options, units=units,
-                           turn=data.scenario.first_turn, active=data.first_player,
-                           private={"axis": SidePrivate(), "us": SidePrivate()})
+                           turn=data.scenario.first_turn)
     for uid in on_map(state):
         if state.units[uid].hex in data.objectives:
             state.holder[state.units[uid].hex] = state.units[uid].side
-    ctx = Context(_NoRolls())
-    allot(state, data, ctx)
+    allot(state, data, Context(NoDice()))     # the set-up rolls no die
     start_player_turn(state, data, data.first_player)
     return state
-
-
-class _NoRolls:
-    """Set-up never rolls dice."""
-
-    def roll(self, action: int, index: int, sides: int, cls: str = "all") -> int:
-        """Fail: set-up must not roll."""
-        raise AssertionError("setup never rolls dice")
 
 
 def released_now(state: KasserineState, data: KasserineData, side: str) -> list[str]:
