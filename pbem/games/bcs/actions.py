@@ -7,6 +7,7 @@ from pbem.core.game import Context
 from pbem.games.bcs import orders as o
 from pbem.games.bcs import sequence
 from pbem.games.bcs.combat import attack
+from pbem.games.bcs.engage import engage
 from pbem.games.bcs.retreat import voluntary
 from pbem.games.bcs.shock import shock
 from pbem.games.bcs.command import in_radius
@@ -15,7 +16,7 @@ from pbem.games.bcs.movement import check_move, do_move, flip_allowed
 from pbem.games.bcs.state import BcsState
 from pbem.games.bcs.view import top_unit
 
-NOT_YET = "not yet implemented (of combat only the Regular and Shock Attacks are built so far)"
+NOT_YET = "not yet implemented (of combat only Attacks, Engagements and Voluntary Retreats are built so far)"
 
 
 def apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
@@ -65,6 +66,8 @@ def apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
         attack(state, side, order.hex, order.unit, order.assist, ctx)
     elif isinstance(order, o.Retreat):
         voluntary(state, side, order.units, order.to, ctx)
+    elif isinstance(order, o.Engage):
+        engage(state, side, order.hex, order.unit, ctx)
     elif isinstance(order, o.Shock):
         shock(state, side, order.hex, order.unit, ctx)
     elif isinstance(order, o.First):

@@ -24,7 +24,8 @@ One order per line (docs/bcs-engine.md):
                                    and at most one Assist
     shock B8.19 with 81-cav        a Shock Attack (7.3) by one Tac unit, for a Fire Event
     retreat kern+81-cav B11.20     a Voluntary Retreat (7.5j) to a hex 3 hexes away
-    engage ... | barrage ... | ... other combat orders: parsed, refused until they are built
+    engage B8.19 with ii-7-pz      an Engagement (7.1) by one AV unit, for a Fire Event
+    barrage ... | fire ... | ...   other combat orders: parsed, refused until they are built
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from pbem.core.errors import OrderSyntaxError
 HEX = re.compile(r"^[A-Za-z]\d{1,2}\.\d{2}$")
 UNIT = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 RULE = "BCS-ORDERS"
-COMBAT_WORDS = ("engage", "barrage", "fire", "recon")
+COMBAT_WORDS = ("barrage", "fire", "recon")
 
 
 class Activate(msgspec.Struct, tag="activate"):
@@ -118,6 +119,13 @@ class Retreat(msgspec.Struct, tag="retreat"):
     to: str
 
 
+class Engage(msgspec.Struct, tag="engage"):
+    """An Engagement (7.1): the target hex and the Firer."""
+
+    hex: str
+    unit: str
+
+
 class Combat(msgspec.Struct, tag="combat"):
     """A combat order (attack, engage, barrage ...): its words, for the combat issue."""
 
@@ -130,9 +138,9 @@ class Recover(msgspec.Struct, tag="recover"):
 
 
 Order = Union[Activate, Recover, Trains, Flip, Obj, Move, End, Second, First, Attack, Shock,
-              Retreat, Combat]
+              Retreat, Engage, Combat]
 WORDS = ("activate", "recover", "trains", "flip", "obj", "move", "end", "second", "done",
-         "first", "attack", "shock", "retreat") + COMBAT_WORDS
+         "first", "attack", "shock", "retreat", "engage") + COMBAT_WORDS
 
 
 def _hex(tok: str) -> str:
@@ -208,8 +216,9 @@ def parse_order(text: str) -> Order:
             raise OrderSyntaxError("retreat: name each unit of the stack once, joined by '+'",
                                    rule=RULE)
         return Retreat(units=units, to=_hex(args[1]))
-    if w == "shock" and len(args) == 3 and args[1].lower() == "with":
-        return Shock(hex=_hex(args[0]), unit=_unit(args[2]))
+    if w in ("shock", "engage") and len(args) == 3 and args[1].lower() == "with":
+        kind = Shock if w == "shock" else Engage
+        return kind(hex=_hex(args[0]), unit=_unit(args[2]))
     if w in COMBAT_WORDS:
         return Combat(word=w, rest=" ".join(args))
     if w in WORDS:
@@ -243,8 +252,9 @@ def format_order(order: Order) -> str:
         return "first take" if order.take else "first give"
     if isinstance(order, Retreat):
         return f"retreat {'+'.join(order.units)} {order.to}"
-    if isinstance(order, Shock):
-        return f"shock {order.hex} with {order.unit}"
+    if isinstance(order, (Shock, Engage)):
+        word = "shock" if isinstance(order, Shock) else "engage"
+        return f"{word} {order.hex} with {order.unit}"
     if isinstance(order, Attack):
         return f"attack {order.hex} with {order.unit}" + \
             (f" assist {order.assist}" if order.assist else "")

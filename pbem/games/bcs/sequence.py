@@ -377,11 +377,11 @@ def end_activities(state: BcsState, side: str, ctx: Context) -> None:
     if act.recovery:
         form.fatigue -= 1
         ctx.log(f"{name(form.id)} recovers to Fatigue {form.fatigue}")
-    elif act.objs or act.attacked or act.shocked:
-        # 10.4b: one roll, on the worst case that applies (the Combat Table used is worse)
-        table, why = ("fatigue_combat", "Combat Table used") \
-            if act.attacked or act.shocked else \
-            ("fatigue_obj", "OBJs placed")
+    elif act.objs or act.attacked or act.shocked or act.engaged:
+        # 10.4b: one roll, on the worst case that applies (Combat Table, Engagement, OBJs)
+        table, why = ("fatigue_combat", "Combat Table used") if act.attacked or act.shocked \
+            else ("fatigue_engagement", "Engagement made") if act.engaged \
+            else ("fatigue_obj", "OBJs placed")
         die = ctx.roll(6, f"Fatigue increase: {name(form.id)} ({why})")
         if bdata().roll(table, die) == "Increase" and form.fatigue < 4:
             form.fatigue = 0 if form.fatigue == FRESH else form.fatigue + 1

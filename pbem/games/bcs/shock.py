@@ -79,18 +79,25 @@ def check_shock(state: BcsState, side: str, hex_id: str, uid: str) -> Piece:
     return p
 
 
+def fire_event(state: BcsState, p: Piece) -> None:
+    """Spend one of a unit's Fire Events (7.0d-1); its stack becomes the one moving (3.3c)."""
+    act = state.activation
+    assert act is not None
+    if p.id not in act.stack:
+        for q in act.stack:
+            state.pieces[q].done_moving = True
+        act.stack = [p.id]
+    act.began = True
+    p.fire_events += 1
+
+
 def shock(state: BcsState, side: str, hex_id: str, uid: str, ctx: Context) -> None:
     """A Shock Attack: the Fire Event spent, the hidden AV revealed or the Combat Table rolled;
     on success the unit advances and may move on (7.3f), else it stays and may move on (7.3g)."""
     unit = check_shock(state, side, hex_id, uid)
     act = state.activation
     assert act is not None
-    if uid not in act.stack:             # the unit's stack is now the one moving (3.3b)
-        for q in act.stack:
-            state.pieces[q].done_moving = True
-        act.stack = [uid]
-    act.began = True
-    unit.fire_events += 1
+    fire_event(state, unit)
     ctx.log(f"{unit.id} makes a Shock Attack on {hex_id} (Fire Event {unit.fire_events})",
             hexes=(unit.hex, hex_id))
     act.shocked = True

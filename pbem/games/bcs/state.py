@@ -87,6 +87,7 @@ class Activation(msgspec.Struct, kw_only=True):
     entries: dict[str, list[str]] = {}   # arrival group -> Entry hexes used in it (9.3b)
     attacked: list[str] = []     # hexes that received a Regular Attack (7.2d)
     shocked: bool = False        # a Shock Attack used the Combat Table (10.4b)
+    engaged: bool = False        # an Engagement was made (10.4b)
 
 
 class SidePrivate(msgspec.Struct, kw_only=True):

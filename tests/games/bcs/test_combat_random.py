@@ -1,4 +1,4 @@
-"""Regular and Shock Attacks in random positions of map B with keyed dice: whatever the result, the state
+"""Regular and Shock Attacks and Engagements in random positions of map B with keyed dice: whatever the result, the state
 stays legal (no hex with both sides, no overstacked retreat end, steps within the counter, the
 Attack and Assist units Finished, the defending hex emptied only by a retreat or by losses, the
 Attack unit advancing into it when it survives); the order is legal on the attacker's stand-in
@@ -45,6 +45,8 @@ def _position(rng: random.Random):
         assist = ""
     position = {"units": units, "active": fid, "objs": [d_hex],
                 "formations": {"cca": {"prepared_defense": rng.random() < 0.3}}}
+    if assist and rng.random() < 0.4:
+        return position, f"engage {d_hex} with {assist}", assist, "", d_hex, defenders
     if bdata().units[unit].move.mclass == "tac" and rng.random() < 0.5:
         return position, f"shock {d_hex} with {unit}", unit, "", d_hex, defenders
     order = f"attack {d_hex} with {unit}" + (f" assist {assist}" if assist else "")
@@ -53,8 +55,8 @@ def _position(rng: random.Random):
 
 @pytest.mark.parametrize("seed", range(60))
 def test_attack_leaves_a_legal_state(seed):
-    """One legal Regular or Shock Attack drawn at random, resolved with keyed dice, leaves a
-    legal state."""
+    """One legal Regular or Shock Attack or Engagement drawn at random, resolved with keyed
+    dice, leaves a legal state."""
     rng = random.Random(seed)
     for _ in range(20):
         position, order, unit, assist, d_hex, defenders = _position(rng)
@@ -85,8 +87,9 @@ def test_attack_leaves_a_legal_state(seed):
     assert all(len(s) == 1 for s in sides.values()), sides
     assert all(n <= 2 for n in count.values()), count
     attacker = state.pieces[unit]
-    shock = order.startswith("shock")
-    assert attacker.status == "dead" or (attacker.fire_events == 1 if shock else attacker.finished)
+    kind = order.split()[0]
+    fires = kind in ("shock", "engage")
+    assert attacker.status == "dead" or (attacker.fire_events == 1 if fires else attacker.finished)
     if assist:
         assert state.pieces[assist].finished
     still = [state.pieces[x] for x in defenders
@@ -95,11 +98,12 @@ def test_attack_leaves_a_legal_state(seed):
     if still:
         assert all(state.pieces[x].hex == d_hex for x in defenders
                    if state.pieces[x].status == "map"), texts   # a stack retreats together
-    elif attacker.status == "map":
+    elif attacker.status == "map" and kind != "engage":
         assert attacker.hex == d_hex or "cca-hq" in [p.id for p in state.pieces.values()
                                                     if p.hex == d_hex], texts
-    assert state.activation.attacked == ([] if shock else [d_hex])
-    assert state.activation.shocked == shock
+    assert state.activation.attacked == ([d_hex] if kind == "attack" else [])
+    assert state.activation.shocked == (kind == "shock")
+    assert state.activation.engaged == (kind == "engage")
     for viewer in ENGINE.sides:
         view = ENGINE.view(state, viewer)
         assert ENGINE.view(ENGINE.standin(msgspec.to_builtins(view), viewer), viewer) == view

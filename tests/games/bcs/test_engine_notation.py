@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from pbem.core.errors import OrderSyntaxError
-from pbem.games.bcs.orders import (Activate, Attack, Combat, Retreat, Shock, End, First, Flip, Move, Obj, Second,
+from pbem.games.bcs.orders import (Activate, Attack, Combat, Engage, Retreat, Shock, End, First, Flip, Move, Obj, Second,
                                    Recover, Trains, format_order, parse_order)
 
 unit_ids = st.from_regex(r"\A[a-z0-9][a-z0-9-]{0,10}\Z", fullmatch=True)
@@ -28,8 +28,9 @@ orders = st.one_of(
     st.builds(Attack, hex=hexes, unit=unit_ids,
               assist=st.one_of(st.just(""), unit_ids)).filter(lambda a: a.assist != a.unit),
     st.builds(Shock, hex=hexes, unit=unit_ids),
+    st.builds(Engage, hex=hexes, unit=unit_ids),
     st.builds(Retreat, units=st.lists(unit_ids, min_size=1, max_size=3, unique=True), to=hexes),
-    st.builds(Combat, word=st.sampled_from(["fire", "engage", "barrage"]),
+    st.builds(Combat, word=st.sampled_from(["fire", "recon", "barrage"]),
               rest=st.from_regex(r"\A([a-z0-9.]+( [a-z0-9.]+)*)?\Z", fullmatch=True)),
 )
 
@@ -52,6 +53,7 @@ def test_round_trip(order):
     ("trains cca Off", "trains cca off"),
     ("Attack b8.19 WITH ii-86-inf", "attack B8.19 with ii-86-inf"),
     ("SHOCK b8.19 with 81-CAV", "shock B8.19 with 81-cav"),
+    ("engage b8.19 With 3-1-arm", "engage B8.19 with 3-1-arm"),
     ("attack B8.19 with ii-86-inf Assist 1-501-tgr", "attack B8.19 with ii-86-inf assist 1-501-tgr"),
 ])
 def test_forms_give_one_canonical_line(text, canonical):
@@ -89,7 +91,7 @@ def test_combat_orders_are_refused_until_combat_lands():
     from pbem.games.bcs.engine import ENGINE
 
     state = ENGINE.setup("5.2", {"entry_blocking": "attack_from_off_map"})
-    for text in ("engage B14.09", "barrage B14.09", "fire B14.09",
+    for text in ("barrage B14.09", "fire B14.09",
                  "recon B14.09"):
         with pytest.raises(IllegalOrder, match="not yet implemented"):
             ENGINE.apply(state, "axis", parse_order(text), Context(FixedDice([])))
