@@ -3,7 +3,8 @@
 Every line is applied to the copy as it is written, so it is legal when written; the bot stops
 after the first order that may roll dice (``activate``, ``second``, ``attack``, ``end``), as
 later lines could not know the dice. In an Activation it places Combat OBJs on enemy hexes near
-its units, moves, then now and then makes a Regular Attack with a unit next to an enemy.
+its units, moves, then now and then attacks, Shock Attacks or engages with a unit next to an
+enemy.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.games.bcs import actions
 from pbem.games.bcs.board import bdata, combat_count, entry_hexes
-from pbem.games.bcs.orders import Attack, Move, Obj, Order, Trains, format_order
+from pbem.games.bcs.orders import Attack, Engage, Move, Obj, Order, Shock, Trains, format_order
 from pbem.games.bcs.supply import SUPPLY_ROADS, msr, road_hexes
 from pbem.games.bcs.sequence import pending
 from pbem.games.bcs.state import BcsState
@@ -96,7 +97,8 @@ def _objs(s: BcsState, side: str, rng: random.Random) -> list[str]:
 
 
 def _attack(s: BcsState, side: str, rng: random.Random) -> str:
-    """A Regular Attack by a unit of the active Formation next to an enemy hex, or ''."""
+    """A Regular or Shock Attack or an Engagement by a unit of the active Formation next to an
+    enemy hex, or ''."""
     act = s.activation
     assert act is not None
     grid = bdata().game_map.grid
@@ -105,10 +107,15 @@ def _attack(s: BcsState, side: str, rng: random.Random) -> str:
     rng.shuffle(units)
     for uid in units:
         for h in grid.neighbours(s.pieces[uid].hex):
-            order = Attack(hex=h, unit=uid)
-            if any(p.side != side and p.hex == h and p.status == "map"
-                   for p in s.pieces.values()) and _try(s, side, order) is None:
-                return format_order(order)
+            if not any(p.side != side and p.hex == h and p.status == "map"
+                       for p in s.pieces.values()):
+                continue
+            kinds: list[type] = [Attack, Shock, Engage]
+            rng.shuffle(kinds)
+            for kind in kinds:
+                order = kind(hex=h, unit=uid)
+                if _try(s, side, order) is None:
+                    return format_order(order)
     return ""
 
 
