@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
-from pbem.games.bcs.board import at, bdata, combat_count, face, has_zoc, hq_of, is_combat, \
-    printed_ma
+from pbem.games.bcs.board import at, bdata, combat_count, face, hq_of, is_combat, printed_ma
 from pbem.games.bcs.data import Face
 from pbem.games.bcs.command import exempt, in_radius
 from pbem.games.bcs.retreat import retreat_stack
@@ -85,8 +84,9 @@ def _own_active(state: BcsState, side: str, uid: str, role: str) -> Piece:
 
 def check_attack(state: BcsState, side: str, hex_id: str, uid: str,
                  assist: str) -> tuple[Piece, Piece | None]:
-    """Check a Regular Attack (7.2 requirements, 7.2b-e, 7.2i, 7.2q, 6.0d, 4.2f); the Attack unit
-    and the Assist."""
+    """Check a Regular Attack (7.2 requirements, 7.2b-e, 7.2i, 7.2q, 4.2f); the Attack unit and
+    the Assist. 6.0d (the defending hex in the unit's ZOC) follows: both are adjacent to it, and
+    every unit that may Attack or Assist projects a ZOC."""
     act = state.activation
     if state.phase != "activities" or act is None or act.side != side:
         raise IllegalOrder("Attacks are made by the active player in the Activities of an "
@@ -139,8 +139,6 @@ def check_attack(state: BcsState, side: str, hex_id: str, uid: str,
             row = capability_row(face(helper))  # type: ignore[arg-type]
             raise IllegalOrder(f"{assist} ({row}) cannot Assist (Unit Capabilities Chart)",
                                rule="BCS-7.2i-2")
-        if not has_zoc(helper):
-            raise IllegalOrder(f"{hex_id} is not in {assist}'s ZOC", rule="BCS-6.0d")
     return unit, helper
 
 
