@@ -9,8 +9,8 @@ attack_from_off_map unless ``options`` says otherwise):
                         waiting to arrive (its entry from the data, arrives = its turn)
   formations = {ID = {fatigue, status, coordination, prepared_defense, msr_blocked, in_play,
                 set_up_used, recovered}}        (every formation with a listed piece is in play)
-  active = "cca", snafu = "Pass", second = false, began = false, stack = [ids]
-                        an Activation under way (phase activities), without rolling
+  active = "cca", snafu = "Pass", second = false, began = false, stack = [ids],
+  recovery = false      an Activation under way (phase activities), without rolling
   traffic = [hexes], objs = [hexes], control = {HEX = side}
 Expectation keys beyond the core's: at (hex per piece), mp (MP12 spent), stopped (rule id of
 the STOP, "" for none), face, phase, next_side, turn, weather, snafu, second (bool), fatigue,
@@ -84,6 +84,7 @@ class BcsCases:
                                           snafu=pos.get("snafu", "Pass"),
                                           second=pos.get("second", False),
                                           began=pos.get("began", False),
+                                          recovery=pos.get("recovery", False),
                                           stack=list(pos.get("stack", [])))
             state.next_side = f.side
             state.phase = "activities"
