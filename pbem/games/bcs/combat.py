@@ -1,16 +1,16 @@
 """Regular Attacks (7.2): who may attack what from where, the Net Action Ratings, the Combat
 Table roll and its results (losses, Situational results, Traffic, advance after combat).
 
-Retreats themselves are carried out by retreat.py. The defender's choices (7.2g, 7.2o) are not
-asked yet: the defending AR unit is the unit of the stack with the best AR (ties: the top unit,
-5.5e), and the defender's further losses go to the AR unit first, then to the others in stack
-order (docs/bcs-engine.md, "Combat as built").
+Retreats themselves are carried out by retreat.py. The defender's choices (7.2g, 7.2o) follow
+his standing orders (STANDING below); he is not asked yet (docs/bcs-engine.md, "Combat as
+built").
 """
 
 from __future__ import annotations
 
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
+from pbem.core.standing import answer
 from pbem.games.bcs.board import at, bdata, combat_count, face, hq_of, is_combat, printed_ma
 from pbem.games.bcs.data import Face
 from pbem.games.bcs.command import exempt, in_radius
@@ -21,6 +21,15 @@ from pbem.games.bcs.terrain import PROHIBITED, step_cost
 from pbem.games.bcs.view import top_unit
 
 OBJ_ZONE = 2                 # 4.3c: each Combat OBJ makes a 2-hex-radius OBJ Zone
+# The defender's choices answered by standing orders (`standing TOPIC MODE`); the first mode is
+# the one used while none is set (asking is not built yet):
+#   defense: the defending AR unit (7.2g): best-ar (the best AR of the stack) or top (the top
+#            unit, 5.5e, which reveals nothing more);
+#   losses:  further Combat Table losses (7.2o): ar-first (the AR unit until destroyed) or spread
+#            (after the first on the AR unit, one step on each other unit in turn);
+#   engaged: the AV unit engaged (7.1e): strongest (greatest AV + AR) or top.
+STANDING = {"defense": ("best-ar", "top"), "losses": ("ar-first", "spread"),
+            "engaged": ("strongest", "top")}
 PREPARED_RANGE = 6           # 4.5: Deployed units within 6 hexes of the HQ have Prepared Defense
 
 
@@ -142,8 +151,16 @@ def check_attack(state: BcsState, side: str, hex_id: str, uid: str,
     return unit, helper
 
 
-def defending_ar_unit(units: list[Piece]) -> Piece:
-    """The defending AR unit (7.2g): the best AR of the stack, ties the top unit (5.5e)."""
+def mode(state: BcsState, side: str, topic: str) -> str:
+    """The mode a side's standing order gives a topic of STANDING, else its first mode."""
+    return answer(state.private[side].standing, topic) or STANDING[topic][0]
+
+
+def defending_ar_unit(units: list[Piece], how: str = "best-ar") -> Piece:
+    """The defending AR unit (7.2g): the best AR of the stack, ties the top unit (5.5e); or, with
+    the mode top, the top unit."""
+    if how == "top":
+        return top_unit(units)
     best = max(bdata().units[p.id].ar for p in units)
     return top_unit([p for p in units if bdata().units[p.id].ar == best])
 
@@ -212,6 +229,8 @@ def key_terrain(hex_id: str) -> bool:
 
 def lose(state: BcsState, p: Piece, n: int, ctx: Context) -> int:
     """Take up to n step losses from one unit (7.0c, 1.2e); the steps actually lost."""
+    if n <= 0 or p.status != "map":
+        return 0
     taken = min(n, p.steps)
     p.steps -= taken
     if taken:
@@ -244,7 +263,7 @@ def resolve(state: BcsState, side: str, unit: Piece, hex_id: str,
     Combat Table roll with the attacker's DRMs given and the defender's, and its results."""
     defenders = sorted((p for p in at(state, hex_id) if p.side != side and p.kind == "unit"),
                        key=lambda p: p.id)
-    ar_unit = defending_ar_unit(defenders)
+    ar_unit = defending_ar_unit(defenders, mode(state, other(side), "defense"))
     prepared = has_prepared_defense(state, ar_unit)
     ctx.log(f"Defence of {hex_id}: AR unit {ar_unit.id} (AR {bdata().units[ar_unit.id].ar}), "
             f"{'with' if prepared else 'no'} Prepared Defense", hexes=(hex_id,))
@@ -274,7 +293,13 @@ def _apply(state: BcsState, side: str, unit: Piece, ar_unit: Piece, defenders: l
         lose(state, unit, int(loss[1:]), ctx)          # 7.2n: the excess is ignored
     elif loss.startswith("D"):
         n = int(loss[1:])
-        for p in [ar_unit] + [q for q in defenders if q is not ar_unit]:   # 7.2o
+        order = [ar_unit] + [q for q in defenders if q is not ar_unit]     # 7.2o
+        if mode(state, ar_unit.side, "losses") == "spread":
+            while n > 0 and any(p.status == "map" for p in order):
+                for p in order:
+                    if n > 0 and p.status == "map":
+                        n -= lose(state, p, 1, ctx)
+        for p in order:
             n -= lose(state, p, n, ctx)
     alive = [p for p in defenders if p.status == "map"]
     if retreat == "D: Situational" and alive:

@@ -1,8 +1,8 @@
 """Engagements (7.1) without Support: an active AV unit fires on an enemy AV unit within its
 Range for one Fire Event (7.0d), on the Engagement Table's Support Not Involved row.
 
-The targeted player's choice of the AV unit engaged (7.1e) is not asked yet: the engine takes
-the AV unit of the hex with the greatest AV plus AR (ties: the top unit, 5.5e).
+The targeted player's choice of the AV unit engaged (7.1e) follows his standing order `engaged`
+(combat.STANDING); he is not asked yet.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.games.bcs.board import at, bdata, combat_count, face, is_av
-from pbem.games.bcs.combat import can, double_obj, lose
+from pbem.games.bcs.combat import can, double_obj, lose, mode
 from pbem.games.bcs.retreat import retreat_stack
 from pbem.games.bcs.shock import FIRE_EVENTS, fire_event
 from pbem.games.bcs.state import BcsState, Piece, other
@@ -33,8 +33,11 @@ def in_range(p: Piece, frm: str, to: str) -> bool:
     return n == 1 or clear_line(frm, to)
 
 
-def engagement_target(units: list[Piece]) -> Piece:
-    """The AV unit engaged in a hex (7.1e, read): greatest AV plus AR, ties the top unit."""
+def engagement_target(units: list[Piece], how: str = "strongest") -> Piece:
+    """The AV unit engaged in a hex (7.1e), the targeted player's standing choice: the greatest
+    AV plus AR (ties the top unit), or with the mode top the top unit (5.5e)."""
+    if how == "top":
+        return top_unit(units)
     def strength(p: Piece) -> int:
         f = face(p)
         assert f is not None and f.av is not None
@@ -98,7 +101,7 @@ def engage(state: BcsState, side: str, hex_id: str, uid: str, ctx: Context) -> N
     act.engaged = True
     units = sorted((q for q in at(state, hex_id) if q.side != side and q.kind == "unit"),
                    key=lambda q: q.id)
-    target = engagement_target([q for q in units if is_av(q)])
+    target = engagement_target([q for q in units if is_av(q)], mode(state, other(side), "engaged"))
     ctx.log(f"{firer.id} engages {target.id} in {hex_id} (Fire Event {firer.fire_events})",
             hexes=(firer.hex, hex_id))
     mods: list[tuple[str, int]] = []

@@ -17,6 +17,7 @@ from pbem.core.options import resolve
 from pbem.games.bcs import actions, conditions, orders, sequence
 from pbem.games.bcs import bot as bots
 from pbem.games.bcs.board import bdata
+from pbem.games.bcs.combat import STANDING
 from pbem.games.bcs.options import OPTIONS
 from pbem.games.bcs.report import MARKER_STYLES, build_report
 from pbem.games.bcs.setup import new_state
@@ -90,6 +91,14 @@ class BcsEngine:
     def secrets(self, state: BcsState, side: str) -> list[str]:
         """Ids of side's units hidden under the top unit of their stacks."""
         return secrets(state, side)
+
+    def standing_topics(self) -> dict[str, tuple[str, ...]]:
+        """The defender's choices that standing orders answer (combat.STANDING)."""
+        return dict(STANDING)
+
+    def standing_store(self, state: BcsState, side: str) -> dict[str, str]:
+        """A side's standing orders, in its private part."""
+        return state.private[side].standing
 
     def parse_condition(self, text: str) -> str:
         """A guarded order's condition (snafu RESULT, second activation, HEX clear ...)."""

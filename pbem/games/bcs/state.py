@@ -91,9 +91,11 @@ class Activation(msgspec.Struct, kw_only=True):
 
 
 class SidePrivate(msgspec.Struct, kw_only=True):
-    """What only one side knows: its Air Points (1.5b)."""
+    """What only one side knows: its Air Points (1.5b) and its standing orders (the core's
+    store: topic -> mode)."""
 
     air_points: int = 0
+    standing: dict[str, str] = {}
 
 
 class Result(msgspec.Struct, kw_only=True):
