@@ -71,8 +71,10 @@ def check_shock(state: BcsState, side: str, hex_id: str, uid: str) -> Piece:
     if any(is_av(q) for q in enemies):   # an AV unit is always on top (5.5e), so never hidden
         raise IllegalOrder(f"{hex_id} holds an AV unit ({top_unit(enemies).id}): no Shock Attack",
                            rule="BCS-7.3-r2")
-    cost = step_cost(p.hex, hex_id, "tac", state.weather == "Rain").mp
-    if cost == PROHIBITED or cost > SHOCK_MP * MP12:
+    step = step_cost(p.hex, hex_id, "tac", state.weather == "Rain")
+    cost = step.mp
+    # 7.3e-b: a STOP hex may be Shock Attacked (the STOP applies on advancing into it)
+    if cost == PROHIBITED or (cost > SHOCK_MP * MP12 and not step.stop):
         what = "Prohibited" if cost == PROHIBITED else f"{cost / MP12:g} MP"
         raise IllegalOrder(f"{hex_id} costs {what} at Tac rates from {p.hex}: a Shock Attack "
                            f"needs 3 MP or less", rule="BCS-7.3c-2")
