@@ -227,6 +227,18 @@ def key_terrain(hex_id: str) -> bool:
     return d.terrain[d.game_map.terrain[hex_id]].key
 
 
+def place_traffic(state: BcsState, hex_id: str, ctx: Context) -> None:
+    """A Traffic Stopped marker (5.1g): it STOPs every unit of the active side in the hex now and
+    every unit entering it later (movement.py reads the marker)."""
+    if hex_id not in state.traffic:
+        state.traffic.append(hex_id)
+    ctx.log(f"Traffic Stopped in {hex_id}", hexes=(hex_id,))
+    act = state.activation
+    for p in at(state, hex_id):
+        if act is not None and p.side == act.side and not p.stopped:
+            p.stopped = "BCS-5.1g-1"
+
+
 def lose(state: BcsState, p: Piece, n: int, ctx: Context) -> int:
     """Take up to n step losses from one unit (7.0c, 1.2e); the steps actually lost."""
     if n <= 0 or p.status != "map":
@@ -316,11 +328,12 @@ def _apply(state: BcsState, side: str, unit: Piece, ar_unit: Piece, defenders: l
         retreat_stack(state, alive, ar_unit, "automatic", unit.hex, ctx)
     if not any(p.hex == hex_id and p.status == "map" and p.kind == "unit"
                for p in defenders):
-        if traffic and hex_id not in state.traffic:
-            state.traffic.append(hex_id)
-            ctx.log(f"Traffic Stopped in {hex_id}", hexes=(hex_id,))
+        if traffic:
+            place_traffic(state, hex_id, ctx)
         if unit.status == "map" and not any(p.side != side for p in at(state, hex_id)):
             frm = unit.hex
             unit.hex = hex_id
             ctx.log(f"{unit.id} advances into {hex_id}", hexes=(frm, hex_id))
+            if hex_id in state.traffic and not unit.stopped:
+                unit.stopped = "BCS-5.1g-2"          # the advancing unit executes the STOP
             control_after_move(state, side, hex_id, in_radius(state, unit))

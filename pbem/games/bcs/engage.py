@@ -10,7 +10,7 @@ from __future__ import annotations
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.games.bcs.board import at, bdata, combat_count, face, is_av
-from pbem.games.bcs.combat import can, double_obj, lose, mode
+from pbem.games.bcs.combat import can, double_obj, lose, mode, place_traffic
 from pbem.games.bcs.retreat import retreat_stack
 from pbem.games.bcs.shock import FIRE_EVENTS, fire_event
 from pbem.games.bcs.state import BcsState, Piece, other
@@ -123,9 +123,8 @@ def engage(state: BcsState, side: str, hex_id: str, uid: str, ctx: Context) -> N
         ctx.log(f"{firer.id} is out of {target.id}'s Range: the Firer's result is ignored")
         firer_hit = False
     if firer_hit:
-        if result == "Firer Loss & Traffic" and firer.hex not in state.traffic:
-            state.traffic.append(firer.hex)
-            ctx.log(f"Traffic Stopped in {firer.hex}", hexes=(firer.hex,))
+        if result == "Firer Loss & Traffic":
+            place_traffic(state, firer.hex, ctx)     # 5.1g: in the Firer's hex
         lose(state, firer, 1, ctx)
     if result in ("Both Loss", "Target Loss & Retreat"):
         lose(state, target, 1, ctx)

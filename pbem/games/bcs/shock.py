@@ -116,9 +116,11 @@ def shock(state: BcsState, side: str, hex_id: str, uid: str, ctx: Context) -> No
 
 
 def _after_advance(state: BcsState, side: str, unit: Piece) -> None:
-    """7.3f: STOPs apply normally in the hex advanced into: STOP terrain, a Real AV EZOC for Tac
-    MA (6.0h)."""
+    """7.3f: STOPs apply normally in the hex advanced into: Traffic (set by the advance, 5.1g),
+    STOP terrain, a Real AV EZOC for Tac MA (6.0h)."""
     d = bdata()
+    if unit.stopped:
+        return
     if d.terrain[d.game_map.terrain[unit.hex]].tac == "STOP":
         unit.stopped = "BCS-5.2e"
     elif ezoc(state, side, unit.hex) == "real":
