@@ -1,6 +1,6 @@
 """Baptism By Fire as data only: its scenarios with their status, maps and set-ups for drawing.
 
-Not a playable game yet (the rules engine is in progress: no combat): ``pbem map bcs SCENARIO OUT.html`` draws
+Not a playable game yet (the rules engine is in progress): ``pbem map bcs SCENARIO OUT.html`` draws
 a scenario's map and set-up through this object; ``new_game_refusal`` is the reason any
 attempt to start a game is refused.
 """
@@ -13,7 +13,7 @@ from pbem.core.game import MapMarker, MapUnit, MarkerStyle
 from pbem.core.mapdata import GameMap
 from pbem.games.bcs.loader import BcsData, load_data
 
-STATUS = "not playable yet: rules engine in progress (no combat)"
+STATUS = "not playable yet: rules engine in progress"
 
 
 @lru_cache(maxsize=1)

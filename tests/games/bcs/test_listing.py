@@ -17,7 +17,7 @@ def test_games_lists_bbf_as_data_only_with_each_scenario_and_its_status() -> Non
     assert res.exit_code == 0, res.output
     lines = res.output.splitlines()
     head = lines.index(f"bcs: {GAME.title} (sides: allied, axis) - {STATUS}")
-    assert STATUS == "not playable yet: rules engine in progress (no combat)"
+    assert STATUS == "not playable yet: rules engine in progress"
     shown = lines[head + 1:head + 1 + len(data().scenarios)]
     assert shown == listing()[1:]
     for sid in data().scenarios:
