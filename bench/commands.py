@@ -32,7 +32,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import platform
 import random
 import shutil
 import statistics
@@ -46,6 +45,8 @@ from typing import Any, Iterator
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
+
+from bench import machine  # noqa: E402  (bench/bench.py: one description of this machine)
 
 FLOOR_IMPORTS = ("import click, msgspec, jinja2; "
                  "from cryptography.hazmat.primitives.asymmetric import ed25519; "
@@ -288,19 +289,6 @@ def spread(xs: list[float]) -> str:
         return f"{min(xs) * 1000:.0f}-{max(xs) * 1000:.0f}"
     q = statistics.quantiles(xs, n=10)
     return f"{q[0] * 1000:.0f}-{q[-1] * 1000:.0f}"
-
-
-def machine() -> str:
-    """A one-line description of this machine."""
-    cpu = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
 
 
 def report(games: list[Game], title: str) -> str:

@@ -173,9 +173,10 @@ class Ledger:
             return None
         return walk_down(self.g.bind, hash_label(label, gen), j, e_j, index)
 
-    def renewals(self) -> list[SignedRenewal]:
-        """Every renewal in the chain so far, in order."""
-        return [sr for f in self.files for sr in (f.payload.renewals or [])]  # type: ignore[union-attr]
+    def renewals(self, upto: int | None = None) -> list[SignedRenewal]:
+        """Every renewal carried by files 1..upto (default: the whole chain), in order."""
+        return [sr for f in self.files[:upto]
+                for sr in (f.payload.renewals or [])]  # type: ignore[union-attr]
 
     def dice_parties(self, seq: int, sender: str | None = None) -> list[str]:
         """The parties whose shares key the dice of file seq (sorted by name)."""

@@ -228,7 +228,6 @@ def audit_sealed(s: Any) -> tuple[list[str], list[str]]:
                 if s.over else "they are sent when the game is over")
         return [], [f"Sealed game: the final reveal of {', '.join(missing)} is not in the "
                     f"archive, so hidden moves are not audited yet ({when})."]
-    problems: list[str] = []
     keys = {}
     for side, (name, fin) in finals.items():
         try:
@@ -274,7 +273,7 @@ def audit_sealed(s: Any) -> tuple[list[str], list[str]]:
         try:
             res = resolve(game, state, t, dice=s.dice_for(seq, private_keys=keys),
                           name=f.name, held=held, lines=real,
-                          hash_of=lambda st: public_hash(game, st))
+                          hash_of=s.hash_state)
         except IllegalFile as e:
             return [f"{e} (a hidden move {t.sender} signed: its real order, from its final "
                     "reveal, breaks the rule)"], []
@@ -286,7 +285,7 @@ def audit_sealed(s: Any) -> tuple[list[str], list[str]]:
                 return [f"{f.name}: with {t.sender}'s real orders the public outcome differs "
                         "from what the files agreed (the projection hid a different move)"], []
         state, held = res.state, res.held
-    return problems, [f"Sealed game: both final reveals are in; all {s.ledger.tip_seq} files "
+    return [], [f"Sealed game: both final reveals are in; all {s.ledger.tip_seq} files "
                       "replayed with full information: every projection, commitment and "
                       "public outcome matches the real orders."]
 
@@ -314,7 +313,7 @@ def recheck(s: Any, name: str) -> None:
         lines = s.private.get(seq) if t.sender == me else None
         try:
             res = resolve(game, state, t, dice=s.dice_for(seq), name=f.name, held=held,
-                          lines=lines, hash_of=lambda st: public_hash(game, st))
+                          lines=lines, hash_of=s.hash_state)
         except IllegalFile as e:
             raise IllegalFile(f"{name}: what it opens shows that {e}", order=e.order,
                               reason=e.reason, rule=e.rule) from None

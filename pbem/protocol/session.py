@@ -21,11 +21,11 @@ from pbem.core.registry import find_game
 from pbem.protocol.archive import Archive
 from pbem.protocol.genesis import HOST, Genesis
 from pbem.protocol.ledger import Ledger
-from pbem.core.commitment import fact_key, private_share
+from pbem.core.commitment import private_share
 from pbem.protocol.resolve import (STANDIN, HeldOrder, LazyDice, compare_results, resolve,
                                    state_hash)
 from pbem.protocol.sealing import (PEERISH, Facts, check_reveals, private_path, public_hash,
-                                   read_private)
+                                   read_private, side_fact_key)
 
 
 class FileLog(msgspec.Struct, kw_only=True):
@@ -113,7 +113,7 @@ class Session:
                                     f"(class {cls!r})")
                 key = (private_keys or {}).get(cls)
                 if key is None and cls == self.party and self.own is not None:
-                    key = fact_key(self.own.root_secret())
+                    key = side_fact_key(self.own)
                 if key is None and cls == self.party and self.final_key is not None:
                     key = self.final_key
                 if key is None:
@@ -255,7 +255,7 @@ class Session:
         def before(state: Any, i: int, order: Any) -> None:
             check_reveals(game, facts, me, t.sender, state, order, next_name=nxt, name=name)
 
-        return {"lines": lines, "hash_of": lambda st: public_hash(game, st), "before": before}
+        return {"lines": lines, "hash_of": self.hash_state, "before": before}
 
 
 def own_onion(archive: Archive, genesis: Genesis, party: str, key: Any) -> OwnOnions:

@@ -75,12 +75,7 @@ def view_payload(s: Any, side: str, logs: list[Any], seq: int | None = None) -> 
                                                 for e in visible(log.events, side)]),
                     rolls=msgspec.to_builtins(rolls), proofs=proofs,
                     genesis=[s.genesis.acceptances[p].text for p in s.genesis.acceptors()],
-                    renewals=_renewals_upto(s.ledger, seq) or msgspec.UNSET)
-
-
-def _renewals_upto(ledger: Any, seq: int) -> list[SignedRenewal]:
-    """Every renewal carried by files 1..seq, in order."""
-    return [sr for f in ledger.files[:seq] for sr in (f.payload.renewals or [])]
+                    renewals=s.ledger.renewals(seq) or msgspec.UNSET)
 
 
 def view_due(s: Any, side: str, seq: int, last_state: Any) -> bool:

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
-from pbem.games.bcs.board import at, bdata, combat_count, face, is_av
+from pbem.games.bcs.board import at, bdata, face, is_av
 from pbem.games.bcs.combat import can, double_obj, lose, mode, place_traffic
 from pbem.games.bcs.retreat import retreat_stack
-from pbem.games.bcs.shock import FIRE_EVENTS, fire_event
+from pbem.games.bcs.shock import (FIRE_EVENTS, check_fire_events_left, check_fire_stack,
+                                  fire_event)
 from pbem.games.bcs.state import BcsState, Piece, other
 from pbem.games.bcs.view import top_unit
 from pbem.games.bcs.zoc import VISIBILITY, clear_line
@@ -63,19 +64,13 @@ def check_engage(state: BcsState, side: str, hex_id: str, uid: str) -> Piece:
         raise IllegalOrder(f"{hex_id} is not a hex of the map", rule="BCS-7.1b")
     if p.finished:
         raise IllegalOrder(f"{uid} is Finished and has no Fire Event left", rule="BCS-7.0d-3")
-    if p.done_moving or (p.moved and p.id not in act.stack):
-        raise IllegalOrder(f"{uid}'s stack has finished its move: its Fire Events are lost",
-                           rule="BCS-7.0d-4")
-    if combat_count(state, p.hex) > 2:
-        raise IllegalOrder(f"{uid} is overstacked in {p.hex} and cannot use a Fire Event",
-                           rule="BCS-7.0d-4")
+    check_fire_stack(state, p)
     f = face(p)
     assert f is not None
     if not is_av(p) or f.av_class == "light" or not can(p, "Engage"):   # Dual Light AV too
         raise IllegalOrder(f"{uid} cannot be the Firer of an Engagement (no AV, or Light AV)",
                            rule="BCS-7.1a-2")
-    if p.fire_events >= FIRE_EVENTS:
-        raise IllegalOrder(f"{uid} has used its {FIRE_EVENTS} Fire Events", rule="BCS-7.0d-2")
+    check_fire_events_left(p)
     if not any(q.side == other(side) and is_av(q) for q in at(state, hex_id)):
         raise IllegalOrder(f"{hex_id} holds no enemy AV unit to engage", rule="BCS-7.1b")
     if not in_range(p, p.hex, hex_id):

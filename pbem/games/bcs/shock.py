@@ -22,6 +22,25 @@ FIRE_EVENTS = 2              # 7.0d: at most two Fire Events per unit and Activa
 SHOCK_MP = 3                 # 7.3c: the target hex costs at most 3 MP at Tac rates
 
 
+def check_fire_stack(state: BcsState, p: Piece) -> None:
+    """7.0d-4: a unit whose stack has finished its move, or that is overstacked, has no Fire
+    Event (Shock Attacks and Engagements alike)."""
+    act = state.activation
+    assert act is not None
+    if p.done_moving or (p.moved and p.id not in act.stack):
+        raise IllegalOrder(f"{p.id}'s stack has finished its move: its Fire Events are lost",
+                           rule="BCS-7.0d-4")
+    if combat_count(state, p.hex) > 2:
+        raise IllegalOrder(f"{p.id} is overstacked in {p.hex} and cannot use a Fire Event",
+                           rule="BCS-7.0d-4")
+
+
+def check_fire_events_left(p: Piece) -> None:
+    """7.0d-2: at most FIRE_EVENTS Fire Events per unit and Activation."""
+    if p.fire_events >= FIRE_EVENTS:
+        raise IllegalOrder(f"{p.id} has used its {FIRE_EVENTS} Fire Events", rule="BCS-7.0d-2")
+
+
 def check_shock(state: BcsState, side: str, hex_id: str, uid: str) -> Piece:
     """Check a Shock Attack on what the attacker can see (7.3 requirements, 7.3a-c, 7.3e-b,
     7.0d); the Shock unit."""
@@ -41,20 +60,14 @@ def check_shock(state: BcsState, side: str, hex_id: str, uid: str) -> Piece:
         raise IllegalOrder(f"{uid} is not of the active Formation", rule="BCS-7.2b")
     if p.finished:
         raise IllegalOrder(f"{uid} is Finished and cannot Shock Attack", rule="BCS-7.2q")
-    if p.done_moving or (p.moved and p.id not in act.stack):
-        raise IllegalOrder(f"{uid}'s stack has finished its move: its Fire Events are lost",
-                           rule="BCS-7.0d-4")
-    if combat_count(state, p.hex) > 2:
-        raise IllegalOrder(f"{uid} is overstacked in {p.hex} and cannot use a Fire Event",
-                           rule="BCS-7.0d-4")
+    check_fire_stack(state, p)
     f = face(p)
     assert f is not None
     if f.mclass != "tac" or not can(p, "Shock Attack (Tac MA only)"):
         raise IllegalOrder(f"{uid} cannot Shock Attack: a Tac MA unit with an Assault Arrow, "
                            f"Red or Light AV or Breakthrough Armor is needed",
                            rule="BCS-7.3-r1")
-    if p.fire_events >= FIRE_EVENTS:
-        raise IllegalOrder(f"{uid} has used its {FIRE_EVENTS} Fire Events", rule="BCS-7.0d-2")
+    check_fire_events_left(p)
     if p.stopped:
         raise IllegalOrder(f"{uid} has a STOP in {p.hex}: no Shock Attack from there",
                            rule="BCS-7.3e-b")
