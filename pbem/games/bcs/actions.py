@@ -5,7 +5,7 @@ from __future__ import annotations
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.games.bcs import orders as o
-from pbem.games.bcs import sequence
+from pbem.games.bcs import hq_retreat, sequence
 from pbem.games.bcs.combat import attack
 from pbem.games.bcs.engage import engage
 from pbem.games.bcs.retreat import voluntary
@@ -65,7 +65,13 @@ def apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
     elif isinstance(order, o.Attack):
         attack(state, side, order.hex, order.unit, order.assist, ctx)
     elif isinstance(order, o.Retreat):
-        voluntary(state, side, order.units, order.to, ctx)
+        if any(state.pieces[u].kind == "hq" for u in order.units if u in state.pieces):
+            if len(order.units) != 1:
+                raise IllegalOrder("an HQ retreats alone (9.1f: no path, placed in its hex)",
+                                   rule="BCS-9.1g")
+            hq_retreat.voluntary(state, side, order.units[0], order.to, ctx)
+        else:
+            voluntary(state, side, order.units, order.to, ctx)
     elif isinstance(order, o.Engage):
         engage(state, side, order.hex, order.unit, ctx)
     elif isinstance(order, o.Shock):

@@ -14,7 +14,8 @@ attack_from_off_map unless ``options`` says otherwise):
   traffic = [hexes], objs = [hexes], control = {HEX = side}
 Expectation keys beyond the core's: at (hex per piece), mp (MP12 spent), stopped (rule id of
 the STOP, "" for none), face, phase, next_side, turn, weather, snafu, second (bool), fatigue,
-status, coordination, msr_blocked, in_play (formation ids), objs, control, air (Air Points per
+status, coordination, msr_blocked, prepared_defense, recovered, in_play (formation ids), objs,
+traffic (Traffic Stopped hexes), control, air (Air Points per
 side), first_side, trains ({trains id = "HEX", "HEX ghost" or "off"}), steps, dead (ids).
 """
 
@@ -35,7 +36,7 @@ class BcsCases:
     game = ENGINE
     keys = frozenset({"at", "mp", "stopped", "face", "phase", "next_side", "turn", "weather",
                       "snafu", "second", "fatigue", "status", "coordination", "msr_blocked", "in_play",
-                      "objs", "trains", "steps", "dead",
+                      "prepared_defense", "recovered", "objs", "traffic", "trains", "steps", "dead",
                       "control", "air", "first_side"})
 
     def build(self, case: Case) -> BcsState:
@@ -125,7 +126,8 @@ class BcsCases:
             if key in exp:
                 assert act is not None and getattr(act, key) == exp[key], \
                     f"{key}: {act and getattr(act, key)!r}"
-        for key in ("fatigue", "status", "coordination", "msr_blocked"):
+        for key in ("fatigue", "status", "coordination", "msr_blocked", "prepared_defense",
+                    "recovered"):
             for fid, v in exp.get(key, {}).items():
                 got = getattr(state.formations[fid], key)
                 assert got == v, f"{fid} {key} is {got!r}"
@@ -137,6 +139,8 @@ class BcsCases:
             assert state.formations[fid].in_play, f"{fid} not in play"
         if "objs" in exp:
             assert state.objs == exp["objs"], state.objs
+        if "traffic" in exp:
+            assert state.traffic == exp["traffic"], state.traffic
         for h, s in exp.get("control", {}).items():
             assert state.control.get(h) == s, f"{h} controlled by {state.control.get(h)}"
         for s, n in exp.get("air", {}).items():

@@ -187,3 +187,36 @@ def trains_drms(state: BcsState, form: FormationState) -> list[tuple[str, int]]:
 def trains_of(state: BcsState, form: FormationState) -> Piece:
     """The Formation's Combat Trains."""
     return state.pieces[form.trains]
+
+
+def enemy_msr_hexes(state: BcsState, side: str) -> frozenset[str]:
+    """Every hex of the enemy's existing MSRs (both traces of each Formation with Legal Trains):
+    a Legal Trains hex may not block one (10.3a e), a retreating HQ may not end on one (9.1f)."""
+    out: set[str] = set()
+    for f in state.formations.values():
+        if f.side == side or not f.in_play:
+            continue
+        m = msr(state, f)
+        if m is not None:
+            out |= set(m.to_hq) | set(m.to_source)
+    return frozenset(out)
+
+
+def msr_possible(state: BcsState, side: str, hq_hex: str, limit: int = 15) -> bool:
+    """Whether a complete MSR is possible for an HQ in hq_hex (9.1f): some hex within ``limit``
+    road hexes of it, reached along unblocked non-railroad roads, would be Legal for its
+    Combat Trains."""
+    graph = _graph(MSR_ROADS)
+    seen = {hq_hex: 0}
+    todo = deque([hq_hex])
+    while todo:
+        h = todo.popleft()
+        if legal_hex(state, side, h, hq_hex) is not None:
+            return True
+        if seen[h] >= limit:
+            continue
+        for n in graph.get(h, ()):
+            if n not in seen and on_area(state, n) and not blocked(state, side, n):
+                seen[n] = seen[h] + 1
+                todo.append(n)
+    return False
