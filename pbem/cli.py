@@ -264,7 +264,7 @@ def games() -> None:
             echo(f"  {sid}: {title}")
     from pbem.games.bcs.info import listing
 
-    for line in listing():                  # Baptism By Fire: not playable yet
+    for line in listing():                  # Baptism By Fire's scenarios that are data only
         echo(line)
 
 
@@ -289,10 +289,8 @@ def new(game: str, scenario: str, directory: str, side: str, key: str, opponent:
     the referee both join it and send their acceptances to the referee. Example: pbem new holdfast race-to-tunis game-a --side allied --key alice.key
     --opponent bob.pub --out proposal.pbem
     """
-    from pbem.games.bcs.info import refuse_new_game
     from pbem.protocol.ops import new_game
 
-    refuse_new_game(game)
     say(new_game(game, scenario, directory, side=side, key_path=key, opponent_pub=opponent,
                  out=out, mode=mode, referee_pub=referee, options=parse_options(options)))
 
@@ -314,10 +312,8 @@ def host(game: str, scenario: str, directory: str, key: str, players: tuple[str,
     Example: pbem host holdfast campaign ref --key ref.key --player allied=alice.pub
     --player axis=bob.pub --out proposal.pbem
     """
-    from pbem.games.bcs.info import refuse_new_game
     from pbem.protocol.ops import host_game
 
-    refuse_new_game(game)
     pairs = {}
     for p in players:
         if "=" not in p:
@@ -552,10 +548,8 @@ def demo(directory: str, game: str, scenario: str | None, mode: str, seed: int |
     One archive per side under DIRECTORY (named by side), every file exchanged, reports
     written, and every archive verified at the end. Example: pbem demo demo-game
     """
-    from pbem.games.bcs.info import refuse_new_game
     from pbem.protocol.demo import play_demo
 
-    refuse_new_game(game)
     say(play_demo(directory, game_name=game, scenario=scenario, mode=mode, seed=seed,
                   echo=None if quiet else echo))
 

@@ -14,16 +14,13 @@ from pbem.core.errors import PbemError
 
 
 def _game(name: str):
-    """A registered game, or Baptism By Fire as data only (not a playable game)."""
+    """A registered game; Baptism By Fire as its data (every scenario, playable or not)."""
     from pbem.core import registry
 
-    try:
-        return registry.find_game(name)
-    except PbemError:
-        if name.casefold() in ("bcs", "bbf", "baptism-by-fire"):
-            from pbem.games.bcs.info import GAME
-            return GAME
-        raise
+    if name.casefold() in ("bcs", "bbf", "baptism-by-fire"):
+        from pbem.games.bcs.info import GAME
+        return GAME
+    return registry.find_game(name)
 
 
 @cli.command("map")
@@ -34,7 +31,7 @@ def _game(name: str):
 def map_cmd(game: str, scenario: str, out: str) -> None:
     """Draw a scenario's whole map (every sheet), with its set-up where known, as HTML.
 
-    GAME is a game id (bcs for Baptism By Fire, whose data exists without a rules engine).
+    GAME is a game id (bcs for Baptism By Fire draws every scenario of its data).
     Example: pbem map bcs 5.3 bbf-5.3.html
     """
     from pbem.protocol.archive import atomic_write

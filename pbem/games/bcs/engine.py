@@ -1,7 +1,5 @@
-"""The Baptism By Fire rules engine as a Game-shaped object (pbem.core.game.Game).
-
-Not registered as a playable game until scenario 5.2 plays to a result bot against bot
-(docs/bcs-engine.md): its tests use ``ENGINE`` directly.
+"""The Baptism By Fire rules engine as the Game object (pbem.core.game.Game), registered as
+``bcs`` (pbem.games.bcs.GAME is ``ENGINE``); scenario 5.2 is playable (docs/bcs-engine.md).
 """
 
 from __future__ import annotations
@@ -18,6 +16,7 @@ from pbem.games.bcs import actions, conditions, orders, sequence
 from pbem.games.bcs import bot as bots
 from pbem.games.bcs.board import bdata
 from pbem.games.bcs.combat import STANDING
+from pbem.games.bcs.info import PLAYABLE
 from pbem.games.bcs.options import OPTIONS
 from pbem.games.bcs.report import MARKER_STYLES, build_report
 from pbem.games.bcs.setup import new_state
@@ -25,7 +24,6 @@ from pbem.games.bcs.standin import standin
 from pbem.games.bcs.state import BcsState
 from pbem.games.bcs.view import BcsView, build_view, secrets
 
-PLAYABLE = ("5.2",)
 
 
 class BcsEngine:
@@ -33,6 +31,7 @@ class BcsEngine:
 
     id = "bcs"
     title = "Baptism By Fire (BCS)"
+    aliases = ("bbf", "baptism-by-fire")
     sides = ("allied", "axis")
     state_type = BcsState
     rules_version = "bcs-engine-1"

@@ -1,8 +1,8 @@
-"""Baptism By Fire as data only: its scenarios with their status, maps and set-ups for drawing.
+"""Baptism By Fire's data: every scenario with its data status, maps and set-ups for drawing.
 
-Not a playable game yet (the rules engine is in progress): ``pbem map bcs SCENARIO OUT.html`` draws
-a scenario's map and set-up through this object; ``new_game_refusal`` is the reason any
-attempt to start a game is refused.
+The rules engine (``pbem.games.bcs.engine``, registered as ``bcs``) plays the scenarios in
+``PLAYABLE``; ``pbem map bcs SCENARIO OUT.html`` draws any scenario's map and set-up through this
+object, and ``pbem games`` lists the scenarios that are data only (``listing``).
 """
 
 from __future__ import annotations
@@ -13,7 +13,10 @@ from pbem.core.game import MapMarker, MapUnit, MarkerStyle
 from pbem.core.mapdata import GameMap
 from pbem.games.bcs.loader import BcsData, load_data
 
-STATUS = "not playable yet: rules engine in progress"
+PLAYABLE = ("5.2",)
+STATUS = ("scenario 5.2 playable; rules engine in progress (barrage, attack by fire and "
+          "recon not yet implemented)")
+DATA_ONLY = "data only, not playable yet"
 
 
 @lru_cache(maxsize=1)
@@ -38,10 +41,6 @@ class BcsDataOnly:
             st, why = d.status(sid)
             out[sid] = f"{s.title} ({st}{': ' + why if why else ''})"
         return out
-
-    def new_game_refusal(self) -> str:
-        """Why a game of BbF cannot be started."""
-        return f"{self.title}: {STATUS} (docs/bcs.md); its scenario data can be drawn with pbem map"
 
     def game_map(self, scenario: str) -> GameMap:
         """The whole map (both sheets) of a scenario; ScenarioError for an unknown scenario."""
@@ -106,18 +105,10 @@ def is_bcs(name: str) -> bool:
     return name.casefold() in (GAME.id, *GAME.aliases)
 
 
-def refuse_new_game(name: str) -> None:
-    """Raise the one-line refusal (exit code of a refused input) if name is Baptism By Fire:
-    ``pbem new``, ``pbem host`` and ``pbem demo`` cannot start a game without rules."""
-    from pbem.core.errors import PbemError
-
-    if is_bcs(name):
-        raise PbemError(GAME.new_game_refusal())
-
-
 def listing() -> list[str]:
-    """The lines ``pbem games`` shows for Baptism By Fire: its status, then each scenario
-    with its data status."""
-    lines = [f"{GAME.id}: {GAME.title} (sides: {', '.join(GAME.sides)}) - {STATUS}"]
-    lines += [f"  {sid}: {title}" for sid, title in GAME.scenarios().items()]
+    """The lines ``pbem games`` shows after the playable games: Baptism By Fire's scenarios
+    that are data only (drawn by ``pbem map``), each with its data status."""
+    lines = [f"{GAME.id}: {STATUS}; its other scenarios are {DATA_ONLY} (pbem map draws them):"]
+    lines += [f"  {sid}: {title}" for sid, title in GAME.scenarios().items()
+              if sid not in PLAYABLE]
     return lines

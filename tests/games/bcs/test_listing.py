@@ -1,4 +1,6 @@
-"""Baptism By Fire is listed by `pbem games` as data only, and refused by new, host and demo."""
+"""Baptism By Fire is listed by `pbem games`: scenario 5.2 as a playable game, every other
+scenario as data only with its data status; new, host and demo refuse a scenario that is not
+playable in one line, before writing anything."""
 
 from __future__ import annotations
 
@@ -9,40 +11,42 @@ from click.testing import CliRunner
 
 from pbem.cli import cli
 from pbem.core.errors import EXIT_REFUSED
-from pbem.games.bcs.info import GAME, STATUS, data, listing
+from pbem.games.bcs.info import GAME, PLAYABLE, STATUS, data, listing
 
 
-def test_games_lists_bbf_as_data_only_with_each_scenario_and_its_status() -> None:
+def test_games_lists_bbf_playable_scenario_then_the_data_only_ones_with_their_status() -> None:
     res = CliRunner().invoke(cli, ["games"])
     assert res.exit_code == 0, res.output
     lines = res.output.splitlines()
-    head = lines.index(f"bcs: {GAME.title} (sides: allied, axis) - {STATUS}")
-    assert STATUS == "not playable yet: rules engine in progress"
-    shown = lines[head + 1:head + 1 + len(data().scenarios)]
+    game = lines.index(f"bcs: {GAME.title} (sides: allied, axis)")
+    assert lines[game + 1] == "  5.2: Operation Spring Wind"
+    head = lines.index(listing()[0])
+    assert STATUS in lines[head] and "data only" in lines[head]
+    shown = lines[head + 1:head + len(data().scenarios)]
     assert shown == listing()[1:]
-    for sid in data().scenarios:
+    assert PLAYABLE == ("5.2",) and not any(x.startswith("  5.2: ") for x in shown)
+    for sid in set(data().scenarios) - set(PLAYABLE):
         status, why = data().status(sid)
         line = next(x for x in shown if x.startswith(f"  {sid}: "))
         assert f"({status}" in line and (why in line if why else line.endswith(f"({status})"))
-    # the playable games are still listed before it
     assert any(x.startswith("holdfast:") for x in lines[:head])
     assert any(x.startswith("kasserine:") for x in lines[:head])
 
 
-@pytest.mark.parametrize("args", [
-    ["new", "bcs", "5.2", "{d}", "--side", "allied", "--key", "k.key", "--opponent", "o.pub",
-     "--out", "{d}.pbem"],
-    ["new", "BbF", "5.2", "{d}", "--side", "axis", "--key", "k.key", "--opponent", "o.pub",
-     "--out", "{d}.pbem"],
-    ["host", "bcs", "5.4", "{d}", "--key", "r.key", "--player", "allied=a.pub", "--player",
-     "axis=b.pub", "--out", "{d}.pbem"],
-    ["demo", "{d}", "--game", "baptism-by-fire"],
-    ["demo", "{d}", "--game", "bcs", "--scenario", "5.2"],
-], ids=["new", "new-alias", "host", "demo-alias", "demo"])
-def test_new_host_and_demo_refuse_bbf_in_one_line(args: list[str], tmp_path: Path) -> None:
+@pytest.mark.parametrize("args,scenario", [
+    (["new", "bcs", "5.3", "{d}", "--side", "allied", "--key", "k.key", "--opponent", "o.pub",
+      "--out", "{d}.pbem"], "5.3"),
+    (["new", "BbF", "5.1", "{d}", "--side", "axis", "--key", "k.key", "--opponent", "o.pub",
+      "--out", "{d}.pbem"], "5.1"),
+    (["host", "bcs", "5.4", "{d}", "--key", "r.key", "--player", "allied=a.pub", "--player",
+      "axis=b.pub", "--out", "{d}.pbem"], "5.4"),
+    (["demo", "{d}", "--game", "baptism-by-fire", "--scenario", "5.6"], "5.6"),
+], ids=["new", "new-alias", "host", "demo-alias"])
+def test_new_host_and_demo_refuse_a_data_only_scenario_in_one_line(
+        args: list[str], scenario: str, tmp_path: Path) -> None:
     d = str(tmp_path / "game")
     res = CliRunner().invoke(cli, [a.replace("{d}", d) for a in args])
     assert res.exit_code == EXIT_REFUSED, res.output
-    assert res.output == f"Error: {GAME.new_game_refusal()}\n"
-    assert "rules engine in progress" in res.output
+    assert len(res.output.strip().splitlines()) == 1 and "Traceback" not in res.output
+    assert f"unknown scenario {scenario!r} of bcs" in res.output
     assert not Path(d).exists() and not Path(d + ".pbem").exists()

@@ -104,11 +104,10 @@ def test_map_command_draws_a_one_sheet_game_too(tmp_path):
     assert 'class="edge-labels"' in out.read_text()
 
 
-def test_data_only_game_lists_status_and_refuses_new_games():
-    """BbF is data only: its scenarios show their status; starting a game is refused."""
+def test_data_object_lists_every_scenario_with_its_status():
+    """BbF's data object (drawn by pbem map) shows every scenario with its data status."""
     titles = GAME.scenarios()
     assert titles["5.2"].endswith("(complete)") and "BBF-G7" in titles["5.1"]
-    assert "not playable yet: rules engine in progress" in GAME.new_game_refusal()
 
 
 def test_setup_is_drawn_where_printed():
