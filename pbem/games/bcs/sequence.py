@@ -15,7 +15,7 @@ from pbem.games.bcs.board import bdata, enemy_in, entry_hexes
 from pbem.games.bcs.command import in_radius, isolation
 from pbem.games.bcs.mixing import active_hexes, coordinate, mixed_with
 from pbem.games.bcs.setup import arrive
-from pbem.games.bcs.supply import msr, optimal, why_not
+from pbem.games.bcs.supply import enemy_msr_hexes, msr, optimal, why_not
 from pbem.games.bcs.snafu import obj_allowance, roll_second, roll_snafu
 from pbem.games.bcs.state import (FRESH, SIDES, Activation, BcsState, FormationState,
                                   arrival_group, other)
@@ -137,6 +137,9 @@ def place_trains(state: BcsState, side: str, fid: str, to: str, ctx: Context) ->
     if m is None:
         raise IllegalOrder(f"{to} is not a Legal hex for {name(fid)}'s Combat Trains: {why}",
                            rule=rule)
+    if to in enemy_msr_hexes(state, side):
+        raise IllegalOrder(f"{to} is not a Legal hex for {name(fid)}'s Combat Trains: it would "
+                           f"block an existing enemy MSR", rule="BCS-10.3a-e")
     trains.status, trains.hex, trains.ghost = "map", to, True
     act.trains_moved = True
     ctx.log(f"{name(fid)}'s Combat Trains are placed in {to} (Ghost)", hexes=(to,))
