@@ -464,6 +464,9 @@ def _end_turn(state: BcsState, ctx: Context) -> None:
     _pre_turn(state, ctx)
 
 
+MAX_TIES = 20   # First Player ties rolled again; 20 in a row has odds below 1 in 10^17
+
+
 def _pre_turn(state: BcsState, ctx: Context) -> None:
     """Pre-Turn Phase (2.1 (1)): reinforcements, weather (BbF 1.1), Air Points, First Player."""
     arrive(state)
@@ -475,12 +478,15 @@ def _pre_turn(state: BcsState, ctx: Context) -> None:
         ctx.log(f"Weather roll {die}: {state.weather}")
     state.air_due = True
     _pre_turn_air(state, ctx)
-    while True:
+    for _ in range(MAX_TIES):
         rolls = {s: sum(ctx.rolls_of(2, 6, f"First Player: {s}")) for s in SIDES}
         ctx.log("First Player roll: " + ", ".join(f"{s} {rolls[s]}" for s in SIDES))
         if rolls["allied"] != rolls["axis"]:
+            state.next_side = max(SIDES, key=lambda s: rolls[s])
             break
-    state.next_side = max(SIDES, key=lambda s: rolls[s])
+    else:   # only dice that always tie (order checking's fixed probes) get here
+        state.next_side = other(state.first_side)
+        ctx.log(f"First Player: {MAX_TIES} ties; {state.next_side} chooses")
     state.phase = "first_player"
 
 
