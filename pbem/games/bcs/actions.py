@@ -11,7 +11,7 @@ from pbem.games.bcs.engage import engage
 from pbem.games.bcs.retreat import voluntary
 from pbem.games.bcs.shock import shock
 from pbem.games.bcs.command import in_radius
-from pbem.games.bcs.mixing import coordinate, mixed_with
+from pbem.games.bcs.mixing import coordinate, hq_mixed_with, mixed_with
 from pbem.games.bcs.movement import check_move, do_move, flip_allowed
 from pbem.games.bcs.state import BcsState
 from pbem.games.bcs.view import top_unit
@@ -50,7 +50,9 @@ def apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
                 sequence.control_after_move(state, side, p.hex, in_radius(state, p))
         act = state.activation
         assert act is not None
-        coordinate(state, act.formation, mixed_with(state, act.formation, entered), ctx)
+        combat = any(state.pieces[u].kind == "unit" for u in order.units)
+        mixing = mixed_with if combat else hq_mixed_with
+        coordinate(state, act.formation, mixing(state, act.formation, entered), ctx)
     elif isinstance(order, o.Flip):
         p = flip_allowed(state, side, order.unit)
         p.face = "move" if p.face == "deployed" else "deployed"

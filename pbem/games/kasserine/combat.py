@@ -282,8 +282,8 @@ def run(state: KasserineState, data: KasserineData, ctx: Context) -> None:
 
 def _resolve_ground(state: KasserineState, data: KasserineData, c: Combat, ctx: Context) -> None:
     """Step 5 and 8.2.1c-d: reveal, total, differential, row, die, result."""
-    c.att_values = reveal(state, state.active)
-    c.def_values = reveal(state, other(state.active))
+    c.att_values = reveal(state, state.active, ctx)
+    c.def_values = reveal(state, other(state.active), ctx)
     fort = fortified_unit(state, data, c.defender)
     units_att = sum(values(data, state, a)[0] for a in c.attackers)
     attack = units_att + sum(v // 2 if fort else v for v in c.att_values)

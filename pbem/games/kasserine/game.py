@@ -10,7 +10,7 @@ from pbem.core.errors import IllegalOrder, ScenarioError
 from pbem.core.game import Context, Decision, MarkerStyle, OptionSpec, Outcome, ReportModel
 from pbem.games.kasserine import conditions
 from pbem.games.kasserine.orders import STANDING_TOPICS, standing_mode
-from pbem.games.kasserine import actions, bot as bots, orders, sequence
+from pbem.games.kasserine import actions, bot as bots, orders, sealed, sequence
 from pbem.games.kasserine.board import data_of
 from pbem.games.kasserine.options import OPTIONS, resolve_options
 from pbem.games.kasserine.report import MARKER_STYLES, TITLE, build_report
@@ -29,7 +29,7 @@ class KasserineGame:
     title = TITLE
     sides = ("axis", "us")
     state_type = KasserineState
-    rules_version = "kasserine-engine-4"
+    rules_version = "kasserine-engine-5"
 
     def scenarios(self) -> dict[str, str]:
         """Scenario id -> title (read once per process)."""
@@ -136,6 +136,44 @@ class KasserineGame:
     def game_map(self, scenario: str) -> Any:
         """The scenario's GameMap."""
         return load_kasserine(scenario).map
+
+    # -- sealed mode (pbem.core.sealed; this package's sealed.py) --------------------------
+    def sealed_refusal(self, options: dict[str, Any]) -> str | None:
+        """Why these house options cannot be played sealed (None if they can)."""
+        return sealed.sealed_refusal(options)
+
+    def sealed_start(self, state: KasserineState) -> KasserineState:
+        """Mark a state as a sealed game's: face-down markers are drawn at the reveal."""
+        return sealed.sealed_start(state)
+
+    def facts(self, state: KasserineState, side: str) -> dict[str, Any]:
+        """side's hidden facts the game keeps (none: standing orders are the core's)."""
+        return sealed.facts(state, side)
+
+    def conceal(self, state: KasserineState, side: str) -> KasserineState:
+        """side's knowledge state of a sealed game."""
+        return sealed.conceal(state, side)
+
+    def project(self, state: KasserineState, side: str, order: Any) -> str:
+        """The order as the other side of a sealed game sees it."""
+        return sealed.project(state, side, order)
+
+    def reveals(self, state: KasserineState, side: str, order: Any) -> list[tuple[str, str]]:
+        """The facts an order's resolution opens (none)."""
+        return sealed.reveals(state, side, order)
+
+    def disclose(self, state: KasserineState, owner: str, facts: dict[str, Any]) -> None:
+        """Write opened facts of owner into a knowledge state (none to write)."""
+        sealed.disclose(state, owner, facts)
+
+    def public(self, state: KasserineState) -> dict[str, Any]:
+        """What both sides of a sealed game know."""
+        return sealed.public(state)
+
+    def standing_answers(self, state: KasserineState, side: str,
+                         decision: Decision) -> list[str] | None:
+        """The lines side's standing orders give for the decision pending on it, or None."""
+        return sealed.standing_answers(state, side, decision)
 
 
 GAME = KasserineGame()

@@ -48,22 +48,41 @@ def draw(state: KasserineState, side: str, purpose: str, ctx: Context, *, public
 
 
 def commit_facedown(state: KasserineState, side: str, purpose: str, ctx: Context) -> None:
-    """Place one marker face down on the current combat (8.2.1b)."""
+    """Place one marker face down on the current combat (8.2.1b).
+
+    Sealed mode: nobody may see a face-down value before step 5 (KAS-G12), so the marker is
+    drawn only at the reveal, in public (`reveal`): the same draw without replacement from the
+    same allotment, since a side draws nothing else while its markers lie face down (8.0-e).
+    Until then the face-down marker is a placeholder that no processor can read."""
+    priv = state.private[side]
+    if state.sealed:
+        priv.facedown.append(Marker(id=f"{PREFIX[side]}-down{len(priv.facedown) + 1}", value=0))
+        return
     m = draw(state, side, purpose, ctx, public=False)
     state.private[side].facedown.append(m)
     if state.options.owner_sees_facedown:
         ctx.log(f"your face-down marker is +{m.value}", visible_to=side)
 
 
-def reveal(state: KasserineState, side: str) -> list[int]:
-    """Flip side's face-down markers (8.2.1b step 5); they are spent for the game turn (7.2)."""
+def reveal(state: KasserineState, side: str, ctx: Context | None = None) -> list[int]:
+    """Flip side's face-down markers (8.2.1b step 5); they are spent for the game turn (7.2).
+    Sealed mode: they are drawn now, with dice both sides compute (see commit_facedown)."""
     priv = state.private[side]
-    vals = [m.value for m in priv.facedown]
-    priv.facedown = []
+    if state.sealed and priv.facedown:
+        if ctx is None:
+            raise AssertionError("a sealed reveal draws its markers: it needs the dice")
+        n, priv.facedown = len(priv.facedown), []
+        vals = [draw(state, side, f"face-down marker {k + 1} revealed", ctx, public=True).value
+                for k in range(n)]
+    else:
+        vals = [m.value for m in priv.facedown]
+        priv.facedown = []
     state.spent.setdefault(side, []).extend(vals)
     return vals
 
 
 def unused_count(state: KasserineState, side: str) -> int:
-    """Markers side may still commit this game turn."""
-    return len(state.private[side].unused)
+    """Markers side may still commit this game turn (sealed mode: the face-down placeholders
+    stand for markers still among the unused ones until the reveal draws them)."""
+    priv = state.private[side]
+    return len(priv.unused) - (len(priv.facedown) if state.sealed else 0)
