@@ -114,3 +114,20 @@ def coordinate(state: BcsState, fid: str, others: list[str], ctx: Context) -> No
             form.coordination = True
             ctx.log(f"{bdata().formations[f].name} gets a Coordination marker (Mixed "
                     f"Formations)")
+
+
+HQ_MIXING = 2                    # errata v1.0 to 9.1a: a moving HQ mixes within 2 hexes of a unit
+
+
+def hq_mixed_with(state: BcsState, fid: str, hexes: list[str]) -> list[str]:
+    """The Formations a moving HQ mixes with (errata v1.0 to 9.1a): those of mixed_with whose
+    blob holds a hex the HQ entered that lies within 2 hexes of one of their combat units."""
+    grid = bdata().game_map.grid
+    out = []
+    for other in mixed_with(state, fid, hexes):
+        units = [p.hex for p in state.pieces.values()
+                 if p.formation == other and p.kind == "unit" and p.status == "map"]
+        if any(in_blob(state, other, h) and any(grid.distance(h, u) <= HQ_MIXING for u in units)
+               for h in hexes):
+            out.append(other)
+    return out
