@@ -10,7 +10,7 @@ from pbem.games.bcs.combat import attack
 from pbem.games.bcs.engage import engage
 from pbem.games.bcs.retreat import voluntary
 from pbem.games.bcs.shock import shock
-from pbem.games.bcs.command import in_radius
+from pbem.games.bcs.command import formations_lost, in_radius, on_map_units
 from pbem.games.bcs.mixing import coordinate, hq_mixed_with, mixed_with
 from pbem.games.bcs.movement import check_move, do_move, flip_allowed
 from pbem.games.bcs.state import BcsState
@@ -20,9 +20,17 @@ NOT_YET = "not yet implemented (of combat only Attacks, Engagements and Voluntar
 
 
 def apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
-    """Check and apply one order, then run the automatic steps up to the next decision."""
+    """Check and apply one order, then run the automatic steps up to the next decision; a
+    Formation that lost its last unit leaves play (9.1i)."""
     if state.phase == "over":
         raise IllegalOrder("the game is over", rule="BCS-2.1-3")
+    before = on_map_units(state)
+    _apply(state, side, order, ctx)
+    formations_lost(state, before, ctx)
+
+
+def _apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
+    """Check and apply one order."""
     if isinstance(order, o.Activate):
         sequence.activate(state, side, order.formation, order.recover, order.at, ctx,
                           defense=order.defense)

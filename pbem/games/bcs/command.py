@@ -145,3 +145,46 @@ def isolation(state: BcsState, form: FormationState, ctx: Context) -> None:
         if p.steps <= 0:
             p.status, p.hex = "dead", ""
             ctx.log(f"{p.id} is destroyed by Isolation")
+
+
+def on_map_units(state: BcsState) -> dict[str, int]:
+    """Combat units on the map per Formation (those returning next turn from a retreat, 7.5f,
+    count as in play for 9.1i)."""
+    out: dict[str, int] = {}
+    for p in state.pieces.values():
+        returning = p.status == "off" and p.entry == [f"hq:{p.formation}"]
+        if p.kind == "unit" and (p.status == "map" or returning):
+            out[p.formation] = out.get(p.formation, 0) + 1
+    return out
+
+
+def formations_lost(state: BcsState, before: dict[str, int], ctx: Context) -> None:
+    """HQs without units (9.1i): a Formation whose HQ is on the map and which has just lost its
+    last unit in play leaves play with its HQ and Combat Trains; when more of its units are due
+    by the Order of Arrival, HQ and Trains wait off the map to arrive with the first of them,
+    the HQ at Fatigue 2 (9.1j)."""
+    now = on_map_units(state)
+    for fid, n in before.items():
+        form = state.formations[fid]
+        hq = state.pieces[form.hq]
+        if n == 0 or now.get(fid, 0) or hq.status != "map":
+            continue
+        name = bdata().formations[fid].name
+        later = [p for p in state.pieces.values()
+                 if p.formation == fid and p.kind == "unit" and p.status == "off"]
+        form.in_play = False
+        form.prepared_defense = form.coordination = False
+        form.msr_blocked = 0
+        for p in (hq, state.pieces[form.trains]):
+            p.hex, p.ghost = "", False
+            p.status = "off" if later else "dead"
+        if not later:
+            ctx.log(f"{name} has lost its last unit: its HQ and Combat Trains leave play (9.1i)")
+            continue
+        due = max(state.turn + 1, min(p.arrives for p in later))
+        first = min(later, key=lambda p: (p.arrives, p.id))
+        for p in (hq, state.pieces[form.trains]):
+            p.arrives, p.entry = due, list(first.entry)
+        form.fatigue = 2
+        ctx.log(f"{name} has lost its last unit: its HQ and Combat Trains leave the map and "
+                f"return with its next arrival, at Fatigue 2 (9.1i, 9.1j)")

@@ -4,9 +4,9 @@ Position keys (``position.KEY``), on maps A and B of scenario 5.2 (options: entr
 attack_from_off_map unless ``options`` says otherwise):
   setup = true          the real 5.2 set-up at its first decision (Axis to activate, 14 Feb)
   turn (1), weather ("No Rain"), next_side ("axis"), phase ("activate")
-  units = [{id, hex, steps, face, mp, moved, stopped, ghost, start, joined, off, arrives}]   the pieces in play:
+  units = [{id, hex, steps, face, mp, moved, stopped, ghost, start, joined, off, arrives, entry}]   the pieces in play:
                         every other piece of the scenario is out of play; off = true leaves it
-                        waiting to arrive (its entry from the data, arrives = its turn)
+                        waiting to arrive (its entry from the data unless given, arrives = its turn)
   formations = {ID = {fatigue, status, coordination, prepared_defense, msr_blocked, in_play,
                 set_up_used, recovered}}        (every formation with a listed piece is in play)
   active = "cca", snafu = "Pass", second = false, began = false, stack = [ids],
@@ -61,6 +61,7 @@ class BcsCases:
             if spec.get("off"):
                 p.status, p.hex = "off", ""
                 p.arrives = spec.get("arrives", p.arrives)
+                p.entry = spec.get("entry", p.entry)
             else:
                 p.status, p.hex = "map", spec["hex"]
             p.steps = spec.get("steps", p.steps)
