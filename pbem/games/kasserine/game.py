@@ -138,13 +138,9 @@ class KasserineGame:
         return load_kasserine(scenario).map
 
     # -- sealed mode (pbem.core.sealed; this package's sealed.py) --------------------------
-    def sealed_refusal(self, options: dict[str, Any]) -> str | None:
-        """Why these house options cannot be played sealed (None if they can)."""
-        return sealed.sealed_refusal(options)
-
-    def sealed_start(self, state: KasserineState) -> KasserineState:
-        """Mark a state as a sealed game's: face-down markers are drawn at the reveal."""
-        return sealed.sealed_start(state)
+    def sealed_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The house options of a sealed game (face-down markers drawn at the reveal)."""
+        return sealed.sealed_options(options)
 
     def facts(self, state: KasserineState, side: str) -> dict[str, Any]:
         """side's hidden facts the game keeps (none: standing orders are the core's)."""

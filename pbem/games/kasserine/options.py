@@ -23,6 +23,12 @@ OPTIONS: dict[str, OptionSpec] = {
         default=False, choices=(False, True),
         doc="KAS-G12: whether a player may look at his own face-down markers before the reveal "
             "(default: no, the value is hidden from both players until the flip)"),
+    "facedown_draw": OptionSpec(
+        default="placement", choices=("placement", "reveal"),
+        doc="KAS-G12: when a face-down marker's random draw is rolled: when it is placed "
+            "(default) or at the step-5 reveal, in public; the same draw either way, since a side "
+            "draws nothing else while its markers lie face down (8.0-e). A sealed game needs "
+            "'reveal' (nobody may see a value before the reveal) and sets it itself"),
     "bombard_defender_markers": OptionSpec(
         default=False, choices=(False,),
         doc="KAS-G13: the defender commits no markers against a bombardment (8.1.2 has no "
@@ -82,6 +88,7 @@ class Options(msgspec.Struct, kw_only=True, frozen=True):
     sbeitla_hex: str = "2714"
     owner_sees_facedown: bool = False
     engineer_fortify: str = "full"
+    facedown_draw: str = "placement"
     box_doubling: bool = False
     minefield_retreat: str = "hexside"
     mobile_ezoc_stop: bool = False
@@ -91,4 +98,7 @@ def resolve_options(given: dict[str, Any] | None) -> Options:
     """Fill defaults and check every given option; ScenarioError on an unknown option or value."""
     values = resolve(OPTIONS, given, where="Kasserine options", owner="kasserine",
                      error=ScenarioError)
+    if values.get("owner_sees_facedown") and values.get("facedown_draw") == "reveal":
+        raise ScenarioError("Kasserine options: owner_sees_facedown = true needs facedown_draw = "
+                            "'placement' (a value drawn at the reveal cannot be seen before it)")
     return Options(**{k: v for k, v in values.items() if k in Options.__struct_fields__})

@@ -3,8 +3,8 @@
 What is hidden in Kasserine, and how a sealed game keeps it hidden:
 
 - **Face-down support fire markers** (7.2, 8.2.1b; KAS-G12 default): their values are unseen by
-  both players until the step-5 reveal. A sealed game draws them *at* the reveal, in public,
-  with dice both processors compute (`support.commit_facedown`, `support.reveal`): the same draw
+  both players until the step-5 reveal. A sealed game draws them *at* the reveal, in public
+  (house option `facedown_draw = "reveal"`), with dice both processors compute (`support.commit_facedown`, `support.reveal`): the same draw
   without replacement from the same unused allotment, since a side draws nothing else while its
   markers lie face down (8.0-e: a combat is resolved completely before anything else). Until
   then no value exists anywhere, so none can leak and none can be chosen: a player cannot pick
@@ -22,8 +22,9 @@ What is hidden in Kasserine, and how a sealed game keeps it hidden:
   hosted referee keeps them from the defender). A player who wants them private writes
   `sf ask` and leaves out `advance` and `loss`, and answers each when the game asks.
 
-The house option `owner_sees_facedown` (the owner sees his face-down values at placement)
-cannot be played sealed: `sealed_refusal` names it.
+A sealed game is proposed with the house option `facedown_draw = "reveal"` (`sealed_options`
+sets it, and refuses `owner_sees_facedown`, under which the owner sees his values at
+placement); the genesis records it, so the full replay of `pbem verify` draws the same way.
 """
 
 from __future__ import annotations
@@ -41,28 +42,28 @@ from pbem.games.kasserine.options import resolve_options
 from pbem.games.kasserine.orders import Order, format_order
 from pbem.games.kasserine.state import KasserineState, other, standing_of
 
-REFUSED_OPTION = ("the house option owner_sees_facedown cannot be played in a sealed game (its "
-                  "face-down values are drawn at the reveal, unseen by both players): leave it "
-                  "false or choose --mode peer or --mode hosted")
 
-
-def sealed_refusal(options: dict[str, Any]) -> str | None:
-    """Why a game with these house options cannot be played sealed (None if it can)."""
-    return REFUSED_OPTION if resolve_options(options).owner_sees_facedown else None
-
-
-def sealed_start(state: KasserineState) -> KasserineState:
-    """Mark a state as a sealed game's (in place): face-down markers drawn at the reveal."""
-    if state.options.owner_sees_facedown:
-        raise PbemError(REFUSED_OPTION)
-    state.sealed = True
-    return state
+def sealed_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The house options of a sealed game: facedown_draw = 'reveal' (set when not given);
+    PbemError naming the option when the given ones cannot be played sealed."""
+    given = dict(options)
+    chosen = resolve_options(given)            # ScenarioError on an unknown option or value
+    if "facedown_draw" in given and chosen.facedown_draw != "reveal":
+        raise PbemError("a sealed game needs the house option facedown_draw = 'reveal' (nobody "
+                        "may see a face-down value before the reveal): leave it out, or choose "
+                        "--mode peer or --mode hosted")
+    if chosen.owner_sees_facedown:
+        raise PbemError("the house option owner_sees_facedown cannot be played in a sealed game "
+                        "(its face-down values are drawn at the reveal, unseen by both players): "
+                        "leave it false, or choose --mode peer or --mode hosted")
+    given["facedown_draw"] = "reveal"
+    return given
 
 
 def conceal(state: KasserineState, side: str) -> KasserineState:
     """side's knowledge state of a sealed game: the other side's standing orders unknown (its
-    store empty; in a sealed game every store stays empty anyway)."""
-    sealed_start(state)
+    store empty; in a sealed game every store stays empty anyway). Everything else is public:
+    with facedown_draw = 'reveal' no marker has a value before its public draw."""
     state.private[other(side)].standing = {}
     return state
 
@@ -93,7 +94,9 @@ def disclose(state: KasserineState, owner: str, opened: dict[str, Any]) -> None:
 
 
 def public(state: KasserineState) -> dict[str, Any]:
-    """What both sides of a sealed game know: the whole state but the standing orders."""
+    """What both sides of a sealed game know: the whole state but the standing orders (with
+    facedown_draw = 'reveal'; under 'placement' the face-down values drawn are in it too, so
+    a sealed game needs 'reveal')."""
     out = msgspec.to_builtins(state)
     for priv in out.get("private", {}).values():
         priv.pop("standing", None)

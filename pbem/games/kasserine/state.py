@@ -173,5 +173,3 @@ class KasserineState(msgspec.Struct, kw_only=True):
     seq: int = 0                      # combats declared this game (ids for face-down markers)
     private: dict[str, SidePrivate] = {}
     result: Result | None = None
-    sealed: bool = False              # sealed mode (docs/sealed.md): face-down markers are drawn
-                                      # at the step-5 reveal, in public (support.commit_facedown)

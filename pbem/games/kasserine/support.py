@@ -50,12 +50,13 @@ def draw(state: KasserineState, side: str, purpose: str, ctx: Context, *, public
 def commit_facedown(state: KasserineState, side: str, purpose: str, ctx: Context) -> None:
     """Place one marker face down on the current combat (8.2.1b).
 
-    Sealed mode: nobody may see a face-down value before step 5 (KAS-G12), so the marker is
-    drawn only at the reveal, in public (`reveal`): the same draw without replacement from the
-    same allotment, since a side draws nothing else while its markers lie face down (8.0-e).
-    Until then the face-down marker is a placeholder that no processor can read."""
+    Under the house option facedown_draw = 'reveal' (which a sealed game sets: nobody may see a
+    face-down value before step 5, KAS-G12) the marker is drawn only at the reveal, in public
+    (`reveal`): the same draw without replacement from the same allotment, since a side draws
+    nothing else while its markers lie face down (8.0-e). Until then the face-down marker is a
+    placeholder with no value."""
     priv = state.private[side]
-    if state.sealed:
+    if drawn_at_reveal(state):
         priv.facedown.append(Marker(id=f"{PREFIX[side]}-down{len(priv.facedown) + 1}", value=0))
         return
     m = draw(state, side, purpose, ctx, public=False)
@@ -66,9 +67,9 @@ def commit_facedown(state: KasserineState, side: str, purpose: str, ctx: Context
 
 def reveal(state: KasserineState, side: str, ctx: Context | None = None) -> list[int]:
     """Flip side's face-down markers (8.2.1b step 5); they are spent for the game turn (7.2).
-    Sealed mode: they are drawn now, with dice both sides compute (see commit_facedown)."""
+    Under facedown_draw = 'reveal' they are drawn now, with public dice (see commit_facedown)."""
     priv = state.private[side]
-    if state.sealed and priv.facedown:
+    if drawn_at_reveal(state) and priv.facedown:
         if ctx is None:
             raise AssertionError("a sealed reveal draws its markers: it needs the dice")
         n, priv.facedown = len(priv.facedown), []
@@ -82,7 +83,12 @@ def reveal(state: KasserineState, side: str, ctx: Context | None = None) -> list
 
 
 def unused_count(state: KasserineState, side: str) -> int:
-    """Markers side may still commit this game turn (sealed mode: the face-down placeholders
-    stand for markers still among the unused ones until the reveal draws them)."""
+    """Markers side may still commit this game turn (under facedown_draw = 'reveal' the
+    face-down placeholders stand for markers still among the unused ones until the reveal)."""
     priv = state.private[side]
-    return len(priv.unused) - (len(priv.facedown) if state.sealed else 0)
+    return len(priv.unused) - (len(priv.facedown) if drawn_at_reveal(state) else 0)
+
+
+def drawn_at_reveal(state: KasserineState) -> bool:
+    """True if face-down markers are drawn at the step-5 reveal (house option facedown_draw)."""
+    return state.options.facedown_draw == "reveal"

@@ -8,7 +8,7 @@ from pbem.games.kasserine.state import standing_of
 from pbem.games.kasserine.board import data_of, values
 from pbem.games.kasserine.options import Options
 from pbem.games.kasserine.state import Combat, KasserineState, MoveSeen, Result, Standing, Wait
-from pbem.games.kasserine.support import unused_count
+from pbem.games.kasserine.support import drawn_at_reveal, unused_count
 from pbem.games.kasserine.victory import captured
 
 
@@ -79,10 +79,11 @@ def build_view(state: KasserineState, side: str) -> KasserineView:
                               moved=u.moved or u.mobile_moved, attacked=u.attacked,
                               mobile_moved=u.mobile_moved, barred=u.barred))
     priv = state.private[side]
-    sees = state.options.owner_sees_facedown and not state.sealed
-    # sealed mode: a face-down marker is a placeholder still among the unused ones (drawn at
-    # the reveal), so the values not revealed are the unused ones
-    hidden = priv.unused if state.sealed else priv.unused + priv.facedown
+    sees = state.options.owner_sees_facedown
+    # drawn at the reveal: a face-down marker is a placeholder still among the unused ones, so
+    # the values not revealed are the unused ones
+    late = drawn_at_reveal(state)
+    hidden = priv.unused if late else priv.unused + priv.facedown
     markers = MarkersView(
         allotment=state.allotment.get(side, 0),
         not_revealed=sorted(m.value for m in hidden),
@@ -131,10 +132,11 @@ def secrets(state: KasserineState, side: str) -> list[str]:
     even the owner's, so finding one in the other side's bytes means the private part leaked.
     Standing orders are not listed: their text is the same for both sides and would match the
     other side's own panel; view() only ever copies the viewer's own standing orders.
-    In a sealed game the markers are public arithmetic until the reveal draws them in public,
-    so none is secret (the sealed leak test searches for standing orders instead).
+    When face-down markers are drawn at the reveal (a sealed game) the markers are public
+    arithmetic until the reveal draws them in public, so none is secret (the sealed leak test
+    searches for standing orders instead).
     """
     priv = state.private.get(side)
-    if priv is None or state.sealed:    # sealed: no marker is drawn before the public reveal
+    if priv is None or drawn_at_reveal(state):   # no marker is drawn before the public reveal
         return []
     return [m.id for m in priv.unused + priv.facedown]

@@ -20,9 +20,12 @@ from pbem.games.kasserine.combat import declared_diff
 from pbem.games.kasserine.rulecases import HOOKS
 
 
+SEALED = GAME.sealed_options({})
+
+
 def _position(**pos) -> object:
-    """A sealed position on the historical map (the rule cases' position keys)."""
-    return GAME.sealed_start(HOOKS.build(Case(id="sealed", position=pos)))
+    """A sealed game's position on the historical map (the rule cases' position keys)."""
+    return HOOKS.build(Case(id="sealed", position={**pos, "options": SEALED}))
 
 
 def _apply(state, side: str, line: str, dice: FixedDice, action: int = 0) -> Context:
@@ -175,7 +178,7 @@ def test_sealed_projection_public_part_and_facts():
     assert GAME.facts(state, "axis") == {}
     state.private["us"].standing = {"support": "two"}
     pub = GAME.public(state)
-    assert "standing" not in pub["private"]["us"] and pub["sealed"] is True
+    assert "standing" not in pub["private"]["us"]
     know = GAME.conceal(msgspec.json.decode(msgspec.json.encode(state),
                                             type=GAME.state_type), "axis")
     assert know.private["us"].standing == {} and GAME.public(know) == pub
@@ -183,13 +186,20 @@ def test_sealed_projection_public_part_and_facts():
     assert know.private["us"].standing == {}
 
 
-def test_sealed_refuses_owner_sees_facedown():
-    """The house option that shows its owner a face-down value cannot be played sealed."""
-    assert GAME.sealed_refusal({}) is None
-    why = GAME.sealed_refusal({"owner_sees_facedown": True})
-    assert why and "owner_sees_facedown" in why
+def test_KAS_7_2_c_sealed_options_draw_at_the_reveal_and_refuse_owner_sees_facedown():
+    """KAS-7.2-c (KAS-G12): a sealed game is proposed with facedown_draw = 'reveal'; the option
+    that shows its owner a face-down value at placement, or an explicit 'placement', cannot be
+    played sealed (one line naming the option)."""
+    assert GAME.sealed_options({}) == {"facedown_draw": "reveal"}
+    assert GAME.sealed_options({"sbeitla_hex": "2706"}) == {"sbeitla_hex": "2706",
+                                                           "facedown_draw": "reveal"}
+    for bad, name in (({"owner_sees_facedown": True}, "owner_sees_facedown"),
+                      ({"facedown_draw": "placement"}, "facedown_draw")):
+        with pytest.raises(PbemError, match=name) as e:
+            GAME.sealed_options(bad)
+        assert "\n" not in str(e.value)
     with pytest.raises(PbemError, match="owner_sees_facedown"):
-        GAME.sealed_start(GAME.setup("historical", {"owner_sees_facedown": True}))
+        GAME.setup("historical", {"owner_sees_facedown": True, "facedown_draw": "reveal"})
 
 
 def test_peer_games_are_unchanged_facedown_drawn_at_placement():
@@ -208,6 +218,6 @@ def test_peer_games_are_unchanged_facedown_drawn_at_placement():
 def test_sealed_invariant_over_whole_bot_games(seed):
     """check_play: whole historical games bot against bot, the full state and both knowledge
     states with the same dice: every public outcome the same, nothing of the other side held."""
-    state = GAME.sealed_start(GAME.setup("historical", {}))
+    state = GAME.setup("historical", SEALED)
     assert check_play(GAME, state, random.Random(seed), max_orders=6000) == []
     assert GAME.outcome(state) is not None
