@@ -89,6 +89,8 @@ def new_game(game_name: str, scenario: str, root: str | Path, *, side: str, key_
     if mode == "sealed" and not can_seal(game):
         raise PbemError(f"{game.id} cannot be played in sealed mode yet (docs/sealed.md): "
                         "choose --mode peer or --mode hosted")
+    if mode == "sealed" and hasattr(game, "sealed_options"):   # options a sealed game needs
+        options = game.sealed_options(options or {})
     key = keymod.load_private(key_path)
     my_pub = keymod.public_raw(key.public_key())
     opp_raw, opp_name = keymod.load_public(opponent_pub)
