@@ -14,6 +14,13 @@ A sealed-capable game adds to the Game interface:
 - `disclose(state, owner, facts) -> None`: write opened facts of owner into a knowledge state;
 - `public(state) -> value`: what both sides may know (hashed in the results of a sealed file).
 
+A game with standing orders (`standing_topics`) may add `standing_answers(state, side,
+decision) -> list[str] | None`: the order lines side's standing orders (its store in state)
+give for a decision pending on it, None when they do not answer it. In a sealed game standing
+orders are a hidden policy (facts `standing.TOPIC` of their owner): the stores stay empty in
+every state both processors resolve, and the owner answers each such decision explicitly with
+these lines (docs/sealed.md section 5c).
+
 The invariant: play on the full state, and beside it on each side's knowledge state (own
 orders as written, the other side's as projected, opened facts disclosed); with the same
 dice, every public outcome is the same on all three, and no knowledge state ever holds a hidden
@@ -30,8 +37,49 @@ import msgspec
 from pbem.core.dice import KeyedDice
 from pbem.core.errors import IllegalOrder, OrderSyntaxError
 from pbem.core.game import Context
+from pbem.core.standing import StandingOrder, is_standing, parse_line
 
 SEALED_METHODS = ("facts", "conceal", "project", "reveals", "disclose", "public")
+STANDING_FACT = "standing."
+
+
+def standing_facts(policy: dict[str, str]) -> dict[str, str]:
+    """A side's standing orders as hidden facts: {'standing.TOPIC': mode}."""
+    return {f"{STANDING_FACT}{topic}": mode for topic, mode in sorted(policy.items())}
+
+
+def set_policy(game: Any, policy: dict[str, str], line: str) -> bool:
+    """If line is a standing order, record it in policy (True); a projection or any other
+    order changes nothing (False)."""
+    if not is_standing(line):
+        return False
+    try:
+        order = parse_line(game, line)
+    except OrderSyntaxError:
+        return False
+    if isinstance(order, StandingOrder):
+        policy[order.topic] = order.mode
+        return True
+    return False
+
+
+def standing_answers(game: Any, state: Any, side: str, policy: dict[str, str]) -> list[str] | None:
+    """The lines side's standing policy gives for a decision pending on it in state (the
+    game's `standing_answers` read on a copy whose store holds the policy); None if the game
+    has no such hook, nothing is pending on side, or the policy does not answer it."""
+    hook = getattr(game, "standing_answers", None)
+    decisions = [d for d in game.pending(state) if d.side == side]
+    if hook is None or not decisions or not policy:
+        return None
+    trial = _copy(game, state)
+    store = game.standing_store(trial, side)
+    store.clear()
+    store.update(policy)
+    for d in decisions:
+        lines = hook(trial, side, d)
+        if lines is not None:
+            return list(lines)
+    return None
 
 
 def can_seal(game: Any) -> bool:
@@ -59,6 +107,7 @@ class SealedPlay:
         self.know_dice = {s: _Standins(self.dice, {o for o in game.sides if o != s})
                           for s in game.sides}
         self.action = 0
+        self.policy: dict[str, dict[str, str]] = {s: {} for s in game.sides}
 
     def other(self, side: str) -> str:
         """The other side."""
@@ -68,8 +117,11 @@ class SealedPlay:
     def play(self, side: str, line: str) -> list[str]:
         """Apply one order of side three ways; the problems found (empty when all agree).
         IllegalOrder or OrderSyntaxError propagate from the full state (the order is not
-        played)."""
+        played). A standing order only changes side's hidden policy (the stores stay empty,
+        as in a sealed game)."""
         g, problems = self.game, []
+        if set_policy(g, self.policy[side], line):
+            return []
         order = g.parse_order(line)
         mine = self.know[side]
         opens = g.reveals(mine, side, order)
@@ -125,6 +177,16 @@ def check_play(game: Any, state: Any, rng: random.Random, *, max_orders: int = 4
         if not pend:
             break
         side = pend[0].side
+        answer = standing_answers(game, sp.full, side, sp.policy[side])
+        if answer is not None:      # the owner's automatic answer from its standing orders
+            try:
+                for line in answer:
+                    problems += sp.play(side, line)
+            except (IllegalOrder, OrderSyntaxError) as e:
+                problems.append(f"{side}'s standing answer {answer!r} is refused: {e}")
+            if problems:
+                break
+            continue
         played = False
         for line in game.bot(sp.full, side, rng, "random"):
             try:

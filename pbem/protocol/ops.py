@@ -440,7 +440,9 @@ def owes_reply(s: Session, replied_to_orders: bool | None = None) -> bool:
     if s.facts is not None and s.over:
         return me not in s.facts.finals          # sealed: the final reveal
     if me in s.pending_sides and not s.over:
-        return False
+        # sealed: a decision this side's standing orders answer (section 5c)
+        return s.facts is not None and sealing.standing_reply(
+            s, standing_queue.queued(s.archive)) is not None
     if s.facts is not None and set(s.facts.owed) - s.facts.opened(me):
         return True                              # sealed: openings the rules asked for
     return s.owes_reveal(me)
@@ -459,7 +461,7 @@ def _after_resolution(s: Session, new_logs: list[Any], out: str | None, result: 
     if owes_reply(s, replied_to_orders):
         seq = s.ledger.tip_seq + 1
         stored = _stored_turn(s.archive, seq, me)
-        f = stored or make_turn(s, standing_queue.queued(s.archive), "")
+        f = stored or make_turn(s, _automatic_lines(s), "")
         new_logs = new_logs + s.add(f)
         if stored is None:
             s.archive.write_signed(turn_file_name(seq, me), f.text)
@@ -475,6 +477,14 @@ def _after_resolution(s: Session, new_logs: list[Any], out: str | None, result: 
     if again and not changed:
         raise _NothingToDo
     result.messages.extend(status_lines(s))
+
+
+def _automatic_lines(s: Session) -> list[str]:
+    """The orders of an automatic reply: the queued standing orders, then (sealed mode) the
+    answer this side's standing orders give to a decision pending on it."""
+    queued = standing_queue.queued(s.archive)
+    answer = sealing.standing_reply(s, queued) if s.facts is not None else None
+    return queued + (answer or [])
 
 
 def _last_views(s: Session) -> dict[str, int]:
@@ -586,8 +596,10 @@ def _sealed_parts(s: Session, seq: int, lines: list[str]) -> tuple[dict[str, Any
     the projections it carries instead of its orders (the real orders go to the private
     store first, so a crash never leaves a signed file whose orders are lost)."""
     key = side_fact_key(s.own)
+    policy = sealing.policy_of(s.game, s.private, extra=lines)
     commits, openings = sealing.outgoing(s.game, s.facts, key, game_id=s.genesis.game_id,
-                                         side=s.party, state=s.state, lines=lines)
+                                         side=s.party, state=s.state, lines=lines,
+                                         policy=policy)
     parts: dict[str, Any] = {"commits": commits or msgspec.UNSET,
                              "openings": openings or msgspec.UNSET}
     if s.over and s.party not in s.facts.finals:

@@ -11,9 +11,13 @@ from pbem.core.encoding import sha256_hex
 from pbem.core.errors import FileRejected, IllegalFile, IllegalOrder, OrderSyntaxError
 from pbem.core.game import Context, Event, Game, NeedsDice
 from pbem.core.standing import (StandingOrder, apply_order, apply_standing, format_line,
-                                parse_line)
+                                is_standing, parse_line, topics_of)
 from pbem.core.records import Results, RollRecord, Turn
 
+
+#: Sealed mode: what the other side sees of a standing order (a hidden policy, docs/sealed.md
+#: section 5c): one line, so that every later order keeps its dice address.
+SEALED_STANDING = "standing sealed"
 
 #: What a dice key maker returns for a class this processor may not compute (sealed mode:
 #: the other side's private rolls): every die of that class is a stand-in 1.
@@ -59,10 +63,15 @@ def state_hash(state: Any) -> str:
 _SORTED = msgspec.json.Encoder(order="sorted")
 
 
-def parse_orders(game: Game, lines: list[str], *, name: str, canonical_only: bool) -> list[Any]:
-    """Parse order lines; with canonical_only, each line must already be in canonical form."""
-    out = []
+def parse_orders(game: Game, lines: list[str], *, name: str, canonical_only: bool,
+                 sealed: bool = False) -> list[Any]:
+    """Parse order lines; with canonical_only, each line must already be in canonical form.
+    Sealed: the projection of a standing order (SEALED_STANDING) parses to None."""
+    out: list[Any] = []
     for i, line in enumerate(lines):
+        if sealed and line == SEALED_STANDING:
+            out.append(None)
+            continue
         try:
             order = parse_line(game, line)
         except OrderSyntaxError as e:
@@ -84,6 +93,7 @@ class HeldOrder(msgspec.Struct, frozen=True, kw_only=True):
     index: int        # its place among that file's orders
     side: str
     line: str
+    own: bool = False  # sealed: held behind the writer's own standing-answered decision
 
 
 class Resolution(msgspec.Struct, kw_only=True):
@@ -103,10 +113,32 @@ def _waits_for(game: Game, state: Any) -> str:
     return "; ".join(f"{d.side}: {d.prompt}" for d in ds)
 
 
+def standing_decision(game: Game, state: Any, side: str) -> bool:
+    """Sealed mode: True if a decision pending on side is one a standing order could answer
+    (the game's `standing_answers` gives lines for it with every topic set). Public: it reads
+    no side's real standing orders, so both processors agree."""
+    hook = getattr(game, "standing_answers", None)
+    topics = topics_of(game)
+    if hook is None or not topics:
+        return False
+    decisions = [d for d in game.pending(state) if d.side == side]
+    if not decisions:
+        return False
+    probe = copy_state(game, state)
+    store = game.standing_store(probe, side)
+    for topic, modes in topics.items():
+        try:
+            store[topic] = parse_line(game, f"standing {topic} {modes[0]}").mode
+        except (OrderSyntaxError, IllegalOrder, IndexError):
+            continue
+    return any(hook(probe, side, d) is not None for d in decisions)
+
+
 def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
             held: list[HeldOrder] | tuple[HeldOrder, ...] = (), lines: list[str] | None = None,
             hash_of: Callable[[Any], str] | None = None,
-            before: Callable[[Any, int, Any], None] | None = None) -> Resolution:
+            before: Callable[[Any, int, Any], None] | None = None,
+            sealed: bool = False) -> Resolution:
     """Apply a file's orders to a copy of state; FileRejected if an order before any die is illegal.
 
     The sender's orders are applied in order while the sender has a decision to make. When the
@@ -120,10 +152,16 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
     orders, which only the sender holds), hash_of hashes the public part of the state only,
     and before(state, index, order) runs before each of the file's own orders is applied
     (FileRejected there refuses the file).
+
+    sealed also means: standing orders change no state (the stores stay empty on both
+    processors, docs/sealed.md section 5c), so a reaction a standing order would answer waits
+    for its owner's explicit answer; the owner's own later orders that come after such a
+    decision of its own (one arising from this file's dice) are held and resume once it is
+    answered.
     """
     state = copy_state(game, state)
     texts = turn.orders if lines is None else lines
-    orders = parse_orders(game, texts, name=name, canonical_only=True)
+    orders = parse_orders(game, texts, name=name, canonical_only=True, sealed=sealed)
     queue = [h for h in held]
     rolls: list[RollRecord] = []
     events: list[Event] = []
@@ -143,7 +181,10 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
         while queue:
             pending = {d.side for d in game.pending(state)}
             h = queue[0]
-            if h.side not in pending or turn.sender in pending:
+            if h.own:      # sealed: behind its writer's own decision, until it is answered
+                if h.side not in pending or standing_decision(game, state, h.side):
+                    return
+            elif h.side not in pending or turn.sender in pending:
                 return
             queue.pop(0)
             ctx = Context(dice, action=next_action)
@@ -160,6 +201,8 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
 
     own_held: list[HeldOrder] = []
     for i, (line, order) in enumerate(zip(texts, orders)):
+        if sealed and (order is None or isinstance(order, StandingOrder)):
+            continue    # a hidden policy: the stores stay empty (docs/sealed.md section 5c)
         if isinstance(order, StandingOrder):
             # Never held, allowed without a decision: it answers reactions from now on.
             try:
@@ -198,6 +241,18 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
                                 visible_to=turn.sender, kind="skipped"))
             continue
         record(ctx)
+        if (sealed and ctx.rolls and i + 1 < len(orders)
+                and standing_decision(game, state, turn.sender)):
+            rest = [j for j in range(i + 1, len(orders))
+                    if not (orders[j] is None or isinstance(orders[j], StandingOrder))]
+            own_held = [HeldOrder(seq=turn.seq, index=j, side=turn.sender, line=texts[j],
+                                  own=True) for j in rest]
+            if own_held:
+                events.append(Event(text=f"Orders {rest[0] + 1}-{len(orders)} of file "
+                                    f"{turn.seq} wait for {turn.sender}'s answer: "
+                                    f"{_waits_for(game, state)}",
+                                    visible_to=turn.sender, kind="held"))
+            break
     resume_held()
     results = Results(seq=turn.seq, rolls=rolls, skipped=skipped,
                       state_hash=(hash_of or state_hash)(state))

@@ -21,7 +21,9 @@ from pbem.core.errors import ArchiveError, FileRejected, IllegalOrder, OrderSynt
 from pbem.core.game import Context, NeedsDice
 from pbem.core.dice import NoDice
 from pbem.core.records import FactCommit, FinalReveal, Turn
-from pbem.core.standing import StandingOrder, apply_order, parse_line
+from pbem.protocol.resolve import SEALED_STANDING
+from pbem.core.sealed import set_policy, standing_answers, standing_facts
+from pbem.core.standing import StandingOrder, apply_order, is_standing, parse_line
 
 PEERISH = ("peer", "sealed")
 
@@ -140,6 +142,8 @@ def simulate(game: Any, state: Any, side: str, lines: list[str]) -> tuple[Any, d
     sim = copy_state(game, state)
     revealed: dict[str, Any] = {}
     for i, line in enumerate(lines):
+        if is_standing(line):
+            continue       # a hidden policy: no store changes (section 5c)
         order = parse_line(game, line)
         if not isinstance(order, StandingOrder):
             for owner, fact in game.reveals(sim, side, order):
@@ -155,24 +159,50 @@ def simulate(game: Any, state: Any, side: str, lines: list[str]) -> tuple[Any, d
 
 
 def project(game: Any, state: Any, side: str, lines: list[str]) -> list[str]:
-    """The line the other side sees for each of side's order lines (standing orders as they
-    are: the core's standing answers are not hidden facts of a sealed game yet)."""
+    """The line the other side sees for each of side's order lines (a standing order, a hidden
+    policy, as SEALED_STANDING: nothing of it)."""
     out = []
     for line in lines:
         order = parse_line(game, line)
-        out.append(line if isinstance(order, StandingOrder) else game.project(state, side, order))
+        out.append(SEALED_STANDING if isinstance(order, StandingOrder)
+                   else game.project(state, side, order))
     return out
 
 
+def policy_of(game: Any, orders: dict[int, list[str]], upto: int | None = None,
+              extra: list[str] = ()) -> dict[str, str]:
+    """A side's standing policy from its real orders (by file, up to file upto), then extra
+    lines: topic -> mode, the last order of each topic."""
+    policy: dict[str, str] = {}
+    for seq in sorted(orders):
+        if upto is None or seq <= upto:
+            for line in orders[seq]:
+                set_policy(game, policy, line)
+    for line in extra:
+        set_policy(game, policy, line)
+    return policy
+
+
+def standing_reply(s: Any, queued: list[str] = ()) -> list[str] | None:
+    """This side's automatic answer, from its standing policy (its private real orders, then
+    the queued standing orders its next file carries first), to the decision pending on it;
+    None if nothing is pending on it that the policy answers."""
+    if s.facts is None or s.unresolved() or s.party not in s.pending_sides:
+        return None
+    policy = policy_of(s.game, s.private, extra=list(queued))
+    return standing_answers(s.game, s.state, s.party, policy)
+
+
 def outgoing(game: Any, facts: Facts, key: bytes, *, game_id: str, side: str, state: Any,
-             lines: list[str]) -> tuple[list[FactCommit], list[Opening]]:
+             lines: list[str], policy: dict[str, str] | None = None
+             ) -> tuple[list[FactCommit], list[Opening]]:
     """The commitments and openings side's next file carries: its facts after its own orders
     (up to their first die) that are new or changed since its last commitment, and every
     fact of side the rules revealed (its own orders, the other side's earlier) not yet
-    opened."""
+    opened. policy: side's standing orders after these lines (facts `standing.TOPIC`)."""
     sim, revealed = simulate(game, state, side, lines)
     book = facts.books[side]
-    now = game.facts(sim, side)
+    now = {**game.facts(sim, side), **standing_facts(policy or {})}
     commits, latest = [], {}
     for fact in sorted(now):
         value, k = now[fact], book.version(fact)
@@ -255,7 +285,9 @@ def audit_sealed(s: Any) -> tuple[list[str], list[str]]:
             return [f"{f.name}: {len(t.orders)} orders, but {t.sender}'s final reveal gives "
                     f"{len(real)}"], []
         sim, _ = simulate(game, state, t.sender, real)
-        now = game.facts(sim, t.sender)
+        real_orders = {int(k): v for k, v in fin.orders.items()}
+        now = {**game.facts(sim, t.sender),
+               **standing_facts(policy_of(game, real_orders, upto=seq))}
         for c in t.commits or []:
             value = now.get(c.fact)
             if c.fact not in now or commit(g.game_id, t.sender, c.fact, c.version, value,
@@ -270,10 +302,12 @@ def audit_sealed(s: Any) -> tuple[list[str], list[str]]:
             if canonical(committed[(t.sender, fact)]) != canonical(value):
                 return [f"{f.name}: {t.sender} changed its hidden fact {fact} without "
                         "committing the new value"], []
+        before = _answer_check(game, f.name, t.sender, real,
+                               policy_of(game, real_orders, upto=seq - 1))
         try:
             res = resolve(game, state, t, dice=s.dice_for(seq, private_keys=keys),
                           name=f.name, held=held, lines=real,
-                          hash_of=s.hash_state)
+                          hash_of=s.hash_state, before=before, sealed=True)
         except IllegalFile as e:
             return [f"{e} (a hidden move {t.sender} signed: its real order, from its final "
                     "reveal, breaks the rule)"], []
@@ -288,6 +322,31 @@ def audit_sealed(s: Any) -> tuple[list[str], list[str]]:
     return [], [f"Sealed game: both final reveals are in; all {s.ledger.tip_seq} files "
                       "replayed with full information: every projection, commitment and "
                       "public outcome matches the real orders."]
+
+
+def _answer_check(game: Any, name: str, side: str, real: list[str],
+                  policy: dict[str, str]) -> Any:
+    """The final replay's check of side's explicit answers in one file: before each order, if
+    the standing policy in force (earlier files, then this file's lines before it) answers the
+    decision pending on side, the order must be that answer (IllegalFile, PBEM-STANDING)."""
+    from pbem.core.errors import IllegalFile
+
+    def before(state: Any, i: int, order: Any) -> None:
+        now = dict(policy)
+        for line in real[:i]:
+            set_policy(game, now, line)
+        want = standing_answers(game, state, side, now)
+        if want is None:
+            return
+        got = real[i:i + len(want)]
+        if got != want:
+            rule = ", ".join(f"standing {k} {v}" for k, v in sorted(now.items()))
+            raise IllegalFile(f"{name}: illegal order {i + 1} {real[i]!r}: {side}'s committed "
+                              f"standing orders ({rule}) answer this decision with "
+                              f"{'; '.join(want)!r} [PBEM-STANDING]", order=i + 1,
+                              reason="an answer against the committed standing orders",
+                              rule="PBEM-STANDING")
+    return before
 
 
 def recheck(s: Any, name: str) -> None:
@@ -313,7 +372,7 @@ def recheck(s: Any, name: str) -> None:
         lines = s.private.get(seq) if t.sender == me else None
         try:
             res = resolve(game, state, t, dice=s.dice_for(seq), name=f.name, held=held,
-                          lines=lines, hash_of=s.hash_state)
+                          lines=lines, hash_of=s.hash_state, sealed=True)
         except IllegalFile as e:
             raise IllegalFile(f"{name}: what it opens shows that {e}", order=e.order,
                               reason=e.reason, rule=e.rule) from None

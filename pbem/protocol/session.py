@@ -255,7 +255,7 @@ class Session:
         def before(state: Any, i: int, order: Any) -> None:
             check_reveals(game, facts, me, t.sender, state, order, next_name=nxt, name=name)
 
-        return {"lines": lines, "hash_of": self.hash_state, "before": before}
+        return {"lines": lines, "hash_of": self.hash_state, "before": before, "sealed": True}
 
 
 def own_onion(archive: Archive, genesis: Genesis, party: str, key: Any) -> OwnOnions:

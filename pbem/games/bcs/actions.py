@@ -52,6 +52,7 @@ def _apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
         ctx.log(f"{' with '.join(shown)} moves to {end}", hexes=tuple(entered))
         ctx.log(f"{'+'.join(order.units)} moves to {end}", visible_to=side,
                 hexes=tuple(entered))
+        hq_retreat.jump(state, side, entered, ctx)
         for uid in order.units:
             p = state.pieces[uid]
             if p.kind == "unit":
