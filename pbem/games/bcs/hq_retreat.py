@@ -98,3 +98,114 @@ def voluntary(state: BcsState, side: str, hq_id: str, to: str, ctx: Context) -> 
     act.stack = []
     retreat(state, hq, to, ctx)
     hq.moved = hq.finished = True
+
+
+FARTHEST = 15                    # how far a jumped HQ is looked for a hex beyond 3 (9.1f note)
+TRAINS_BACK = 10                 # 10.3d: Trains are displaced 10 hexes back along the MSR
+
+
+def may_jump(state: BcsState, p: Piece, hex_id: str) -> bool:
+    """Whether a piece entering hex_id jumps the enemy pieces there (9.1f, 10.3d): the hex holds
+    enemy HQs or Combat Trains and no enemy combat unit, and the piece is a combat unit showing a
+    Prepared side (an Assault Arrow or an AV; Unprepared units, HQs and Trains never jump)."""
+    from pbem.games.bcs.board import at, face
+
+    enemy = [q for q in at(state, hex_id) if q.side != p.side]
+    f = face(p)
+    return bool(enemy) and all(q.kind != "unit" for q in enemy) and p.kind == "unit" \
+        and f is not None and (f.assault_arrow or f.av is not None)
+
+
+def jumped_hq_hex(state: BcsState, hq: Piece) -> str:
+    """Where the owner places a jumped HQ (9.1f): the engine places it for him (he is not asked
+    yet), first choice among hexes 3 away that pass 9.1f; then farther hexes where a complete
+    MSR is possible; then (escape, errata v1.2 to 7.5a) a road hex with a unit of its Formation
+    and free of EZOC, Engagement Zones and enemy MSRs. Among equals: a complete MSR possible,
+    nearest its own Trains, then the hex id. "" when there is none."""
+    grid = bdata().game_map.grid
+    trains = state.pieces[state.formations[hq.formation].trains]
+    road = [h for h in grid.all_hexes() if on_area(state, h) and is_road_hex(h)
+            and RETREAT <= grid.distance(hq.hex, h) <= FARTHEST]
+
+    def key(h: str) -> tuple[bool, int, str]:
+        near = grid.distance(h, trains.hex) if trains.status == "map" else 0
+        return (not msr_possible(state, hq.side, h), near, h)
+
+    three = [h for h in road if grid.distance(hq.hex, h) == RETREAT
+             and not why_not_end(state, hq, h)[0]]
+    if three:
+        return min(three, key=key)
+    for d in range(RETREAT + 1, FARTHEST + 1):
+        ring = sorted(h for h in road if grid.distance(hq.hex, h) == d
+                      and not why_not_end(state, hq, h)[0])
+        if ring:
+            return ring[0]
+    own = {q.hex for q in state.pieces.values() if q.formation == hq.formation
+           and q.kind == "unit" and q.status == "map"}
+    escape = sorted(h for h in own if is_road_hex(h) and not enemy_in(state, hq.side, h)
+                    and not ezoc(state, hq.side, h) and not engagement_zone(state, hq.side, h)
+                    and h not in enemy_msr_hexes(state, hq.side))
+    return escape[0] if escape else ""
+
+
+def trains_back(state: BcsState, trains: Piece) -> str:
+    """Where jumped Combat Trains go (10.3d): 10 hexes back along Primary or Secondary roads
+    toward the nearest Supply Source by road (the one assumed last used), enemy units on the
+    way ignored; within 10 hexes of it, the Source hex itself; never a hex with an enemy unit
+    (the next hex back is taken). "" when no road leads to a Source."""
+    from collections import deque
+
+    from pbem.games.bcs.supply import SUPPLY_ROADS, _graph, sources
+
+    graph = _graph(SUPPLY_ROADS)
+    goals = sources(state, trains.side)
+    prev = {trains.hex: ""}
+    todo = deque([trains.hex])
+    path: list[str] = []
+    while todo and not path:
+        h = todo.popleft()
+        if h in goals:
+            path = [h]
+            while prev[path[-1]]:
+                path.append(prev[path[-1]])
+            path.reverse()
+            break
+        for n in graph.get(h, ()):
+            if n not in prev and on_area(state, n):
+                prev[n] = h
+                todo.append(n)
+    for h in path[TRAINS_BACK:] or path[-1:]:
+        if h != trains.hex and not enemy_in(state, trains.side, h):
+            return h
+    return ""
+
+
+def jump(state: BcsState, side: str, hexes: list[str], ctx: Context) -> None:
+    """Enemy HQs and Combat Trains in the hexes a unit entered retreat (9.1f, 10.3d): the HQ as
+    a retreating HQ (its Trains to Ghost, Prepared Defense gone, Coordination), the Trains 10
+    hexes back along their roads to Ghost; with no hex for them they leave the map (the
+    Trains return to any Legal hex, 10.3b; the HQ arrives at its Formation's Entry hexes)."""
+    for h in hexes:
+        for q in sorted(state.pieces.values(), key=lambda q: q.id):
+            if q.side == side or q.status != "map" or q.hex != h or q.kind == "unit":
+                continue
+            name = bdata().formations[q.formation].name
+            if q.kind == "hq":
+                to = jumped_hq_hex(state, q)
+                if to:
+                    ctx.log(f"an enemy unit enters {h}: {name}'s HQ must retreat (9.1f)")
+                    retreat(state, q, to, ctx)
+                    continue
+                q.status, q.hex, q.arrives = "off", "", state.turn + 1
+                q.entry = [e for e in bdata().scenarios[state.scenario].supply.get(q.side, [])
+                           if len(e) == 1]
+                ctx.log(f"an enemy unit enters {h}: {name}'s HQ finds no hex and leaves the map")
+                continue
+            to = trains_back(state, q)
+            if to:
+                q.hex, q.ghost = to, True
+                ctx.log(f"an enemy unit enters {h}: {name}'s Combat Trains are displaced to "
+                        f"{to} (Ghost, 10.3d)", hexes=(h, to))
+            else:
+                q.status, q.hex = "off", ""
+                ctx.log(f"an enemy unit enters {h}: {name}'s Combat Trains leave the map")

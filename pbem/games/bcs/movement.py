@@ -6,8 +6,9 @@ Every check is made before anything changes; IllegalOrder names the rule.
 from __future__ import annotations
 
 from pbem.core.errors import IllegalOrder
-from pbem.games.bcs.board import (bdata, combat_count, enemy_in, entry_hexes, mclass, on_area,
-                                  printed_ma)
+from pbem.games.bcs.board import (at, bdata, combat_count, enemy_in, entry_hexes, mclass,
+                                  on_area, printed_ma)
+from pbem.games.bcs.hq_retreat import may_jump
 from pbem.games.bcs.rules_data import mp_cost
 from pbem.games.bcs.command import exempt, hq_distance, radius
 from pbem.games.bcs.snafu import effect
@@ -73,7 +74,10 @@ def walk(state: BcsState, p: Piece, path: list[str], moving: set[str]) -> Walk:
             raise IllegalOrder(f"{b} is outside the playing area (maps "
                                f"{', '.join(bdata().scenarios[state.scenario].playing_area)})",
                                rule="BCS-1.1d")
-        if enemy_in(state, side, b):
+        if enemy_in(state, side, b) and not may_jump(state, p, b):
+            if not any(q.kind == "unit" and q.side != side for q in at(state, b)):
+                raise IllegalOrder(f"{b} holds only an enemy HQ or Combat Trains, which only a "
+                                   f"Prepared combat unit makes retreat", rule="BCS-9.1f-1")
             raise IllegalOrder(f"{b} holds an enemy unit", rule="BCS-5.4f")
         if b in state.control and state.control[b] != side and b not in state.objs:
             raise IllegalOrder(f"{b} is an enemy-controlled Victory hex without a friendly OBJ",
