@@ -8,6 +8,7 @@ from pbem.games.bcs import orders as o
 from pbem.games.bcs import hq_retreat, sequence
 from pbem.games.bcs.combat import attack
 from pbem.games.bcs.engage import engage
+from pbem.games.bcs.recon import recon
 from pbem.games.bcs.retreat import voluntary
 from pbem.games.bcs.shock import shock
 from pbem.games.bcs.command import formations_lost, in_radius, on_map_units
@@ -85,6 +86,8 @@ def _apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
             voluntary(state, side, order.units, order.to, ctx)
     elif isinstance(order, o.Engage):
         engage(state, side, order.hex, order.unit, ctx)
+    elif isinstance(order, o.Recon):
+        recon(state, side, order.hex, order.unit, ctx)
     elif isinstance(order, o.Shock):
         shock(state, side, order.hex, order.unit, ctx)
     elif isinstance(order, o.First):

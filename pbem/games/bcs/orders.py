@@ -25,6 +25,7 @@ One order per line (docs/bcs-engine.md):
     shock B8.19 with 81-cav        a Shock Attack (7.3) by one Tac unit, for a Fire Event
     retreat kern+81-cav B11.20     a Voluntary Retreat (7.5j) to a hex 3 hexes away
     engage B8.19 with ii-7-pz      an Engagement (7.1) by one AV unit, for a Fire Event
+    recon B8.19 with 81-cav        a Recon (4.3d) by one Recon unit: a Combat OBJ on a 1d6 <= AR
     barrage ... | fire ... | ...   other combat orders: parsed, refused until they are built
 """
 
@@ -41,7 +42,7 @@ from pbem.core.errors import OrderSyntaxError
 HEX = re.compile(r"^[A-Za-z]\d{1,2}\.\d{2}$")
 UNIT = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 RULE = "BCS-ORDERS"
-COMBAT_WORDS = ("barrage", "fire", "recon")
+COMBAT_WORDS = ("barrage", "fire")
 
 
 class Activate(msgspec.Struct, tag="activate"):
@@ -126,6 +127,13 @@ class Engage(msgspec.Struct, tag="engage"):
     unit: str
 
 
+class Recon(msgspec.Struct, tag="recon"):
+    """A Recon (4.3d): the enemy-held hex to place a Combat OBJ on and the Recon unit."""
+
+    hex: str
+    unit: str
+
+
 class Combat(msgspec.Struct, tag="combat"):
     """A combat order (attack, engage, barrage ...): its words, for the combat issue."""
 
@@ -138,9 +146,9 @@ class Recover(msgspec.Struct, tag="recover"):
 
 
 Order = Union[Activate, Recover, Trains, Flip, Obj, Move, End, Second, First, Attack, Shock,
-              Retreat, Engage, Combat]
+              Retreat, Engage, Recon, Combat]
 WORDS = ("activate", "recover", "trains", "flip", "obj", "move", "end", "second", "done",
-         "first", "attack", "shock", "retreat", "engage") + COMBAT_WORDS
+         "first", "attack", "shock", "retreat", "engage", "recon") + COMBAT_WORDS
 
 
 def _hex(tok: str) -> str:
@@ -216,8 +224,8 @@ def parse_order(text: str) -> Order:
             raise OrderSyntaxError("retreat: name each unit of the stack once, joined by '+'",
                                    rule=RULE)
         return Retreat(units=units, to=_hex(args[1]))
-    if w in ("shock", "engage") and len(args) == 3 and args[1].lower() == "with":
-        kind = Shock if w == "shock" else Engage
+    if w in ("shock", "engage", "recon") and len(args) == 3 and args[1].lower() == "with":
+        kind = Shock if w == "shock" else Engage if w == "engage" else Recon
         return kind(hex=_hex(args[0]), unit=_unit(args[2]))
     if w in COMBAT_WORDS:
         return Combat(word=w, rest=" ".join(args))
@@ -252,8 +260,9 @@ def format_order(order: Order) -> str:
         return "first take" if order.take else "first give"
     if isinstance(order, Retreat):
         return f"retreat {'+'.join(order.units)} {order.to}"
-    if isinstance(order, (Shock, Engage)):
-        word = "shock" if isinstance(order, Shock) else "engage"
+    if isinstance(order, (Shock, Engage, Recon)):
+        word = "shock" if isinstance(order, Shock) else "engage" \
+            if isinstance(order, Engage) else "recon"
         return f"{word} {order.hex} with {order.unit}"
     if isinstance(order, Attack):
         return f"attack {order.hex} with {order.unit}" + \

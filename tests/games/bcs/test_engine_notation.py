@@ -7,7 +7,7 @@ from hypothesis import given, strategies as st
 
 from pbem.core.errors import OrderSyntaxError
 from pbem.games.bcs.orders import (Activate, Attack, Combat, Engage, Retreat, Shock, End, First, Flip, Move, Obj, Second,
-                                   Recover, Trains, format_order, parse_order)
+                                   Recon, Recover, Trains, format_order, parse_order)
 
 unit_ids = st.from_regex(r"\A[a-z0-9][a-z0-9-]{0,10}\Z", fullmatch=True)
 hexes = st.builds(lambda s, c, r: f"{s}{c}.{r:02d}", st.sampled_from("AB"),
@@ -29,8 +29,9 @@ orders = st.one_of(
               assist=st.one_of(st.just(""), unit_ids)).filter(lambda a: a.assist != a.unit),
     st.builds(Shock, hex=hexes, unit=unit_ids),
     st.builds(Engage, hex=hexes, unit=unit_ids),
+    st.builds(Recon, hex=hexes, unit=unit_ids),
     st.builds(Retreat, units=st.lists(unit_ids, min_size=1, max_size=3, unique=True), to=hexes),
-    st.builds(Combat, word=st.sampled_from(["fire", "recon", "barrage"]),
+    st.builds(Combat, word=st.sampled_from(["fire", "barrage"]),
               rest=st.from_regex(r"\A([a-z0-9.]+( [a-z0-9.]+)*)?\Z", fullmatch=True)),
 )
 
@@ -91,8 +92,7 @@ def test_combat_orders_are_refused_until_combat_lands():
     from pbem.games.bcs.engine import ENGINE
 
     state = ENGINE.setup("5.2", {"entry_blocking": "attack_from_off_map"})
-    for text in ("barrage B14.09", "fire B14.09",
-                 "recon B14.09"):
+    for text in ("barrage B14.09", "fire B14.09"):
         with pytest.raises(IllegalOrder, match="not yet implemented"):
             ENGINE.apply(state, "axis", parse_order(text), Context(FixedDice([])))
 
