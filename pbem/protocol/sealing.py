@@ -190,7 +190,37 @@ def standing_reply(s: Any, queued: list[str] = ()) -> list[str] | None:
     if s.facts is None or s.unresolved() or s.party not in s.pending_sides:
         return None
     policy = policy_of(s.game, s.private, extra=list(queued))
-    return standing_answers(s.game, s.state, s.party, policy)
+    first = standing_answers(s.game, s.state, s.party, policy)
+    return None if first is None else chain_answers(s, policy, first)
+
+
+def chain_answers(s: Any, policy: dict[str, str], first: list[str]) -> list[str]:
+    """first, then every further answer this side's policy gives to the decisions that come
+    up on it, before any die, once its file is resolved (the orders held from the other side
+    resumed as they will be: Kasserine's next attack after a combat, the defender's support
+    steps 2 and 4 with no die between them), so one automatic file answers them all."""
+    from types import SimpleNamespace
+
+    from pbem.core.errors import IllegalFile
+    from pbem.protocol.resolve import resolve
+
+    game, side, good, lines = s.game, s.party, list(first), list(first)
+    for _ in range(50):
+        turn = SimpleNamespace(seq=s.ledger.tip_seq + 1, sender=side, orders=lines)
+        try:
+            res = resolve(game, s.state, turn, dice=NoDice(), name="the automatic reply",
+                          held=s.held, lines=lines, sealed=True)
+        except NeedsDice:
+            return lines          # legal up to its first die: what follows is not known yet
+        except (IllegalFile, FileRejected):
+            return good
+        good = lines
+        more = (standing_answers(game, res.state, side, policy)
+                if side in {d.side for d in game.pending(res.state)} else None)
+        if more is None:
+            return good
+        lines = good + more
+    return good
 
 
 def outgoing(game: Any, facts: Facts, key: bytes, *, game_id: str, side: str, state: Any,
