@@ -15,7 +15,6 @@ from pbem.games.bcs.command import formations_lost, in_radius, on_map_units
 from pbem.games.bcs.mixing import coordinate, hq_mixed_with, mixed_with
 from pbem.games.bcs.movement import check_move, do_move, flip_allowed
 from pbem.games.bcs.state import BcsState
-from pbem.games.bcs.view import top_unit
 
 NOT_YET = "not yet implemented (of combat only Attacks, Engagements and Voluntary Retreats are built so far)"
 
@@ -43,14 +42,7 @@ def _apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
         walks = check_move(state, side, order.units, order.path)
         entered = do_move(state, side, order.units, walks)
         end = entered[-1] if entered else ""
-        units = [state.pieces[u] for u in order.units]
-        combat = [p for p in units if p.kind == "unit"]
-        shown = [p.id for p in units if p.kind != "unit"]
-        if combat:
-            shown.append(top_unit(combat).id + (f" and {len(combat) - 1} more unit"
-                                               f"{'s' if len(combat) > 2 else ''}"
-                                               if len(combat) > 1 else ""))
-        ctx.log(f"{' with '.join(shown)} moves to {end}", hexes=tuple(entered))
+        ctx.log(_public_move(state, order.units, end), hexes=tuple(entered))
         ctx.log(f"{'+'.join(order.units)} moves to {end}", visible_to=side,
                 hexes=tuple(entered))
         hq_retreat.jump(state, side, entered, ctx)
@@ -94,3 +86,15 @@ def _apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
         sequence.first(state, side, order.take, ctx)
     else:
         raise IllegalOrder(f"{order.word}: {NOT_YET}", rule="BCS-7.0b")
+
+
+def _public_move(state: BcsState, units: list[str], end: str) -> str:
+    """What the enemy is told of a move (1.5a): HQs and Trains by name, combat units by their
+    count only (the enemy sees the top unit of the stack on the map, never who is under it)."""
+    pieces = [state.pieces[u] for u in units]
+    n = sum(1 for p in pieces if p.kind == "unit")
+    shown = [p.id for p in pieces if p.kind != "unit"]
+    if n:
+        shown.append(f"{n} unit{'s' if n > 1 else ''}")
+    verb = "move" if len(shown) == 1 and n > 1 else "moves"
+    return f"{' with '.join(shown)} {verb} to {end}"

@@ -104,7 +104,9 @@ def _activation(state: BcsState, side: str) -> Activation | None:
 
 def secrets(state: BcsState, side: str) -> list[str]:
     """What the other side must never see: the ids of side's units under the top of a stack
-    and side's Air Points as written in its private part."""
+    that no rule has named to it (``Piece.revealed``: an Attack, Assist, defending AR unit,
+    Firer, Engagement target or Shock unit is announced). Hidden numbers (steps,
+    Air Points, Prepared Defense) are checked by changing them (tests/conformance)."""
     out: list[str] = []
     by_hex: dict[str, list[Piece]] = {}
     for p in state.pieces.values():
@@ -112,5 +114,5 @@ def secrets(state: BcsState, side: str) -> list[str]:
             by_hex.setdefault(p.hex, []).append(p)
     for units in by_hex.values():
         t = top_unit(units)
-        out += [p.id for p in units if p.id != t.id]
+        out += [p.id for p in units if p.id != t.id and not p.revealed]
     return out
