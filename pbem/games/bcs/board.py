@@ -83,14 +83,13 @@ def on_area(state: BcsState, hex_id: str) -> bool:
 
 
 def entry_hexes(state: BcsState, p: Piece) -> list[str]:
-    """The hexes an arriving piece may enter by (9.3b, 9.3i), inside the playing area."""
+    """The hexes an arriving piece may enter by in its Formation's Activation (9.3b), inside
+    the playing area; arrivals at the HQ are placed in the Reinforcement Phase instead (9.3a)."""
     gm = bdata().game_map
     out: list[str] = []
     for e in p.entry:
         if e.startswith("hq:"):
-            hq = state.pieces[state.formations[e[3:]].hq]
-            if hq.status == "map":
-                out += [hq.hex, *gm.grid.neighbours(hq.hex)]
+            continue                  # placed in the Reinforcement Phase (9.3a, setup.place_at_hq)
         elif len(e) == 1:
             out += gm.hexsets.get(f"entry-{e}", [])
         else:

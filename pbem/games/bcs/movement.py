@@ -89,7 +89,8 @@ def walk(state: BcsState, p: Piece, path: list[str], moving: set[str]) -> Walk:
         if step_cost(b, a, cls, rain).mp == PROHIBITED:
             raise IllegalOrder(f"{p.id} ({cls}) could not move back from {b} to {a}, so it "
                                f"cannot move from {a} to {b}", rule="BCS-5.1d")
-        za, zb = ezoc(state, side, a), ezoc(state, side, b)
+        za = "" if p.status == "off" and a == path[0] else ezoc(state, side, a)   # 9.3f
+        zb = ezoc(state, side, b)
         if p.kind == "hq":
             if zb:
                 raise IllegalOrder(f"an HQ never enters an enemy ZOC ({b})", rule="BCS-6.0f")

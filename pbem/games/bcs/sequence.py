@@ -14,7 +14,7 @@ from pbem.core.game import Context, Decision
 from pbem.games.bcs.board import bdata, enemy_in, entry_hexes
 from pbem.games.bcs.command import in_radius, isolation
 from pbem.games.bcs.mixing import active_hexes, coordinate, mixed_with
-from pbem.games.bcs.setup import arrive
+from pbem.games.bcs.setup import arrive, place_at_hq
 from pbem.games.bcs.supply import enemy_msr_hexes, msr, optimal, why_not
 from pbem.games.bcs.snafu import obj_allowance, roll_second, roll_snafu
 from pbem.games.bcs.state import (FRESH, SIDES, Activation, BcsState, FormationState,
@@ -468,8 +468,10 @@ MAX_TIES = 20   # First Player ties rolled again; 20 in a row has odds below 1 i
 
 
 def _pre_turn(state: BcsState, ctx: Context) -> None:
-    """Pre-Turn Phase (2.1 (1)): reinforcements, weather (BbF 1.1), Air Points, First Player."""
+    """Pre-Turn Phase (2.1 (1)): reinforcements (those due at their HQ placed now, 9.3a),
+    weather (BbF 1.1), Air Points, First Player."""
     arrive(state)
+    place_at_hq(state, ctx)
     if state.date == "14 Feb 43":
         state.weather = "No Rain"
     else:

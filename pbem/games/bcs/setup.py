@@ -7,6 +7,7 @@ from typing import Any
 import msgspec
 
 from pbem.core.errors import ScenarioError
+from pbem.core.game import Context
 from pbem.games.bcs.board import bdata
 from pbem.games.bcs.data import Arrival, Scenario
 from pbem.games.bcs.victory import BUILT
@@ -117,3 +118,72 @@ def _place(state: BcsState, counter: str, hex_id: str, steps: int | None) -> Non
         t = d.trains[counter]
         state.pieces[counter] = Piece(id=counter, side=t.side, formation=t.formation,
                                       kind="trains", hex=hex_id, steps=0)
+
+
+def at_hq_only(state: BcsState, p: Piece) -> str:
+    """The Formation a waiting piece arrives at when its HQ is its only way in (9.3a): an
+    'hq:F' entry and no Entry Area or hex of the playing area; "" otherwise."""
+    area = bdata().scenarios[state.scenario].playing_area
+    hqs = [e[3:] for e in p.entry if e.startswith("hq:")]
+    others = [e for e in p.entry if not e.startswith("hq:")
+              and any(h[0] in area for h in _entry_hexes(e))]
+    return hqs[0] if hqs and not others else ""
+
+
+def _entry_hexes(e: str) -> list[str]:
+    gm = bdata().game_map
+    return list(gm.hexsets.get(f"entry-{e}", [])) if len(e) == 1 else \
+        ([e] if gm.grid.is_hex(e) else [])
+
+
+def place_at_hq(state: BcsState, ctx: Context) -> None:
+    """Reinforcements due at their HQ are placed in the Reinforcement Phase (9.3a, errata v1.0),
+    only while the HQ's Combat Trains are Legal (else they wait for the first Reinforcement
+    Phase in which they are, 9.3i), Move side up in the HQ's hex or a hex next to it that is not
+    Prohibited to them, holds no enemy piece and takes them without overstacking. The owner's
+    choice is made by the engine: the HQ's hex, then hexes free of EZOC, then the hex id.
+    Units off the map after a retreat come back this way, without the Legal Trains requirement
+    (7.5k)."""
+    from pbem.games.bcs.board import combat_count, enemy_in, mclass, on_area
+    from pbem.games.bcs.supply import msr
+    from pbem.games.bcs.terrain import hex_row
+    from pbem.games.bcs.rules_data import mp_cost
+    from pbem.games.bcs.zoc import ezoc
+
+    grid = bdata().game_map.grid
+    rain = state.weather == "Rain"
+    for p in sorted(state.pieces.values(), key=lambda q: q.id):
+        if p.status != "off" or p.kind != "unit" or p.arrives > state.turn:
+            continue
+        fid = at_hq_only(state, p)
+        if not fid:
+            continue
+        form = state.formations[fid]
+        hq = state.pieces[form.hq]
+        if hq.status != "map":
+            continue
+        if _reinforcement(state, p) and msr(state, form) is None:
+            ctx.log(f"{p.id} waits: {bdata().formations[fid].name}'s Combat Trains are not "
+                    f"Legal (9.3i)", visible_to=p.side)
+            continue
+        p.face = "move"
+        spots = [h for h in [hq.hex, *grid.neighbours(hq.hex)]
+                 if on_area(state, h) and not enemy_in(state, p.side, h)
+                 and combat_count(state, h) < 2
+                 and mp_cost(bdata().terrain[hex_row(h)], mclass(p), rain) != "P"]
+        if not spots:
+            ctx.log(f"{p.id} waits: no hex at its HQ takes it (9.3i)", visible_to=p.side)
+            continue
+        to = min(spots, key=lambda h: (h != hq.hex, bool(ezoc(state, p.side, h)), h))
+        p.status, p.hex, p.start, p.joined = "map", to, to, False
+        ctx.log(f"{p.id} arrives at its HQ in {to} (9.3a, 9.3i)", hexes=(to,))
+
+
+def _reinforcement(state: BcsState, p: Piece) -> bool:
+    """Whether a waiting unit is an Order of Arrival reinforcement (arriving on its turn of the
+    calendar) rather than a unit returning from a retreat (7.5k: due the turn after it)."""
+    for a in arrivals(bdata().scenarios[state.scenario]):
+        if p.id in a.counters and a.turn in state.dates \
+                and state.dates.index(a.turn) + 1 == p.arrives:
+            return True
+    return False
