@@ -79,6 +79,9 @@ class Facts:
         self.books = {side: FactBook(game_id, side) for side in game.sides}
         self.finals: dict[str, FinalReveal] = {}
         self.owed: dict[str, Any] = {}   # this side's facts the rules revealed: value then
+        # facts whose opening still holds: opened at their latest version, or at the version
+        # before one committed by the same file (a value the rules revealed, then changed)
+        self.fresh: dict[str, set[str]] = {side: set() for side in game.sides}
 
     def take(self, t: Turn, name: str) -> dict[str, Any]:
         """Record a file's commitments, check its openings and final; the opened values."""
@@ -87,19 +90,24 @@ class Facts:
             value = getattr(t, field)
             if value is not msgspec.UNSET and not value:
                 raise FileRejected(f"{name}: an empty list of {field} must be left out")
+        new: set[str] = set()
         for c in t.commits or []:
             why = book.record(c.fact, c.version, c.hash)
             if why:
                 raise FileRejected(f"{name}: {why}")
+            new.add(c.fact)
+            self.fresh[t.sender].discard(c.fact)
         opened = {}
         for op in t.openings or []:
             why = book.check(op)
             if why:
                 raise FileRejected(f"{name}: {why}")
-            if op.version != book.version(op.fact):
+            latest = book.version(op.fact)
+            if op.version != latest and not (op.fact in new and op.version == latest - 1):
                 raise FileRejected(f"{name}: opens version {op.version} of {op.fact}, not its "
-                                   f"latest ({book.version(op.fact)})")
+                                   f"latest ({latest})")
             opened[op.fact] = op.value
+            self.fresh[t.sender].add(op.fact)
         if t.final is not msgspec.UNSET:
             if t.sender in self.finals:
                 raise FileRejected(f"{name}: {t.sender} already sent its final reveal")
@@ -107,9 +115,10 @@ class Facts:
         return opened
 
     def opened(self, owner: str) -> set[str]:
-        """The facts of owner opened at their latest version."""
-        book = self.books[owner]
-        return {f for (f, v) in book.opened if v == book.version(f)}
+        """The facts of owner whose opening still holds: opened at their latest version, or
+        at the version before one the same file committed (the value the rules revealed,
+        changed by what they revealed it for)."""
+        return set(self.fresh[owner])
 
 
 def check_reveals(game: Any, facts: Facts, me: str, sender: str, state: Any, order: Any, *,
@@ -152,10 +161,30 @@ def simulate(game: Any, state: Any, side: str, lines: list[str]) -> tuple[Any, d
         try:
             apply_order(game, sim, side, order, Context(NoDice(), action=i))
         except NeedsDice:
+            _later_reveals(game, sim, side, lines[i + 1:], revealed)
             break
         except (IllegalOrder, OrderSyntaxError):
             break
     return sim, revealed
+
+
+def _later_reveals(game: Any, sim: Any, side: str, lines: list[str],
+                   revealed: dict[str, Any]) -> None:
+    """side's own facts that its orders after the first die may reveal, read on the state at
+    that die: the file opens them too (the receiver refuses an order that reveals a fact of
+    its sender the file does not open)."""
+    have = game.facts(sim, side)
+    for line in lines:
+        if is_standing(line):
+            continue
+        try:
+            order = parse_line(game, line)
+            opens = game.reveals(sim, side, order)
+        except (IllegalOrder, OrderSyntaxError):
+            continue
+        for owner, fact in opens:
+            if owner == side and fact in have:
+                revealed.setdefault(fact, have[fact])
 
 
 def project(game: Any, state: Any, side: str, lines: list[str]) -> list[str]:
@@ -250,6 +279,13 @@ def outgoing(game: Any, facts: Facts, key: bytes, *, game_id: str, side: str, st
         v = latest.get(fact, book.version(fact))
         if v < 0 or (fact in opened and v == book.version(fact)):
             continue
+        if v > book.version(fact) >= 0 and fact not in revealed:
+            # revealed by the other side's order, then changed (the combat that revealed it):
+            # the version in force when the rules revealed it, committed before this file
+            old = book.version(fact)
+            if commit(game_id, side, fact, old, value, salt(key, fact, old)) == \
+                    book.commits[fact][old]:
+                v = old
         openings.append(Opening(fact=fact, version=v, value=value,
                                 salt=salt(key, fact, v).hex()))
     return commits, sorted(openings, key=lambda o: o.fact)
