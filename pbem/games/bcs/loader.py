@@ -29,6 +29,22 @@ NATION_SIDE = {"German": "axis", "Italian": "axis", "US": "allied", "British": "
 _COST = re.compile(r"^(P|ot|all|STOP|\+?[0-9]+(/[0-9]+)?)$")
 
 
+STANDIN_MARK = "--standin"        # a stand-in counter's id: COUNTER--standinN (standin.py)
+
+
+class UnitTable(dict):
+    """Combat units by counter id. A hosted player's stand-in state (standin.py) holds copies of
+    a counter it can see, ``ID--standinN``, in place of enemy units it cannot; such an id reads
+    as the counter ``ID`` (never listed, never ``in`` the table)."""
+
+    def __missing__(self, key: str) -> Unit:
+        """The counter a stand-in id copies; KeyError for any other unknown id."""
+        base, mark, _ = key.partition(STANDIN_MARK)
+        if mark and base in self:
+            return self[base]
+        raise KeyError(key)
+
+
 class BcsData:
     """Every checked data file of the game: counters, terrain, map, charts, arrivals, scenarios."""
 
@@ -36,7 +52,7 @@ class BcsData:
                  charts: ChartsFile, ooa: OoaFile, scenarios: dict[str, Scenario],
                  problems: dict[str, list[str]]) -> None:
         self.root = root
-        self.units: dict[str, Unit] = {u.id: u for u in counters.unit}
+        self.units: dict[str, Unit] = UnitTable({u.id: u for u in counters.unit})
         self.hqs: dict[str, HQ] = {h.id: h for h in counters.hq}
         self.trains: dict[str, Trains] = {t.id: t for t in counters.trains}
         self.formations: dict[str, Formation] = {f.id: f for f in counters.formation}

@@ -1,8 +1,9 @@
 """The stand-in (docs/adding-a-game.md, 7): a full state rebuilt from one side's view alone, for
 a hosted player's check. Everything the view shows is copied; each enemy stack gets its top
-unit and, for the units under it, enemy units of no greater Range and AV (so they stay under
-it), taken from the enemy's counters the view does not show; the enemy's arrivals are as many
-of its other counters off the map; its Air Points are 0."""
+unit and, for the units under it, copies of the top unit (``TOP--standinN``, loader.UnitTable:
+same Range and AV, so they stay under it); the enemy's arrivals are as many copies of one of
+its counters off the map. No enemy counter the view does not show is named; the enemy's Air
+Points are 0, its steps full and its standing orders the defaults."""
 
 from __future__ import annotations
 
@@ -11,15 +12,10 @@ from typing import Any
 import msgspec
 
 from pbem.games.bcs.board import bdata
+from pbem.games.bcs.loader import STANDIN_MARK
 from pbem.games.bcs.setup import new_state
 from pbem.games.bcs.state import BcsState, Piece, SidePrivate, other
 from pbem.games.bcs.view import BcsView
-
-
-def _key(uid: str, face: str) -> tuple[int, int, str]:
-    u = bdata().units[uid]
-    f = u.deployed if face == "deployed" and u.deployed is not None else u.move
-    return (-f.range, -(f.av or 0), uid)
 
 
 def standin(view: BcsView | dict[str, Any], side: str) -> BcsState:
@@ -41,30 +37,31 @@ def standin(view: BcsView | dict[str, Any], side: str) -> BcsState:
         state.formations[f.id] = f
     for p in v.own:
         state.pieces[p.id] = p
-    pool = sorted(pid for pid, p in state.pieces.items() if p.side == enemy)
-    for pid in pool:
-        q = state.pieces[pid]
-        q.status, q.hex = "dead", ""
-    used: set[str] = set()
+    for pid in [pid for pid, p in state.pieces.items() if p.side == enemy]:
+        if state.pieces[pid].kind == "unit":
+            del state.pieces[pid]             # no unseen enemy counter is named in a stand-in
+        else:
+            q = state.pieces[pid]
+            q.status, q.hex = "dead", ""
+    for p in v.enemy_off:
+        state.pieces[p.id] = p
     for st in v.enemy:
         for o in st.others:
             _put(state, o, st.hex, "move")
-            used.add(o)
         if not st.top:
             continue
-        _put(state, st.top, st.hex, st.face)
-        used.add(st.top)
-    for st in v.enemy:
-        if not st.top:
-            continue
-        top = _key(st.top, st.face)
-        fillers = [u for u in pool if u not in used and u in bdata().units
-                   and _key(u, "move") > top]
-        for u in fillers[:st.units - 1]:
-            _put(state, u, st.hex, "move")
-            used.add(u)
-    for u in [u for u in pool if u not in used][:v.enemy_arriving]:
-        state.pieces[u].status = "off"
+        top = Piece(id=st.top, side=enemy, formation=bdata().units[st.top].formation,
+                    kind="unit", hex=st.hex, face=st.face)
+        state.pieces[st.top] = top
+        for k in range(1, st.units):          # copies of the top unit stay under it (5.5e)
+            fid = f"{st.top}{STANDIN_MARK}{k}"
+            state.pieces[fid] = msgspec.structs.replace(top, id=fid)
+    base = min(u.id for u in bdata().units.values() if u.side == enemy)
+    for k in range(1, v.enemy_arriving - sum(1 for p in state.pieces.values()
+                                             if p.side == enemy and p.status == "off") + 1):
+        fid = f"{base}{STANDIN_MARK}off{k}"
+        state.pieces[fid] = Piece(id=fid, side=enemy, formation=bdata().units[base].formation,
+                                  kind="unit", status="off", arrives=state.turn + 1)
     return state
 
 

@@ -43,6 +43,7 @@ class BcsView(msgspec.Struct, kw_only=True):
     stack_counts: bool = True    # enemy stacks show their unit count (option stack_count_visible)
     options: dict[str, str | bool | int] = {}   # the house options (public, in the genesis)
     air_due: bool = False        # this turn's Air Points are still to be rolled
+    enemy_off: list[Piece] = []  # enemy HQs and Combat Trains off the map (never hidden, 1.5)
 
 
 def top_unit(units: list[Piece]) -> Piece:
@@ -91,7 +92,9 @@ def _build_view(state: BcsState, side: str) -> BcsView:
                    activation=_activation(state, side), traffic=list(state.traffic),
                    objs=list(state.objs), control=dict(state.control),
                    private=state.private[side], stack_counts=counts,
-                   options=dict(state.options), air_due=state.air_due)
+                   options=dict(state.options), air_due=state.air_due,
+                   enemy_off=[p for p in sorted(state.pieces.values(), key=lambda p: p.id)
+                              if p.side == enemy and p.kind != "unit" and p.status == "off"])
 
 
 def _activation(state: BcsState, side: str) -> Activation | None:
