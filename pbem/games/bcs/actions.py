@@ -5,7 +5,7 @@ from __future__ import annotations
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.games.bcs import orders as o
-from pbem.games.bcs import hq_retreat, sequence
+from pbem.games.bcs import hq_retreat, screens, sequence
 from pbem.games.bcs.combat import attack
 from pbem.games.bcs.engage import engage
 from pbem.games.bcs.recon import recon
@@ -26,6 +26,7 @@ def apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
         raise IllegalOrder("the game is over", rule="BCS-2.1-3")
     before = on_map_units(state)
     _apply(state, side, order, ctx)
+    screens.unstack(state, ctx)
     formations_lost(state, before, ctx)
 
 
@@ -46,6 +47,7 @@ def _apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
         ctx.log(f"{'+'.join(order.units)} moves to {end}", visible_to=side,
                 hexes=tuple(entered))
         hq_retreat.jump(state, side, entered, ctx)
+        screens.displace(state, side, entered, ctx)
         for uid in order.units:
             p = state.pieces[uid]
             if p.kind == "unit":
@@ -67,6 +69,7 @@ def _apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
     elif isinstance(order, o.Second):
         sequence.second(state, side, order.attempt, ctx)
     elif isinstance(order, o.Attack):
+        screens.check_order(state, [order.unit, order.assist], order.hex, "attack")
         attack(state, side, order.hex, order.unit, order.assist, ctx)
     elif isinstance(order, o.Retreat):
         if any(state.pieces[u].kind == "hq" for u in order.units if u in state.pieces):
@@ -77,10 +80,14 @@ def _apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
         else:
             voluntary(state, side, order.units, order.to, ctx)
     elif isinstance(order, o.Engage):
+        screens.check_order(state, [order.unit], order.hex, "engage")
         engage(state, side, order.hex, order.unit, ctx)
+    elif isinstance(order, o.Screen):
+        screens.mark(state, side, order.unit, order.on, ctx)
     elif isinstance(order, o.Recon):
         recon(state, side, order.hex, order.unit, ctx)
     elif isinstance(order, o.Shock):
+        screens.check_order(state, [order.unit], order.hex, "attack")
         shock(state, side, order.hex, order.unit, ctx)
     elif isinstance(order, o.First):
         sequence.first(state, side, order.take, ctx)

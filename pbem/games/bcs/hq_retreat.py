@@ -107,13 +107,14 @@ TRAINS_BACK = 10                 # 10.3d: Trains are displaced 10 hexes back alo
 def may_jump(state: BcsState, p: Piece, hex_id: str) -> bool:
     """Whether a piece entering hex_id jumps the enemy pieces there (9.1f, 10.3d): the hex holds
     enemy HQs or Combat Trains and no enemy combat unit, and the piece is a combat unit showing a
-    Prepared side (an Assault Arrow or an AV; Unprepared units, HQs and Trains never jump)."""
+    Prepared side (an Assault Arrow or an AV; Unprepared units, HQs and Trains never jump), not
+    Screening (BbF errata to 1.5)."""
     from pbem.games.bcs.board import at, face
 
     enemy = [q for q in at(state, hex_id) if q.side != p.side]
     f = face(p)
     return bool(enemy) and all(q.kind != "unit" for q in enemy) and p.kind == "unit" \
-        and f is not None and (f.assault_arrow or f.av is not None)
+        and not p.screen and f is not None and (f.assault_arrow or f.av is not None)
 
 
 def jumped_hq_hex(state: BcsState, hq: Piece) -> str:

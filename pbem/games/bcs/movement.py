@@ -8,6 +8,7 @@ from __future__ import annotations
 from pbem.core.errors import IllegalOrder
 from pbem.games.bcs.board import (at, bdata, combat_count, enemy_in, entry_hexes, mclass,
                                   on_area, printed_ma)
+from pbem.games.bcs import screens
 from pbem.games.bcs.hq_retreat import may_jump
 from pbem.games.bcs.rules_data import mp_cost
 from pbem.games.bcs.command import exempt, hq_distance, radius
@@ -63,6 +64,7 @@ def walk(state: BcsState, p: Piece, path: list[str], moving: set[str]) -> Walk:
         first_step = not p.moved
     if not steps and p.status != "off":
         raise IllegalOrder(f"{p.id}: the path enters no hex", rule="BCS-5.1-1")
+    skip = screens.ignored(state, p, steps)
     for b in steps:
         a = w.hex
         if w.stopped:
@@ -74,7 +76,15 @@ def walk(state: BcsState, p: Piece, path: list[str], moving: set[str]) -> Walk:
             raise IllegalOrder(f"{b} is outside the playing area (maps "
                                f"{', '.join(bdata().scenarios[state.scenario].playing_area)})",
                                rule="BCS-1.1d")
-        if enemy_in(state, side, b) and not may_jump(state, p, b):
+        if enemy_in(state, side, b) and screens.may_enter(state, p, b):
+            if not screens.retreat_hex(state, next(q for q in at(state, b) if q.side != side),
+                                       a):
+                raise IllegalOrder(f"the Screening unit in {b} has no hex to retreat to",
+                                   rule="BBF-1.5d-2")
+        elif enemy_in(state, side, b) and not may_jump(state, p, b):
+            if not any(q.kind == "unit" and q.side != side for q in at(state, b)) and p.screen:
+                raise IllegalOrder(f"{p.id} is Screening: it does not make enemy HQs or Combat "
+                                   f"Trains retreat", rule="ERR-BBF-1")
             if not any(q.kind == "unit" and q.side != side for q in at(state, b)):
                 raise IllegalOrder(f"{b} holds only an enemy HQ or Combat Trains, which only a "
                                    f"Prepared combat unit makes retreat", rule="BCS-9.1f-1")
@@ -89,8 +99,8 @@ def walk(state: BcsState, p: Piece, path: list[str], moving: set[str]) -> Walk:
         if step_cost(b, a, cls, rain).mp == PROHIBITED:
             raise IllegalOrder(f"{p.id} ({cls}) could not move back from {b} to {a}, so it "
                                f"cannot move from {a} to {b}", rule="BCS-5.1d")
-        za = "" if p.status == "off" and a == path[0] else ezoc(state, side, a)   # 9.3f
-        zb = ezoc(state, side, b)
+        za = "" if p.status == "off" and a == path[0] else ezoc(state, side, a, skip)  # 9.3f
+        zb = ezoc(state, side, b, skip)
         if p.kind == "hq":
             if zb:
                 raise IllegalOrder(f"an HQ never enters an enemy ZOC ({b})", rule="BCS-6.0f")
@@ -107,11 +117,12 @@ def walk(state: BcsState, p: Piece, path: list[str], moving: set[str]) -> Walk:
         if b in state.traffic and combat_count(state, b) - _stack_in(state, b, moving) >= 2:
             raise IllegalOrder(f"{b} has a Traffic Stopped marker and two units already",
                                rule="BCS-5.1g-4")
-        if w.mp + cost.mp > ma:
+        mp = cost.mp + screens.zone_cost(state, p, b)                    # BbF 1.5e, Optional 8
+        if w.mp + mp > ma:
             if not (first_step and ma > 0):
                 raise IllegalOrder(f"{p.id} has {_mp(ma - w.mp)} MP left, entering {b} costs "
-                                   f"{_mp(cost.mp)}", rule="BCS-5.1b")
-        w.mp += cost.mp
+                                   f"{_mp(mp)}", rule="BCS-5.1b")
+        w.mp += mp
         w.hex = b
         w.entered.append(b)
         first_step = False

@@ -26,6 +26,7 @@ One order per line (docs/bcs-engine.md):
     retreat kern+81-cav B11.20     a Voluntary Retreat (7.5j) to a hex 3 hexes away
     engage B8.19 with ii-7-pz      an Engagement (7.1) by one AV unit, for a Fire Event
     recon B8.19 with 81-cav        a Recon (4.3d) by one Recon unit: a Combat OBJ on a 1d6 <= AR
+    screen 81-cav | unscreen 81-cav  a Recon unit's Screen marker (BbF 1.5), at the start of an Activation
     barrage ... | fire ... | ...   other combat orders: parsed, refused until they are built
 """
 
@@ -134,6 +135,13 @@ class Recon(msgspec.Struct, tag="recon"):
     unit: str
 
 
+class Screen(msgspec.Struct, tag="screen"):
+    """Place (or, with on = False, remove) a Recon unit's Screen marker (BbF 1.5b)."""
+
+    unit: str
+    on: bool = True
+
+
 class Combat(msgspec.Struct, tag="combat"):
     """A combat order (attack, engage, barrage ...): its words, for the combat issue."""
 
@@ -146,9 +154,10 @@ class Recover(msgspec.Struct, tag="recover"):
 
 
 Order = Union[Activate, Recover, Trains, Flip, Obj, Move, End, Second, First, Attack, Shock,
-              Retreat, Engage, Recon, Combat]
+              Retreat, Engage, Recon, Screen, Combat]
 WORDS = ("activate", "recover", "trains", "flip", "obj", "move", "end", "second", "done",
-         "first", "attack", "shock", "retreat", "engage", "recon") + COMBAT_WORDS
+         "first", "attack", "shock", "retreat", "engage", "recon", "screen",
+         "unscreen") + COMBAT_WORDS
 
 
 def _hex(tok: str) -> str:
@@ -227,6 +236,8 @@ def parse_order(text: str) -> Order:
     if w in ("shock", "engage", "recon") and len(args) == 3 and args[1].lower() == "with":
         kind = Shock if w == "shock" else Engage if w == "engage" else Recon
         return kind(hex=_hex(args[0]), unit=_unit(args[2]))
+    if w in ("screen", "unscreen") and len(args) == 1:
+        return Screen(unit=_unit(args[0]), on=w == "screen")
     if w in COMBAT_WORDS:
         return Combat(word=w, rest=" ".join(args))
     if w in WORDS:
@@ -267,4 +278,6 @@ def format_order(order: Order) -> str:
     if isinstance(order, Attack):
         return f"attack {order.hex} with {order.unit}" + \
             (f" assist {order.assist}" if order.assist else "")
+    if isinstance(order, Screen):
+        return f"{'screen' if order.on else 'unscreen'} {order.unit}"
     return f"{order.word} {order.rest}".strip()

@@ -4,7 +4,7 @@ Position keys (``position.KEY``), on maps A and B of scenario 5.2 (options: entr
 attack_from_off_map unless ``options`` says otherwise):
   setup = true          the real 5.2 set-up at its first decision (Axis to activate, 14 Feb)
   turn (1), weather ("No Rain"), next_side ("axis"), phase ("activate")
-  units = [{id, hex, steps, face, mp, moved, stopped, ghost, start, joined, off, arrives, entry}]   the pieces in play:
+  units = [{id, hex, steps, face, mp, moved, stopped, ghost, start, joined, off, arrives, entry, screen}]   the pieces in play:
                         every other piece of the scenario is out of play; off = true leaves it
                         waiting to arrive (its entry from the data unless given, arrives = its turn)
   formations = {ID = {fatigue, status, coordination, prepared_defense, msr_blocked, in_play,
@@ -16,7 +16,7 @@ Expectation keys beyond the core's: at (hex per piece), mp (MP12 spent), stopped
 the STOP, "" for none), face, phase, next_side, turn, weather, snafu, second (bool), fatigue,
 status, coordination, msr_blocked, prepared_defense, recovered, in_play (formation ids), objs,
 traffic (Traffic Stopped hexes), control, air (Air Points per
-side), first_side, off (ids waiting off the map), trains ({trains id = "HEX", "HEX ghost" or "off"}), steps, dead (ids).
+side), first_side, off (ids waiting off the map), screen ({id = bool}), trains ({trains id = "HEX", "HEX ghost" or "off"}), steps, dead (ids).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ class BcsCases:
     game = ENGINE
     keys = frozenset({"at", "mp", "stopped", "face", "phase", "next_side", "turn", "weather",
                       "snafu", "second", "fatigue", "status", "coordination", "msr_blocked", "in_play",
-                      "prepared_defense", "recovered", "objs", "traffic", "off", "trains", "steps", "dead",
+                      "prepared_defense", "recovered", "objs", "traffic", "off", "screen", "trains", "steps", "dead",
                       "control", "air", "first_side"})
 
     def build(self, case: Case) -> BcsState:
@@ -72,6 +72,7 @@ class BcsCases:
             p.ghost = spec.get("ghost", False)
             p.start = spec.get("start", p.hex)
             p.joined = spec.get("joined", True)
+            p.screen = spec.get("screen", False)
             state.formations[p.formation].in_play = True
         for fid, spec in pos.get("formations", {}).items():
             f = state.formations[fid]
@@ -115,6 +116,8 @@ class BcsCases:
             assert state.pieces[pid].stopped == v, f"{pid} stopped {state.pieces[pid].stopped!r}"
         for pid, v in exp.get("steps", {}).items():
             assert state.pieces[pid].steps == v, f"{pid} has {state.pieces[pid].steps} steps"
+        for pid, v in exp.get("screen", {}).items():
+            assert state.pieces[pid].screen == v, f"{pid} screen {state.pieces[pid].screen}"
         for pid in exp.get("off", []):
             assert state.pieces[pid].status == "off", f"{pid} is {state.pieces[pid].status}"
         for pid in exp.get("dead", []):

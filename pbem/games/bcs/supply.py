@@ -48,13 +48,17 @@ def sources(state: BcsState, side: str) -> frozenset[str]:
 
 def blocked(state: BcsState, side: str, hex_id: str) -> bool:
     """A hex no MSR of the side may use (10.3a d, BbF 1.8): an enemy unit, an EZOC, an enemy
-    Engagement Zone (friendly units negate nothing), or an enemy-controlled VP hex."""
-    if any(p.side != side and p.status == "map" and p.hex == hex_id
+    Engagement Zone (friendly units negate nothing), or an enemy-controlled VP hex. Enemy
+    Screening units affect no part of an MSR: not by themselves, their ZOC or their Screen Zone
+    (BbF errata to 1.5)."""
+    screens = frozenset(p.id for p in state.pieces.values() if p.screen and p.side != side)
+    if any(p.side != side and p.status == "map" and p.hex == hex_id and p.id not in screens
            for p in state.pieces.values()):
         return True
     if state.control.get(hex_id, side) != side:
         return True
-    return bool(ezoc(state, side, hex_id)) or engagement_zone(state, side, hex_id)
+    return bool(ezoc(state, side, hex_id, screens)) or engagement_zone(state, side, hex_id,
+                                                                       screens)
 
 
 def _bfs(state: BcsState, side: str, start: str, goals: frozenset[str],

@@ -10,16 +10,17 @@ from pbem.games.bcs.state import BcsState
 VISIBILITY = 4                   # BbF 1.1e: Engagement Zones reach at most 4 hexes
 
 
-def ezoc(state: BcsState, side: str, hex_id: str) -> str:
+def ezoc(state: BcsState, side: str, hex_id: str, ignore: frozenset[str] = frozenset()) -> str:
     """The enemy ZOC on a hex for a side's units: "" (none), "zoc" (non-AV) or "real" (Real AV
     EZOC). Every Prepared enemy combat unit projects a ZOC into all adjacent hexes whatever the
     terrain (6.0a, 6.0b); an AV unit's ZOC is a Real AV ZOC (6.0h). Friendly units never negate
-    it (6.0c). Support AV ZOCs come with Support (not modelled yet)."""
+    it (6.0c). Support AV ZOCs come with Support (not modelled yet). Units in ``ignore`` project
+    none (Screening units for an MSR, or for a Leg unit moving into their hex: BbF 1.5)."""
     grid = bdata().game_map.grid
     best = ""
     for n in grid.neighbours(hex_id):
         for p in at(state, n):
-            if p.side == side or not has_zoc(p):
+            if p.side == side or not has_zoc(p) or p.id in ignore:
                 continue
             if is_av(p):
                 return "real"
@@ -61,12 +62,14 @@ def clear_line(a: str, b: str) -> bool:
     return False
 
 
-def engagement_zone(state: BcsState, side: str, hex_id: str) -> bool:
+def engagement_zone(state: BcsState, side: str, hex_id: str,
+                    ignore: frozenset[str] = frozenset()) -> bool:
     """An enemy Engagement Zone on the hex: an enemy AV unit (not in Support) within its Range,
-    at most 4 hexes (BbF 1.1e), with a clear line beyond adjacent hexes (6.1a, 6.1b)."""
+    at most 4 hexes (BbF 1.1e), with a clear line beyond adjacent hexes (6.1a, 6.1b); units in
+    ``ignore`` give none."""
     grid = bdata().game_map.grid
     for p in state.pieces.values():
-        if p.side == side or not is_av(p):
+        if p.side == side or not is_av(p) or p.id in ignore:
             continue
         f = face(p)
         assert f is not None

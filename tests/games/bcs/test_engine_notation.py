@@ -7,7 +7,7 @@ from hypothesis import given, strategies as st
 
 from pbem.core.errors import OrderSyntaxError
 from pbem.games.bcs.orders import (Activate, Attack, Combat, Engage, Retreat, Shock, End, First, Flip, Move, Obj, Second,
-                                   Recon, Recover, Trains, format_order, parse_order)
+                                   Recon, Recover, Screen, Trains, format_order, parse_order)
 
 unit_ids = st.from_regex(r"\A[a-z0-9][a-z0-9-]{0,10}\Z", fullmatch=True)
 hexes = st.builds(lambda s, c, r: f"{s}{c}.{r:02d}", st.sampled_from("AB"),
@@ -30,6 +30,7 @@ orders = st.one_of(
     st.builds(Shock, hex=hexes, unit=unit_ids),
     st.builds(Engage, hex=hexes, unit=unit_ids),
     st.builds(Recon, hex=hexes, unit=unit_ids),
+    st.builds(Screen, unit=unit_ids, on=st.booleans()),
     st.builds(Retreat, units=st.lists(unit_ids, min_size=1, max_size=3, unique=True), to=hexes),
     st.builds(Combat, word=st.sampled_from(["fire", "barrage"]),
               rest=st.from_regex(r"\A([a-z0-9.]+( [a-z0-9.]+)*)?\Z", fullmatch=True)),
