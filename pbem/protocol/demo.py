@@ -63,16 +63,20 @@ def play_demo(root: str | Path, *, game_name: str = "holdfast", scenario: str | 
     else:
         _play_hosted(ex, game, scenario, rng, style, log)
     result = ops.Outcome()
+    turns = 0
     for party, d in ex.dirs.items():
         audit = verify_archive(d)
         if not audit.ok:
             raise PbemError(f"verify {d}: " + "; ".join(audit.problems))
         result.messages.append(f"pbem verify {d}: OK")
+        if hasattr(audit.loaded, "state") and hasattr(audit.loaded, "game"):
+            turns = max(turns, game.turn(audit.loaded.state))
     result.messages.extend(audit.summary)
     for side in game.sides:
         result.messages.append(f"Reports of {side}: {ex.dirs[side] / 'reports' / side / 'index.html'}")
     sent = len(list(ex.mail.glob("*.pbem")))
-    result.messages.append(f"{sent} files exchanged through {ex.mail}.")
+    per = f" over {turns} game turns: {sent / turns:.1f} per game turn" if turns else ""
+    result.messages.append(f"{sent} files exchanged through {ex.mail}{per}.")
     return result
 
 
