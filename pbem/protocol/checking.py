@@ -77,8 +77,9 @@ def _waits_for(game: Game, state: Any) -> str:
 
 
 def check_orders(game: Game, state: Any, side: str, numbered: list[tuple[int, str]],
-                 *, name: str, syntax_only: bool = False) -> Checked:
-    """Parse and check every order against a state as the resolver will apply them.
+                 *, name: str, syntax_only: bool = False, sealed: bool = False) -> Checked:
+    """Parse and check every order against a state as the resolver will apply them (sealed: a
+    standing order is a hidden policy that leaves the store empty, docs/sealed.md 5c).
 
     A file with no order, or whose orders end while this side still has a decision to make
     (nothing rolled, nothing waiting: a forgotten 'end', say), is refused unless it holds a
@@ -113,7 +114,8 @@ def check_orders(game: Game, state: Any, side: str, numbered: list[tuple[int, st
     for i, (n, line, order) in enumerate(parsed):
         if isinstance(order, StandingOrder):
             try:
-                apply_standing(game, sim, side, order)
+                if not sealed:
+                    apply_standing(game, sim, side, order)
             except OrderError as e:
                 msg = _line_error(name, n, line, e)
                 out.problems.append(msg)
@@ -138,7 +140,7 @@ def check_orders(game: Game, state: Any, side: str, numbered: list[tuple[int, st
         except NeedsDice:
             out.after_dice = [m for m, _, _ in parsed[i + 1:]]
             _no_search(parsed, i + 1, "it comes after dice", out, name)
-            _probe(game, state, side, parsed, i, bad, out, name)
+            _probe(game, state, side, parsed, i, bad, out, name, sealed)
             return out
         except OrderError as e:
             msg = _line_error(name, n, line, e)
@@ -168,7 +170,7 @@ def _no_search(parsed: list[tuple[int, str, Any]], start: int, why: str, out: Ch
 
 
 def _probe(game: Game, state: Any, side: str, parsed: list[tuple[int, str, Any]], first: int,
-           bad: set[int], out: Checked, name: str) -> None:
+           bad: set[int], out: Checked, name: str, sealed: bool = False) -> None:
     """Try the orders from the first rolling one on with each probe pattern of dice."""
     fails: dict[int, list[str]] = {}
     waits: dict[int, int] = {}
@@ -184,7 +186,8 @@ def _probe(game: Game, state: Any, side: str, parsed: list[tuple[int, str, Any]]
                 pass
         for j, (n, line, order) in enumerate(parsed[first:], start=first):
             if isinstance(order, StandingOrder):
-                apply_standing(game, sim, side, order)
+                if not sealed:
+                    apply_standing(game, sim, side, order)
                 continue
             pend = _pending(game, sim)
             if side not in pend and pend:

@@ -629,7 +629,15 @@ def check_file(root: str | Path, orders_path: str, *, key_path: str | None = Non
     if me == HOST:
         raise PbemError("the referee does not write orders")
     numbered = read_lines(orders_path)
-    checked = check_orders(s.game, s.state, me, numbered, name=Path(orders_path).name)
+    if me == s.party:
+        numbered, answered = _sealed_answers(s, numbered)
+        if answered:
+            checked = check_orders(s.game, s.state, me, numbered, name=Path(orders_path).name,
+                                   sealed=True)
+            checked.warnings.append(_answered_text(answered))
+            return checked, s
+    checked = check_orders(s.game, s.state, me, numbered, name=Path(orders_path).name,
+                           sealed=s.facts is not None)
     return checked, s
 
 
@@ -674,7 +682,9 @@ def submit_orders(root: str | Path, orders_path: str, *, key_path: str, out: str
             raise PbemError(f"{root}: you have no decision to make now; file {seq} must come "
                             f"from {', '.join(sorted(expected)) or 'nobody'}")
         numbered = read_lines(orders_path)
-        checked = check_orders(s.game, s.state, s.party, numbered, name=Path(orders_path).name)
+        numbered, answered = _sealed_answers(s, numbered)
+        checked = check_orders(s.game, s.state, s.party, numbered, name=Path(orders_path).name,
+                               sealed=s.facts is not None)
         if checked.blocking:
             raise PbemError("; ".join(checked.blocking))
         f = make_turn(s, standing_queue.queued(archive) + checked.lines, message)
@@ -686,10 +696,29 @@ def submit_orders(root: str | Path, orders_path: str, *, key_path: str, out: str
         result.messages.append(f"File {seq} signed with {n} order{'s' if n != 1 else ''}: "
                                f"send {out} to your opponent.")
         result.messages.extend(check_messages(checked))
+        if answered:
+            result.messages.append(_answered_text(answered))
         if new_logs:
             write_reports(s, s.party, new_logs, result)
         write_cache(s)
         return result
+
+
+def _sealed_answers(s: Session, numbered: list[tuple[int, str]]
+                    ) -> tuple[list[tuple[int, str]], list[str]]:
+    """Sealed mode: the orders with the answers this side's standing orders give to the
+    decisions that come up on it in its own file inserted (pbem.protocol.sealed_answers)."""
+    if s.facts is None:
+        return numbered, []
+    from pbem.protocol.sealed_answers import insert_answers
+
+    return insert_answers(s, numbered, standing_queue.queued(s.archive))
+
+
+def _answered_text(answered: list[str]) -> str:
+    """Plain words on the answers a sealed game's standing orders wrote into the file."""
+    return (f"Your standing orders answered {len(answered)} decision(s) in this file (a sealed "
+            f"game sends every answer explicitly): {'; '.join(answered)}.")
 
 
 def check_messages(checked: Checked) -> list[str]:

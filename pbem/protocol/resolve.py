@@ -216,6 +216,19 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
             continue
         resume_held()
         pending = {d.side for d in game.pending(state)}
+        if (sealed and rolled and turn.sender in pending
+                and standing_decision(game, state, turn.sender)):
+            # dice rolled as the other side's held orders resumed (a combat they finished) put
+            # a decision on the writer that it could not know when signing: its later orders
+            # wait for its answer, as after dice of its own orders (below)
+            rest = [j for j in range(i, len(orders))
+                    if not (orders[j] is None or isinstance(orders[j], StandingOrder))]
+            own_held = [HeldOrder(seq=turn.seq, index=j, side=turn.sender, line=texts[j],
+                                  own=True) for j in rest]
+            events.append(Event(text=f"Orders {i + 1}-{len(orders)} of file {turn.seq} wait "
+                                f"for {turn.sender}'s answer: {_waits_for(game, state)}",
+                                visible_to=turn.sender, kind="held"))
+            break
         if turn.sender not in pending and pending:
             own_held = [HeldOrder(seq=turn.seq, index=i, side=turn.sender, line=line)]
             which = (f"Order {i + 1}" if i + 1 == len(orders)

@@ -1,0 +1,86 @@
+"""Sealed mode: the answers a side's own standing orders give, written into its own file.
+
+In a sealed game the standing stores stay empty on both processors (docs/sealed.md 5c), so a
+reaction a standing order would answer is a decision even when it comes up on the writer in
+the middle of its own file (Kasserine: the defender's support step 4 right after its step-2
+answer, with no die between them). The writer's processor writes the answer its standing
+orders give there, as an explicit order, before it checks and signs the file; the final replay
+checks every such answer against the policy committed. After the file's first die nothing is
+inserted: what comes up then is not known when signing, and the resolver holds the writer's
+later orders behind it (its automatic reply answers it).
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+from pbem.core.dice import NoDice
+from pbem.core.errors import FileRejected, IllegalFile, IllegalOrder, OrderSyntaxError
+from pbem.core.game import NeedsDice
+from pbem.core.sealed import set_policy, standing_answers
+from pbem.core.standing import format_line, is_standing, parse_line
+from pbem.protocol.resolve import resolve
+from pbem.protocol.sealing import policy_of
+
+PASS = "pass"
+
+
+def insert_answers(s: Any, numbered: list[tuple[int, str]],
+                   queued: list[str] = ()) -> tuple[list[tuple[int, str]], list[str]]:
+    """side's numbered order lines with the answers its standing orders give inserted where a
+    decision they answer is pending on it, up to the first die; (lines, answers inserted).
+    A line that does not read or is illegal ends the insertion (the check names it)."""
+    game, side = s.game, s.party
+    policy = policy_of(game, s.private, extra=list(queued))
+    out: list[tuple[int, str]] = []
+    done: list[str] = []          # canonical lines so far, as resolve takes them
+    added: list[str] = []
+    for k, (n, line) in enumerate(numbered):
+        if line.strip().lower() == PASS or is_standing(line.strip()):
+            if is_standing(line.strip()):
+                set_policy(game, policy, line.strip())
+            out.append((n, line))
+            continue
+        state = _state_after(s, done)
+        if state is None:
+            return out + numbered[k:], added
+        while side in {d.side for d in game.pending(state)}:
+            answer = standing_answers(game, state, side, policy)
+            if answer is None or _canonical(game, state, side, line) == answer[0]:
+                break
+            out += [(n, a) for a in answer]
+            done += answer
+            added += answer
+            state = _state_after(s, done)
+            if state is None:
+                return out + numbered[k:], added
+        text = _canonical(game, state, side, line)
+        if text is None:
+            return out + numbered[k:], added
+        out.append((n, line))
+        done.append(text)
+    return out, added
+
+
+def _canonical(game: Any, state: Any, side: str, line: str) -> str | None:
+    """The line in canonical notation (a destination-only move written out), None if it does
+    not read."""
+    try:
+        order = parse_line(game, line.strip())
+        if getattr(order, "needs_path", False):
+            order = game.expand_order(state, side, order)
+        return format_line(game, order)
+    except (IllegalOrder, OrderSyntaxError):
+        return None
+
+
+def _state_after(s: Any, lines: list[str]) -> Any:
+    """The state once side's file with these lines is resolved as the receiver will resolve it
+    (the other side's held orders resumed); None past the first die or at an illegal line."""
+    turn = SimpleNamespace(seq=s.ledger.tip_seq + 1, sender=s.party, orders=list(lines))
+    try:
+        return resolve(s.game, s.state, turn, dice=NoDice(), name="your orders",
+                       held=s.held, lines=list(lines), sealed=True).state
+    except (NeedsDice, IllegalFile, FileRejected):
+        return None
