@@ -1,4 +1,5 @@
-"""Baptism By Fire: no hidden NUMBER of one side reaches the other side (issue 18, item 6).
+"""Baptism By Fire: no hidden NUMBER of one side reaches the other side (issue 18, item 6),
+and no public event names a hidden unit except where a rule announces it.
 
 The conformance suite searches every view and report for the other side's hidden unit ids
 (``Game.secrets``). Numbers cannot be searched for, so here they are changed instead: at every
@@ -13,6 +14,7 @@ barrage spends them yet.
 from __future__ import annotations
 
 import random
+import re
 
 import msgspec
 import pytest
@@ -24,6 +26,12 @@ from pbem.core.standing import apply_order, parse_line
 from pbem.protocol.resolve import copy_state
 
 GAMES = 2           # bot games of 5.2 (one random, one heuristic), every decision checked
+
+# The events both sides see that may name a unit hidden under the top of its stack: the rules
+# announce it (7.2g, 7.1e, 7.3) or place it in view (9.3, 9.4c); the unit is revealed from then
+# on (pbem.games.bcs.actions.reveal_named). Any other event naming one is a masking bug.
+ANNOUNCED = re.compile(r" attacks | assisting|^Defence of | engages | makes a Shock Attack "
+                       r"| arrives | is rebuilt | is destroyed| advances into ")
 
 
 def seen_by(game, state, viewer: str) -> bytes:
@@ -84,7 +92,13 @@ def test_hidden_numbers_never_reach_the_enemy(seed):
         for n, line in enumerate(game.bot(state, side, rng, style)):
             if side not in {d.side for d in game.pending(state)}:
                 break
-            apply_order(game, state, side, parse_line(game, line), Context(dice, action=n))
+            hidden = {s: set(game.secrets(state, s)) for s in game.sides}
+            ctx = Context(dice, action=n)
+            apply_order(game, state, side, parse_line(game, line), ctx)
+            for e in ctx.events:
+                named = set(re.findall(r"[\w-]+", e.text)) & (hidden["allied"] | hidden["axis"])
+                assert e.visible_to != "all" or not named or ANNOUNCED.search(e.text), (
+                    f"a public event names a hidden unit: {e.text!r}")
     assert checked > 50 and steps > checked // 2
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.games.bcs import orders as o
@@ -25,9 +27,23 @@ def apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
     if state.phase == "over":
         raise IllegalOrder("the game is over", rule="BCS-2.1-3")
     before = on_map_units(state)
+    seen = len(ctx.events)
     _apply(state, side, order, ctx)
     screens.unstack(state, ctx)
     formations_lost(state, before, ctx)
+    reveal_named(state, ctx.events[seen:])
+
+
+def reveal_named(state: BcsState, events: list) -> None:
+    """A combat unit that an event visible to both sides names (an Attack, a defending AR unit,
+    an arrival ...) is known to the enemy from then on: ``Piece.revealed``, no secret (1.5a)."""
+    for e in events:
+        if e.visible_to != "all":
+            continue
+        for word in set(re.findall(r"[\w-]+", e.text)):
+            p = state.pieces.get(word)
+            if p is not None and p.kind == "unit":
+                p.revealed = True
 
 
 def _apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:

@@ -263,9 +263,6 @@ def attack(state: BcsState, side: str, hex_id: str, uid: str, assist: str,
     act.attacked.append(hex_id)
     ctx.log(f"{unit.id} attacks {hex_id}" + (f", {helper.id} assisting" if helper else ""),
             hexes=(unit.hex, hex_id))
-    for p in (unit, helper):
-        if p is not None:
-            p.revealed = True
     resolve(state, side, unit, hex_id, attacker_drms(state, unit, helper, hex_id), ctx)
     for p in (unit, helper):
         if p is not None:
@@ -282,7 +279,6 @@ def resolve(state: BcsState, side: str, unit: Piece, hex_id: str,
     prepared = has_prepared_defense(state, ar_unit)
     ctx.log(f"Defence of {hex_id}: AR unit {ar_unit.id} (AR {bdata().units[ar_unit.id].ar}), "
             f"{'with' if prepared else 'no'} Prepared Defense", hexes=(hex_id,))
-    ar_unit.revealed = True
     dfn = defender_drms(state, ar_unit, defenders, unit.hex)
     att_net = bdata().units[unit.id].ar + sum(v for _, v in att)
     def_net = bdata().units[ar_unit.id].ar + sum(v for _, v in dfn)

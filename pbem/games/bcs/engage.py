@@ -99,7 +99,6 @@ def engage(state: BcsState, side: str, hex_id: str, uid: str, ctx: Context) -> N
     target = engagement_target([q for q in units if is_av(q)], mode(state, other(side), "engaged"))
     ctx.log(f"{firer.id} engages {target.id} in {hex_id} (Fire Event {firer.fire_events})",
             hexes=(firer.hex, hex_id))
-    firer.revealed = target.revealed = True
     mods: list[tuple[str, int]] = []
     if double_obj(state, hex_id):
         mods.append(("Double OBJ Zone", _modifier("Double OBJ Zone")))

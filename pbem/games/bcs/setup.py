@@ -177,7 +177,6 @@ def place_at_hq(state: BcsState, ctx: Context) -> None:
         to = min(spots, key=lambda h: (h != hq.hex, bool(ezoc(state, p.side, h)), h))
         p.status, p.hex, p.start, p.joined = "map", to, to, False
         ctx.log(f"{p.id} arrives at its HQ in {to} (9.3a, 9.3i)", hexes=(to,))
-        p.revealed = True                  # named to the enemy: no secret from now on (1.5a)
 
 
 def _reinforcement(state: BcsState, p: Piece) -> bool:

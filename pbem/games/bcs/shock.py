@@ -115,7 +115,6 @@ def shock(state: BcsState, side: str, hex_id: str, uid: str, ctx: Context) -> No
     fire_event(state, unit)
     ctx.log(f"{unit.id} makes a Shock Attack on {hex_id} (Fire Event {unit.fire_events})",
             hexes=(unit.hex, hex_id))
-    unit.revealed = True
     act.shocked = True
     att = attacker_drms(state, unit, None, hex_id)
     f = face(unit)

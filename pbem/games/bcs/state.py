@@ -50,7 +50,7 @@ class Piece(msgspec.Struct, kw_only=True):
     flipped: bool = False        # flipped this Activation (5.6a)
     finished: bool = False       # Finished (3.3e)
     fire_events: int = 0         # Fire Events used this Activation (7.0d)
-    revealed: bool = False       # named to the enemy by a rule (7.2g, 7.1e): no secret since
+    revealed: bool = False       # named in an event both sides see (actions.reveal_named)
 
 
 class FormationState(msgspec.Struct, kw_only=True):

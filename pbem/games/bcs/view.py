@@ -107,8 +107,9 @@ def _activation(state: BcsState, side: str) -> Activation | None:
 
 def secrets(state: BcsState, side: str) -> list[str]:
     """What the other side must never see: the ids of side's units under the top of a stack
-    that no rule has named to it (``Piece.revealed``: an Attack, Assist, defending AR unit,
-    Firer, Engagement target or Shock unit is announced). Hidden numbers (steps,
+    that no event both sides see has named (``Piece.revealed``: an Attack, Assist, defending
+    AR unit, Firer, Engagement target or Shock unit is announced, an arrival is placed in
+    view; tests/conformance/test_bcs_hidden.py lists what may name one). Hidden numbers (steps,
     Air Points, Prepared Defense) are checked by changing them (tests/conformance)."""
     out: list[str] = []
     by_hex: dict[str, list[Piece]] = {}
