@@ -5,13 +5,15 @@ attack_from_off_map unless ``options`` says otherwise):
   setup = true          the real 5.2 set-up at its first decision (Axis to activate, 14 Feb)
   turn (1), weather ("No Rain"), next_side ("axis"), phase ("activate")
   units = [{id, hex, steps, face, mp, moved, stopped, ghost, start, joined, off, arrives, entry, screen}]   the pieces in play:
-                        every other piece of the scenario is out of play; off = true leaves it
+                        every other piece of the scenario is out of play (dead with its steps,
+                        so never rebuilt); off = true leaves it
                         waiting to arrive (its entry from the data unless given, arrives = its turn)
   formations = {ID = {fatigue, status, coordination, prepared_defense, msr_blocked, in_play,
                 set_up_used, recovered}}        (every formation with a listed piece is in play)
   active = "cca", snafu = "Pass", second = false, began = false, stack = [ids],
   recovery = false      an Activation under way (phase activities), without rolling
   traffic = [hexes], objs = [hexes], control = {HEX = side}
+  dead_pile = [ids]     destroyed units (0 steps) that may be rebuilt (9.4c)
 Expectation keys beyond the core's: at (hex per piece), mp (MP12 spent), stopped (rule id of
 the STOP, "" for none), face, phase, next_side, turn, weather, snafu, second (bool), fatigue,
 status, coordination, msr_blocked, prepared_defense, recovered, in_play (formation ids), objs,
@@ -51,12 +53,15 @@ class BcsCases:
         state.phase = pos.get("phase", "activate")
         state.air_due = False
         listed = {u["id"]: u for u in pos.get("units", [])}
+        dead_pile = set(pos.get("dead_pile", []))
         for f in state.formations.values():
             f.in_play = False
         for pid, p in state.pieces.items():
             spec = listed.get(pid)
             if spec is None:
                 p.status, p.hex = "dead", ""
+                if pid in dead_pile:
+                    p.steps = 0
                 continue
             if spec.get("off"):
                 p.status, p.hex = "off", ""

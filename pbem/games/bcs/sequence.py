@@ -14,6 +14,7 @@ from pbem.core.game import Context, Decision
 from pbem.games.bcs.board import bdata, enemy_in, entry_hexes
 from pbem.games.bcs.command import in_radius, isolation
 from pbem.games.bcs.mixing import active_hexes, coordinate, mixed_with
+from pbem.games.bcs.replacements import roll_and_apply
 from pbem.games.bcs.setup import arrive, place_at_hq
 from pbem.games.bcs.supply import enemy_msr_hexes, msr, optimal, why_not
 from pbem.games.bcs.snafu import obj_allowance, roll_second, roll_snafu
@@ -469,7 +470,8 @@ MAX_TIES = 20   # First Player ties rolled again; 20 in a row has odds below 1 i
 
 def _pre_turn(state: BcsState, ctx: Context) -> None:
     """Pre-Turn Phase (2.1 (1)): reinforcements (those due at their HQ placed now, 9.3a),
-    weather (BbF 1.1), Air Points, First Player."""
+    weather (BbF 1.1), Air Points, Replacement Points applied at once (9.4, BbF 1.7), First
+    Player."""
     arrive(state)
     place_at_hq(state, ctx)
     if state.date == "14 Feb 43":
@@ -480,6 +482,7 @@ def _pre_turn(state: BcsState, ctx: Context) -> None:
         ctx.log(f"Weather roll {die}: {state.weather}")
     state.air_due = True
     _pre_turn_air(state, ctx)
+    roll_and_apply(state, ctx)
     for _ in range(MAX_TIES):
         rolls = {s: sum(ctx.rolls_of(2, 6, f"First Player: {s}")) for s in SIDES}
         ctx.log("First Player roll: " + ", ".join(f"{s} {rolls[s]}" for s in SIDES))
