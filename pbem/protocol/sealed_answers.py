@@ -60,6 +60,16 @@ def insert_answers(s: Any, numbered: list[tuple[int, str]],
             return out + numbered[k:], added
         out.append((n, line))
         done.append(text)
+    state = _state_after(s, done)         # decisions that come up after the last line
+    while state is not None and side in {d.side for d in game.pending(state)}:
+        answer = standing_answers(game, state, side, policy)
+        if answer is None:
+            break
+        last = out[-1][0] if out else 0
+        out += [(last, a) for a in answer]
+        done += answer
+        added += answer
+        state = _state_after(s, done)
     return out, added
 
 

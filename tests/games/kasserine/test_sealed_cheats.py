@@ -1,0 +1,221 @@
+"""Kasserine sealed games through the real commands (`pbem new --mode sealed`, join, bot,
+submit, receive, verify; `pbem demo --mode sealed`), and the cheats a sealed Kasserine game
+must catch: a marker value chosen at the reveal, an opening of a marker never committed, a
+standing order misstated in the final reveal, and a support step answered against the
+committed standing order. Each is caught with one line naming the file and the problem."""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+
+import msgspec
+import pytest
+from click.testing import CliRunner
+
+from fixtures.table import Table, snapshot
+from pbem.cli import cli
+from pbem.core.commitment import Opening
+from pbem.core.keys import load_private
+from pbem.core.records import read_file, seal
+from pbem.games.kasserine import GAME, support
+from pbem.protocol import sealing, session
+
+CHEAT, HONEST = "axis", "us"
+
+
+def _table(tmp_path: Path, seed: int = 7) -> Table:
+    t = Table(tmp_path, game="kasserine", scenario="historical", mode="sealed",
+              sides=("axis", "us"))
+    t.rng.seed(seed)
+    return t
+
+
+def _verify_ok(t: Table) -> None:
+    for side in t.sides:
+        r = t.ok("verify", str(t.dirs[side]))
+        assert "both final reveals are in" in r.output, r.output
+
+
+def test_a_sealed_kasserine_game_plays_through_the_commands_and_verifies(tmp_path):
+    t = _table(tmp_path)
+    t.play_to_end(limit=800)
+    for side in t.sides:
+        assert t.status(side)["over"]
+    _verify_ok(t)
+    first = read_file(next((t.dirs["us"] / "files").glob("0001-axis.pbem"))).payload
+    assert first.orders and all(not line.startswith("standing ") or line == "standing sealed"
+                                for line in first.orders)
+
+
+def test_pbem_demo_plays_kasserine_sealed_to_the_end_and_verifies(tmp_path):
+    r = CliRunner().invoke(cli, ["demo", str(tmp_path / "d"), "--game", "kasserine", "--mode",
+                                 "sealed", "--seed", "3", "--quiet"], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    assert r.output.count("pbem verify") == 2 and r.output.count(": OK") == 2, r.output
+    assert "both final reveals are in" in r.output, r.output
+
+
+class Cheater:
+    """Runs the table's commands, patching the cheater's processor only (both processors
+    share this test's process)."""
+
+    def __init__(self, t: Table, monkeypatch, patch) -> None:
+        self.t, self.mp, self.patch = t, monkeypatch, patch
+
+    def as_side(self, side: str):
+        """A context in which side's processor runs (patched if it is the cheater's)."""
+        if side != CHEAT:
+            return contextlib.nullcontext()
+        ctx = self.mp.context()
+        m = ctx.__enter__()
+        self.patch(m)
+        return _Exit(ctx)
+
+    def play(self, limit: int = 800):
+        """Play on until a command fails: (receiver, file, result, snapshot before) of the
+        failing receive, or None at the end of the game."""
+        t = self.t
+        for _ in range(limit):
+            while t.inbox:
+                path, to = t.inbox.pop(0)
+                out = t.mail(f"reply-{to}")
+                before = snapshot(t.dirs[to])
+                with self.as_side(to):
+                    r = t.run("receive", str(t.dirs[to]), path, "--key", t.key(to), "--out", out)
+                if r.exit_code != 0:
+                    return to, path, r, before
+                if Path(out).exists():
+                    t.inbox.append((out, t.other(to)))
+            side = t.mover()
+            if side is None:
+                return None
+            with self.as_side(side):
+                t.play_one()
+        raise AssertionError("the game did not end")
+
+
+class _Exit:
+    def __init__(self, ctx) -> None:
+        self.ctx = ctx
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc) -> None:
+        self.ctx.__exit__(*exc)
+
+
+def test_KAS_7_2_c_a_marker_chosen_at_the_reveal_is_refused_by_the_other_side(tmp_path,
+                                                                              monkeypatch):
+    """KAS-7.2-c: the cheater's processor takes its best marker at the reveal instead of the
+    one the public draw gives (choosing after seeing the other side's). The draw is recomputed
+    by the other side: its public state disagrees, and the first file that claims results
+    computed from it is refused, naming the file; the refusing archive is untouched."""
+    honest = support.draw
+
+    def best(state, side, purpose, ctx, *, public):
+        m = honest(state, side, purpose, ctx, public=public)
+        priv = state.private[side]
+        if side == CHEAT and "revealed" in purpose and priv.unused:
+            top = max(priv.unused + [m], key=lambda x: x.value)
+            if top is not m:
+                priv.unused.remove(top)
+                priv.unused.append(m)
+                return top
+        return m
+
+    def patch(m):
+        m.setattr(support, "draw", best)
+        # a cheating processor also ignores the honest side's results of its files
+        m.setattr(session, "compare_results", lambda claimed, actual, *, name: None)
+
+    t = _table(tmp_path, 11)
+    failed = Cheater(t, monkeypatch, patch).play()
+    assert failed is not None, "the game ended without the cheat being seen"
+    to, path, r, before = failed
+    assert to == HONEST and CHEAT in Path(path).name, (to, path, r.output)
+    assert r.exit_code != 0 and len(r.output.strip().splitlines()) == 1, r.output
+    assert Path(path).name in r.output and "claim a different state" in r.output, r.output
+    assert snapshot(t.dirs[to]) == before
+
+
+def test_an_opening_of_a_marker_never_committed_is_refused(tmp_path):
+    """A file that opens a fact its sender never committed (a face-down marker: a sealed
+    Kasserine game commits none, its draws are public at the reveal) is refused on receipt
+    with one line naming the file; the archive is untouched."""
+    t = _table(tmp_path, 5)
+    for _ in range(3):
+        t.deliver()
+        t.play_one()
+    t.deliver()
+    side = t.mover()
+    out = t.play_one()
+    t.inbox.pop()
+    turn = read_file(out).payload
+    forged = msgspec.structs.replace(turn, openings=[Opening(
+        fact=f"{side}.marker.{support.PREFIX[side]}0101a", version=0, value=4,
+        salt="00" * 32)])
+    bad = t.tmp / "mail" / "forged-marker.pbem"
+    bad.write_text(seal(forged, load_private(t.key(side)), name=bad.name).text)
+    other = t.other(side)
+    before = snapshot(t.dirs[other])
+    r = t.run("receive", str(t.dirs[other]), str(bad), "--key", t.key(other), "--out",
+              str(t.tmp / "mail" / "never.pbem"))
+    assert r.exit_code != 0
+    assert len(r.output.strip().splitlines()) == 1, r.output
+    assert "forged-marker.pbem" in r.output and "never committed" in r.output, r.output
+    assert snapshot(t.dirs[other]) == before
+
+
+def test_a_final_reveal_that_misstates_a_standing_order_is_caught_by_verify(tmp_path,
+                                                                           monkeypatch):
+    """A standing order is a hidden fact (standing.TOPIC): a final reveal whose real orders
+    give another policy than the one committed is named by `pbem verify` (exit status 3)."""
+    honest = sealing.final_reveal
+
+    def lying(root, key, seq, lines):
+        fin = honest(root, key, seq, lines)
+        if Path(root).name != CHEAT:
+            return fin
+        orders = {k: [("standing support never" if x.startswith("standing support ") and
+                       x != "standing support never" else x) for x in v]
+                  for k, v in fin.orders.items()}
+        return msgspec.structs.replace(fin, orders=orders)
+
+    monkeypatch.setattr(sealing, "final_reveal", lying)
+    t = _table(tmp_path, 2)
+    t.play_to_end(limit=800)
+    wrote = [x for v in sealing.read_private(t.dirs[CHEAT]).values() for x in v
+             if x.startswith("standing support ") and x != "standing support never"]
+    if not wrote:
+        pytest.skip("this game's axis bot never gave a standing support order but 'never'")
+    for side in t.sides:
+        r = t.run("verify", str(t.dirs[side]))
+        assert r.exit_code == 3, r.output
+        assert f"-{CHEAT}.pbem" in r.output and "standing.support" in r.output, r.output
+
+
+def test_KAS_8_2_1_b_a_support_step_answered_against_the_committed_order_is_caught(
+        tmp_path, monkeypatch):
+    """KAS-8.2.1-b: the cheater's processor answers its support steps the other way from its
+    committed standing support order (after seeing the attack): legal on receipt, named by
+    `pbem verify` at the end with the file and PBEM-STANDING."""
+    honest = GAME.standing_answers
+
+    def contrary(state, side, decision):
+        lines = honest(state, side, decision)
+        if lines and lines[0].startswith("support "):
+            return ["support no" if lines[0] == "support yes" else "support yes"]
+        return lines
+
+    t = _table(tmp_path, 4)
+    cheater = Cheater(t, monkeypatch, lambda m: m.setattr(GAME, "standing_answers", contrary))
+    assert cheater.play() is None
+    answered = [x for v in sealing.read_private(t.dirs[CHEAT]).values() for x in v
+                if x.startswith("support ")]
+    assert answered
+    for side in t.sides:
+        r = t.run("verify", str(t.dirs[side]))
+        assert r.exit_code == 3, r.output
+        assert "PBEM-STANDING" in r.output and f"-{CHEAT}.pbem" in r.output, r.output
