@@ -84,7 +84,9 @@ def on_area(state: BcsState, hex_id: str) -> bool:
 
 def entry_hexes(state: BcsState, p: Piece) -> list[str]:
     """The hexes an arriving piece may enter by in its Formation's Activation (9.3b), inside
-    the playing area; arrivals at the HQ are placed in the Reinforcement Phase instead (9.3a)."""
+    the playing area; arrivals at the HQ are placed in the Reinforcement Phase instead (9.3a).
+    With the house option entry_blocking = five_hex_errata (BBF-G12, errata v1.0 to 9.3f), an
+    Entry hex held by an enemy unit opens every map-edge hex within 5 hexes of it."""
     gm = bdata().game_map
     out: list[str] = []
     for e in p.entry:
@@ -94,7 +96,22 @@ def entry_hexes(state: BcsState, p: Piece) -> list[str]:
             out += gm.hexsets.get(f"entry-{e}", [])
         else:
             out.append(e)
-    return sorted({h for h in out if on_area(state, h)})
+    out = [h for h in out if on_area(state, h)]
+    if state.options.get("entry_blocking") == "five_hex_errata":
+        taken = [h for h in out if any(q.side != p.side and q.kind == "unit" for q in at(state, h))]
+        out += [h for t in taken for h in edge_hexes(state, t, ENTRY_SHIFT)]
+    return sorted(set(out))
+
+
+ENTRY_SHIFT = 5                  # errata v1.0 to 9.3f: map-edge hexes within 5 of a taken Entry hex
+
+
+def edge_hexes(state: BcsState, hex_id: str, reach: int) -> list[str]:
+    """The playing area's edge hexes (fewer than six neighbours inside it) within ``reach``
+    hexes of a hex."""
+    grid = bdata().game_map.grid
+    return [h for h in grid.within(hex_id, reach) if on_area(state, h)
+            and sum(1 for n in grid.neighbours(h) if on_area(state, n)) < 6]
 
 
 def hq_of(state: BcsState, p: Piece) -> Piece | None:
