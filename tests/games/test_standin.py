@@ -98,7 +98,7 @@ def test_a_view_of_the_other_side_is_refused(game) -> None:
 
 def test_docs_list_exactly_the_rules_the_conformance_check_skips() -> None:
     """docs/<game>.md 'What a hosted player's check cannot see' names the HIDDEN_RULES ids."""
-    for gid in ("holdfast", "kasserine"):
+    for gid in ("holdfast", "kasserine", "bcs"):
         text = (DOCS / f"{gid}.md").read_text(encoding="utf-8")
         m = re.search(r"^## What a hosted player's check cannot see\n(.*?)(?=^## |\Z)", text,
                       re.M | re.S)

@@ -100,3 +100,19 @@ def test_the_first_player_tie_ends_with_dice_that_always_tie(tmp_path):
     _pre_turn(state, ctx)
     assert state.phase == "first_player" and state.next_side == "allied"
     assert sum("First Player roll" in e.text for e in ctx.events) == MAX_TIES
+
+
+def test_the_guarded_activation_of_docs_bcs_checks(tmp_path):
+    """docs/bcs.md's example of guards on SNAFU results is legal for the Axis at the start of
+    5.2; the lines after the dice are checked again at resolution, and the plan for the next
+    Activation waits for the Allies."""
+    doc = (Path(__file__).resolve().parents[3] / "docs" / "bcs.md").read_text(encoding="utf-8")
+    block = doc.split("**Guards on SNAFU results.**", 1)[1].split("```", 2)[1]
+    lines = [x for x in block.splitlines() if x.strip()]
+    assert any(x.startswith("if snafu ") for x in lines)
+    t = Table(tmp_path, game="bcs", scenario="5.2", sides=SIDES)
+    t.deliver()
+    r = t.run("check", str(t.dirs["axis"]), _orders(tmp_path, *lines))
+    assert r.exit_code == 0, r.output
+    assert f"{len(lines)} orders are legal" in r.output and "come after dice" in r.output
+    assert "wait" in r.output
