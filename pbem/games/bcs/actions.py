@@ -18,7 +18,7 @@ from pbem.games.bcs.mixing import coordinate, hq_mixed_with, mixed_with
 from pbem.games.bcs.movement import check_move, do_move, flip_allowed
 from pbem.games.bcs.state import BcsState
 
-NOT_YET = "not yet implemented (of combat only Attacks, Engagements and Voluntary Retreats are built so far)"
+NOT_YET = "not yet implemented (Barrage and Attack by Fire, 8.0-8.3, are not built)"
 
 
 def apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
