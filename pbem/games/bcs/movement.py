@@ -6,6 +6,7 @@ Every check is made before anything changes; IllegalOrder names the rule.
 from __future__ import annotations
 
 from pbem.core.errors import IllegalOrder
+from pbem.core.game import Context
 from pbem.games.bcs.board import (at, bdata, combat_count, enemy_in, entry_hexes, mclass,
                                   on_area, printed_ma)
 from pbem.games.bcs import screens
@@ -197,10 +198,9 @@ def check_move(state: BcsState, side: str, units: list[str], path: list[str]) ->
     end = next(iter(walks.values())).hex
     moving = [p for p in pieces if p.kind == "unit"]
     there = combat_count(state, end) - sum(1 for p in moving if p.status == "map" and p.hex == end)
-    if moving and there + len(moving) > 2:
-        raise IllegalOrder(f"{end} would hold {there + len(moving)} combat units: a stack may "
-                           f"pass through, but no move ends with more than 2 in a hex",
-                           rule="BCS-5.5a")
+    if moving and there + len(moving) > 2 and any(p.status == "off" for p in moving):
+        raise IllegalOrder(f"{end} would hold {there + len(moving)} combat units: reinforcements "
+                           f"are never placed overstacked", rule="BCS-5.5d-2")
     return walks
 
 
@@ -282,3 +282,35 @@ def flip_allowed(state: BcsState, side: str, uid: str) -> Piece:
             raise IllegalOrder(f"{uid} is out of Command Radius ({radius} hexes of its HQ)",
                                rule="BCS-5.6c")
     return p
+
+
+def restack(state: BcsState, side: str, ctx: Context) -> None:
+    """5.5d: stacking is enforced at the end of the Activation: in a hex holding more than two
+    of the side's combat units the excess moves back one hex at a time until it reaches a hex
+    where it stacks legally. The owner is not asked yet: the units that moved this Activation go
+    first (then by id), each hex back is the neighbour nearest where the unit began the
+    Activation that it may enter (no enemy piece, not Prohibited), then the emptier, then the id."""
+    grid = bdata().game_map.grid
+    rain = state.weather == "Rain"
+    over = sorted({p.hex for p in state.pieces.values() if p.side == side and p.kind == "unit"
+                   and p.status == "map" and combat_count(state, p.hex) > 2})
+    for h in over:
+        units = [p for p in state.pieces.values()
+                 if p.kind == "unit" and p.status == "map" and p.hex == h]
+        for p in sorted(units, key=lambda q: (not q.moved, q.id))[:len(units) - 2]:
+            seen = {h}
+            while combat_count(state, p.hex) > 2 or p.hex == h:
+                here = p.hex
+                back = [n for n in grid.neighbours(here) if n not in seen and on_area(state, n)
+                        and not enemy_in(state, side, n)
+                        and step_cost(here, n, mclass(p), rain).mp != PROHIBITED]
+                if not back:
+                    break
+                start = p.start or h
+                p.hex = min(back, key=lambda n: (grid.distance(n, start), combat_count(state, n),
+                                                 n))
+                seen.add(p.hex)
+                ctx.log(f"{p.id} moves back from {here} to {p.hex} (5.5d: no more than 2 units "
+                        f"at the end of an Activation)", visible_to=side)
+                ctx.log(f"a unit of the stack in {here} moves back to {p.hex} (5.5d)",
+                        hexes=(here, p.hex))

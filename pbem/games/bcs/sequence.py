@@ -14,6 +14,7 @@ from pbem.core.game import Context, Decision
 from pbem.games.bcs.board import bdata, enemy_in, entry_hexes
 from pbem.games.bcs.command import in_radius, isolation
 from pbem.games.bcs.mixing import active_hexes, coordinate, mixed_with
+from pbem.games.bcs.movement import restack
 from pbem.games.bcs.replacements import roll_and_apply
 from pbem.games.bcs.setup import arrive, place_at_hq
 from pbem.games.bcs.supply import enemy_msr_hexes, msr, optimal, why_not
@@ -356,13 +357,7 @@ def end_activities(state: BcsState, side: str, ctx: Context) -> None:
     act = state.activation
     if state.phase != "activities" or act is None or act.side != side:
         raise IllegalOrder("there is no Activation of yours to end", rule="BCS-3.2a-e")
-    over = sorted({p.hex for p in state.pieces.values()
-                   if p.side == side and p.kind == "unit" and p.status == "map"
-                   and sum(1 for q in state.pieces.values() if q.kind == "unit"
-                           and q.status == "map" and q.hex == p.hex) > 2})
-    if over:
-        raise IllegalOrder(f"more than 2 combat units in {', '.join(over)} at the end of the "
-                           f"Activation: move the excess out first", rule="BCS-5.5a")
+    restack(state, side, ctx)
     form = state.formations[act.formation]
     # (f) Clean Up: OBJ and Traffic Stopped markers go; Trains not Legal leave the map, Legal
     # Trains without Optimal Distance turn Ghost (10.3b, 10.3c).
