@@ -756,7 +756,33 @@ def _sent_before(s: Session, orders_path: str, message: str) -> SignedFile | Non
     f = s.ledger.files[-1]
     if f.payload.sender != s.party or not f.payload.orders:  # type: ignore[union-attr]
         return None
+    if s.facts is not None:      # sealed: the file holds projections; the real orders are private
+        return f if _same_sealed_orders(s, orders_path, message, f) else None
     return f if same_orders(s.game, s.party, orders_path, message, f) else None
+
+
+def _same_sealed_orders(s: Session, orders_path: str, message: str, f: SignedFile) -> bool:
+    """Sealed mode: True if this party's file f was signed from exactly these orders and
+    message: its real orders (private store) are these, with the answers its standing orders
+    gave inserted as they were then, after the queued standing orders it carried first."""
+    t = f.payload
+    real = s.private.get(t.seq)  # type: ignore[union-attr]
+    if real is None or t.message != message:  # type: ignore[union-attr]
+        return False
+    numbered = read_lines(orders_path)
+    plain = check_orders(s.game, None, s.party, numbered, name=Path(orders_path).name,
+                         syntax_only=True)
+    it = iter(real)
+    if not plain.ok or not all(line in it for line in plain.lines):
+        return False                       # not even a subsequence: other orders
+    before = load(s.archive.root, key=s.key, upto=t.seq - 1)  # type: ignore[union-attr]
+    before.private = {k: v for k, v in before.private.items() if k < t.seq}  # type: ignore[union-attr]
+    numbered, _ = _sealed_answers(before, numbered)
+    checked = check_orders(s.game, None, s.party, numbered, name=Path(orders_path).name,
+                           syntax_only=True)
+    n = len(real) - len(checked.lines)
+    return (checked.ok and n >= 0 and real[n:] == checked.lines
+            and all(is_standing(x) for x in real[:n]))
 
 
 def open_session(root: str | Path, *, key_path: str | None = None) -> Session:

@@ -219,3 +219,53 @@ def test_KAS_8_2_1_b_a_support_step_answered_against_the_committed_order_is_caug
         r = t.run("verify", str(t.dirs[side]))
         assert r.exit_code == 3, r.output
         assert "PBEM-STANDING" in r.output and f"-{CHEAT}.pbem" in r.output, r.output
+
+
+def _support_step(t: Table, side: str) -> bool:
+    from pbem.protocol import ops
+
+    s = ops.open_session(t.dirs[side], key_path=t.key(side))
+    w = s.state.wait
+    return w is not None and w.side == side and w.kind == "support" and side != s.state.active
+
+
+def test_KAS_8_2_1_b_the_writers_standing_order_answers_its_support_steps_in_its_own_file(
+        tmp_path):
+    """KAS-8.2.1-b: a defender asked at step 2 who gives 'standing support never' and nothing
+    else: its processor writes the answers that order gives (step 2, and step 4 with no die
+    between) into the file before signing, says so, and the file resolves on both sides."""
+    from pbem.protocol import ops
+
+    t = _table(tmp_path, 3)
+    side = t.play_until(lambda s: _support_step(t, s))
+    orders = t.tmp / "never.txt"
+    orders.write_text("standing support never\n")
+    out = t.mail(f"turn-{side}")
+    r = t.ok("submit", str(t.dirs[side]), str(orders), "--key", t.key(side), "--out", out)
+    assert "Your standing orders answered" in r.output and "support no" in r.output, r.output
+    real = sealing.read_private(t.dirs[side])
+    mine = real[max(real)]
+    assert mine[0] == "standing support never" and mine[1] == "support no", mine
+    assert read_file(out).payload.orders[:2] == ["standing sealed", "support no"]
+    t.inbox.append((out, t.other(side)))
+    t.deliver()                      # both processors resolve it alike (receive exits 0)
+    other = ops.open_session(t.dirs[t.other(side)], key_path=t.key(t.other(side)))
+    assert other.ledger.tip_seq >= read_file(out).payload.seq and not other.unresolved()
+
+
+def test_a_sealed_submit_run_again_writes_the_same_file(tmp_path):
+    """Submitting the same orders again (a run interrupted after signing) writes the stored
+    file again, though the file holds projections ('standing sealed') and the answers the
+    writer's standing orders gave; other orders are a new file, never the same number."""
+    t = _table(tmp_path, 1)
+    t.deliver()
+    orders = t.tmp / "o.txt"
+    orders.write_text("standing support two\nend\npass\n")
+    out = t.mail("turn-axis")
+    t.ok("submit", str(t.dirs["axis"]), str(orders), "--key", t.key("axis"), "--out", out)
+    first = Path(out).read_bytes()
+    r = t.ok("submit", str(t.dirs["axis"]), str(orders), "--key", t.key("axis"), "--out", out)
+    assert "already signed and stored" in r.output, r.output
+    assert Path(out).read_bytes() == first
+    assert sorted(p.name for p in (t.dirs["axis"] / "files").glob("0*-axis.pbem")) == [
+        "0001-axis.pbem"]
