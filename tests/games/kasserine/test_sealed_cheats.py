@@ -240,6 +240,8 @@ def test_KAS_8_2_1_b_the_writers_standing_order_answers_its_support_steps_in_its
     side = t.play_until(lambda s: _support_step(t, s))
     orders = t.tmp / "never.txt"
     orders.write_text("standing support never\n")
+    checked = t.ok("check", str(t.dirs[side]), str(orders), "--key", t.key(side))
+    assert "Your standing orders answered" in checked.output, checked.output
     out = t.mail(f"turn-{side}")
     r = t.ok("submit", str(t.dirs[side]), str(orders), "--key", t.key(side), "--out", out)
     assert "Your standing orders answered" in r.output and "support no" in r.output, r.output
