@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.games.bcs import orders as o
-from pbem.games.bcs import hq_retreat, screens, sequence
+from pbem.games.bcs import hq_retreat, screens, sequence, stopping
 from pbem.games.bcs.combat import attack
-from pbem.games.bcs.engage import engage
-from pbem.games.bcs.recon import recon
+from pbem.games.bcs.engage import check_engage, engage
+from pbem.games.bcs.recon import check_recon, recon
 from pbem.games.bcs.retreat import voluntary
-from pbem.games.bcs.shock import shock
+from pbem.games.bcs.shock import check_shock, shock
 from pbem.games.bcs.command import formations_lost, in_radius, on_map_units
 from pbem.games.bcs.mixing import coordinate, hq_mixed_with, mixed_with
 from pbem.games.bcs.movement import check_move, do_move, flip_allowed
@@ -57,6 +58,7 @@ def _apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
         sequence.place_trains(state, side, order.formation, order.to, ctx)
     elif isinstance(order, o.Move):
         walks = check_move(state, side, order.units, order.path)
+        _leave_stack(state, order.units, ctx)
         entered = do_move(state, side, order.units, walks)
         end = entered[-1] if entered else ""
         ctx.log(_public_move(state, order.units, end), hexes=tuple(entered))
@@ -86,7 +88,10 @@ def _apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
         sequence.second(state, side, order.attempt, ctx)
     elif isinstance(order, o.Attack):
         screens.check_order(state, [order.unit, order.assist], order.hex, "attack")
+        for uid in (order.unit, order.assist):
+            stopping.check_free(state, uid, "Attack")
         attack(state, side, order.hex, order.unit, order.assist, ctx)
+        stopping.lift(state, ctx)
     elif isinstance(order, o.Retreat):
         if any(state.pieces[u].kind == "hq" for u in order.units if u in state.pieces):
             if len(order.units) != 1:
@@ -97,14 +102,24 @@ def _apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
             voluntary(state, side, order.units, order.to, ctx)
     elif isinstance(order, o.Engage):
         screens.check_order(state, [order.unit], order.hex, "engage")
+        _leave_stack(state, [order.unit], ctx, check=lambda: check_engage(
+            state, side, order.hex, order.unit))
         engage(state, side, order.hex, order.unit, ctx)
+        stopping.lift(state, ctx)
     elif isinstance(order, o.Screen):
         screens.mark(state, side, order.unit, order.on, ctx)
     elif isinstance(order, o.Recon):
+        stopping.check_free(state, order.unit, "Recon")
+        _leave_stack(state, [order.unit], ctx, check=lambda: check_recon(
+            state, side, order.hex, order.unit))
         recon(state, side, order.hex, order.unit, ctx)
     elif isinstance(order, o.Shock):
         screens.check_order(state, [order.unit], order.hex, "attack")
+        stopping.check_free(state, order.unit, "Shock Attack")
+        _leave_stack(state, [order.unit], ctx, check=lambda: check_shock(
+            state, side, order.hex, order.unit))
         shock(state, side, order.hex, order.unit, ctx)
+        stopping.lift(state, ctx)
     elif isinstance(order, o.First):
         sequence.first(state, side, order.take, ctx)
     else:
@@ -121,3 +136,16 @@ def _public_move(state: BcsState, units: list[str], end: str) -> str:
         shown.append(f"{n} unit{'s' if n > 1 else ''}")
     verb = "move" if len(shown) == 1 and n > 1 else "moves"
     return f"{' with '.join(shown)} {verb} to {end}"
+
+
+def _leave_stack(state: BcsState, units: list[str], ctx: Context,
+                 check: Callable[[], object] | None = None) -> None:
+    """Before another stack moves or fires, the stack now moving is left: if it owed a Stopping
+    Engagement it declined it (6.0i, 3.3e). ``check`` runs the order's own checks first, so that
+    a refused order changes nothing."""
+    act = state.activation
+    if act is None or not act.stack or all(u in act.stack for u in units):
+        return
+    if check is not None:
+        check()
+    stopping.decline(state, [u for u in act.stack if u not in units], ctx)

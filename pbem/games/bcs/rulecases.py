@@ -18,7 +18,7 @@ Expectation keys beyond the core's: at (hex per piece), mp (MP12 spent), stopped
 the STOP, "" for none), face, phase, next_side, turn, weather, snafu, second (bool), fatigue,
 status, coordination, msr_blocked, prepared_defense, recovered, in_play (formation ids), objs,
 traffic (Traffic Stopped hexes), control, air (Air Points per
-side), first_side, off (ids waiting off the map), screen ({id = bool}), trains ({trains id = "HEX", "HEX ghost" or "off"}), steps, dead (ids).
+side), first_side, off (ids waiting off the map), screen ({id = bool}), finished ({id = bool}), trains ({trains id = "HEX", "HEX ghost" or "off"}), steps, dead (ids).
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ class BcsCases:
     game = ENGINE
     keys = frozenset({"at", "mp", "stopped", "face", "phase", "next_side", "turn", "weather",
                       "snafu", "second", "fatigue", "status", "coordination", "msr_blocked", "in_play",
-                      "prepared_defense", "recovered", "objs", "traffic", "off", "screen", "trains", "steps", "dead",
+                      "prepared_defense", "recovered", "objs", "traffic", "off", "screen", "finished", "trains", "steps", "dead",
                       "control", "air", "first_side"})
 
     def build(self, case: Case) -> BcsState:
@@ -121,6 +121,8 @@ class BcsCases:
             assert state.pieces[pid].stopped == v, f"{pid} stopped {state.pieces[pid].stopped!r}"
         for pid, v in exp.get("steps", {}).items():
             assert state.pieces[pid].steps == v, f"{pid} has {state.pieces[pid].steps} steps"
+        for pid, v in exp.get("finished", {}).items():
+            assert state.pieces[pid].finished == v, f"{pid} finished {state.pieces[pid].finished}"
         for pid, v in exp.get("screen", {}).items():
             assert state.pieces[pid].screen == v, f"{pid} screen {state.pieces[pid].screen}"
         for pid in exp.get("off", []):
