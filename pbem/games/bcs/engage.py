@@ -113,6 +113,10 @@ def engage(state: BcsState, side: str, hex_id: str, uid: str, ctx: Context) -> N
     text = ", ".join(f"{n} {v:+d}" for n, v in mods) or "no DRM"
     ctx.log(f"Engagement Table: {dice[0]}+{dice[1]}, firer {_base(firer)} ({text}) against "
             f"target {_base(target)} = {total}: {result}", hexes=(hex_id,))
+    if target.screen and result == "Both Loss":               # BbF 1.5d (rules helper)
+        result = "Target must Retreat, no losses"
+        ctx.log(f"{target.id} is Screening: the Both Loss becomes {result} (BbF 1.5d)",
+                hexes=(hex_id,))
     firer_hit = result in ("Firer Loss & Traffic", "Both Loss")
     if firer_hit and not in_range(target, hex_id, firer.hex):
         ctx.log(f"{firer.id} is out of {target.id}'s Range: the Firer's result is ignored")
@@ -124,7 +128,7 @@ def engage(state: BcsState, side: str, hex_id: str, uid: str, ctx: Context) -> N
     if result in ("Both Loss", "Target Loss & Retreat"):
         lose(state, target, 1, ctx)
     alive = [q for q in units if q.status == "map"]
-    if result == "Target Loss & Retreat" and alive:
+    if result in ("Target Loss & Retreat", "Target must Retreat, no losses") and alive:
         retreat_stack(state, alive, target, "automatic", firer.hex, ctx)
     if firer.status == "map" and firer.fire_events >= FIRE_EVENTS and not firer.stopped:
         firer.stopped = "BCS-7.0d-2"
