@@ -167,7 +167,8 @@ class _Standins:
         return 1 if cls in self.hidden else self.dice.roll(action, index, sides, cls)
 
 
-def check_play(game: Any, state: Any, rng: random.Random, *, max_orders: int = 400) -> list[str]:
+def check_play(game: Any, state: Any, rng: random.Random, *, max_orders: int = 400,
+               style: str = "random") -> list[str]:
     """Play bot orders on the full state and on both knowledge states; every disagreement or
     leak found (empty: the game keeps the sealed invariant on this game)."""
     sp = SealedPlay(game, state, rng.randbytes(32))
@@ -188,7 +189,7 @@ def check_play(game: Any, state: Any, rng: random.Random, *, max_orders: int = 4
                 break
             continue
         played = False
-        for line in game.bot(sp.full, side, rng, "random"):
+        for line in game.bot(sp.full, side, rng, style):
             try:
                 problems += sp.play(side, line)
             except (IllegalOrder, OrderSyntaxError):

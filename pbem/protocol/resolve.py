@@ -138,7 +138,8 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
             held: list[HeldOrder] | tuple[HeldOrder, ...] = (), lines: list[str] | None = None,
             hash_of: Callable[[Any], str] | None = None,
             before: Callable[[Any, int, Any], None] | None = None,
-            sealed: bool = False) -> Resolution:
+            sealed: bool = False,
+            reveal: Callable[[Any, str, Any], None] | None = None) -> Resolution:
     """Apply a file's orders to a copy of state; FileRejected if an order before any die is illegal.
 
     The sender's orders are applied in order while the sender has a decision to make. When the
@@ -152,6 +153,9 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
     orders, which only the sender holds), hash_of hashes the public part of the state only,
     and before(state, index, order) runs before each of the file's own orders is applied
     (FileRejected there refuses the file).
+
+    reveal(state, side, order) runs just before every order is applied, a held one included
+    (sealed mode: what the order reveals is checked and written into the state there).
 
     sealed also means: standing orders change no state (the stores stay empty on both
     processors, docs/sealed.md section 5c), so a reaction a standing order would answer waits
@@ -190,7 +194,10 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
             ctx = Context(dice, action=next_action)
             next_action += 1
             try:
-                apply_order(game, state, h.side, parse_line(game, h.line), ctx)
+                order = parse_line(game, h.line)
+                if reveal is not None:
+                    reveal(state, h.side, order)
+                apply_order(game, state, h.side, order, ctx)
             except (IllegalOrder, OrderSyntaxError) as e:
                 events.append(Event(text=f"Order {h.index + 1} '{h.line}' of file {h.seq}, held "
                                     f"until now, was not carried out: {e.reason}"
@@ -242,6 +249,8 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
                 raise IllegalOrder(f"{turn.sender} has no decision to make now", rule="PBEM-TURN")
             if before is not None:
                 before(state, i, order)
+            if reveal is not None:
+                reveal(state, turn.sender, order)
             apply_order(game, state, turn.sender, order, ctx)
         except IllegalOrder as e:
             if not rolled:

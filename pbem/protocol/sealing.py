@@ -17,13 +17,15 @@ import msgspec
 
 from pbem.core.commitment import FactBook, Opening, commit, fact_key, salt
 from pbem.core.encoding import canonical, sha256_hex
-from pbem.core.errors import ArchiveError, FileRejected, IllegalOrder, OrderSyntaxError
+from pbem.core.errors import (ArchiveError, FileRejected, IllegalOrder, OrderSyntaxError,
+                              PbemError)
 from pbem.core.game import Context, NeedsDice
 from pbem.core.dice import NoDice
 from pbem.core.records import FactCommit, FinalReveal, Turn
 from pbem.protocol.resolve import SEALED_STANDING
 from pbem.core.sealed import set_policy, standing_answers, standing_facts
-from pbem.core.standing import StandingOrder, apply_order, is_standing, parse_line
+from pbem.core.standing import (GuardedOrder, StandingOrder, apply_order, is_standing,
+                                parse_line)
 
 PEERISH = ("peer", "sealed")
 
@@ -75,13 +77,15 @@ def write_private(root: Path, seq: int, lines: list[str]) -> None:
 class Facts:
     """Every side's commitments and openings in the chain, and the finals sent."""
 
-    def __init__(self, game: Any, game_id: str) -> None:
+    def __init__(self, game: Any, game_id: str, me: str | None = None) -> None:
+        self.me = me                     # this processor's side (None: pbem verify)
         self.books = {side: FactBook(game_id, side) for side in game.sides}
         self.finals: dict[str, FinalReveal] = {}
         self.owed: dict[str, Any] = {}   # this side's facts the rules revealed: value then
-        # facts whose opening still holds: opened at their latest version, or at the version
-        # before one committed by the same file (a value the rules revealed, then changed)
-        self.fresh: dict[str, set[str]] = {side: set() for side in game.sides}
+        # each file's openings: file seq -> owner -> fact -> value
+        self.by_file: dict[int, dict[str, dict[str, Any]]] = {}
+        self.answered: dict[str, int] = {}   # this side's facts: the last own file opening it
+        self.values: dict[str, dict[str, Any]] = {side: {} for side in game.sides}  # opened
 
     def take(self, t: Turn, name: str) -> dict[str, Any]:
         """Record a file's commitments, check its openings and final; the opened values."""
@@ -96,7 +100,6 @@ class Facts:
             if why:
                 raise FileRejected(f"{name}: {why}")
             new.add(c.fact)
-            self.fresh[t.sender].discard(c.fact)
         opened = {}
         for op in t.openings or []:
             why = book.check(op)
@@ -107,7 +110,11 @@ class Facts:
                 raise FileRejected(f"{name}: opens version {op.version} of {op.fact}, not its "
                                    f"latest ({latest})")
             opened[op.fact] = op.value
-            self.fresh[t.sender].add(op.fact)
+            self.values[t.sender][op.fact] = op.value
+            self.by_file.setdefault(t.seq, {}).setdefault(t.sender, {})[op.fact] = op.value
+            if t.sender == self.me:
+                self.owed.pop(op.fact, None)      # opened as the rules asked
+                self.answered[op.fact] = t.seq
         if t.final is not msgspec.UNSET:
             if t.sender in self.finals:
                 raise FileRejected(f"{name}: {t.sender} already sent its final reveal")
@@ -115,24 +122,36 @@ class Facts:
         return opened
 
     def opened(self, owner: str) -> set[str]:
-        """The facts of owner whose opening still holds: opened at their latest version, or
-        at the version before one the same file committed (the value the rules revealed,
-        changed by what they revealed it for)."""
-        return set(self.fresh[owner])
+        """The facts of owner opened at their latest version."""
+        book = self.books[owner]
+        return {f for (f, v) in book.opened if v == book.version(f)}
+
+    def shown(self, owner: str, fact: str, seq: int, reply: bool) -> tuple[bool, Any]:
+        """The value of owner's fact that an order of file seq reveals, where it is opened:
+        in that file, or (reply) in the next one; (False, None) if neither opens it."""
+        for k in (seq, seq + 1) if reply else (seq,):
+            got = self.by_file.get(k, {}).get(owner, {})
+            if fact in got:
+                return True, got[fact]
+        return False, None
 
 
 def check_reveals(game: Any, facts: Facts, me: str, sender: str, state: Any, order: Any, *,
-                  next_name: str | None, name: str) -> None:
+                  next_name: str | None, name: str, seq: int = 0) -> None:
     """Before an order of sender is applied on me's knowledge state: every fact it reveals
     must be known there. Facts of the other side are opened in its file (sender's own) or in
-    the reply to it; until that reply exists the order waits (NeedsDice)."""
+    the reply to it; until that reply exists the order waits (NeedsDice). Each opened value
+    is written into the state here, where the rules reveal it (its value at that point)."""
     if isinstance(order, StandingOrder):
         return
     for owner, fact in game.reveals(state, sender, order):
         if owner == me:
-            facts.owed.setdefault(fact, game.facts(state, me).get(fact))
+            if facts.answered.get(fact, 0) < seq:    # not opened by this file or a later one
+                facts.owed.setdefault(fact, game.facts(state, me).get(fact))
             continue
-        if fact in facts.opened(owner):
+        found, value = facts.shown(owner, fact, seq, reply=owner != sender)
+        if found or fact in facts.opened(owner):
+            game.disclose(state, owner, {fact: value if found else facts.values[owner][fact]})
             continue
         if owner == sender:
             raise FileRejected(f"{name}: an order reveals {owner}'s {fact}, which the file "
@@ -189,12 +208,28 @@ def _later_reveals(game: Any, sim: Any, side: str, lines: list[str],
 
 def project(game: Any, state: Any, side: str, lines: list[str]) -> list[str]:
     """The line the other side sees for each of side's order lines (a standing order, a hidden
-    policy, as SEALED_STANDING: nothing of it)."""
+    policy, as SEALED_STANDING: nothing of it), each read on side's state after the lines
+    before it (applied up to the first die: later ones are read on the state at that die).
+    A guarded order cannot be projected (its branch is chosen when it is resolved)."""
+    from pbem.protocol.resolve import copy_state
+
+    sim = copy_state(game, state)
+    live = True
     out = []
-    for line in lines:
+    for i, line in enumerate(lines):
         order = parse_line(game, line)
-        out.append(SEALED_STANDING if isinstance(order, StandingOrder)
-                   else game.project(state, side, order))
+        if isinstance(order, StandingOrder):
+            out.append(SEALED_STANDING)
+            continue
+        if isinstance(order, GuardedOrder):
+            raise PbemError(f"order {i + 1} {line!r}: a guarded order ('if ... then ...') "
+                            "cannot be sent in a sealed game: write the order it would choose")
+        out.append(game.project(sim, side, order))
+        if live:
+            try:
+                apply_order(game, sim, side, order, Context(NoDice(), action=i))
+            except (NeedsDice, IllegalOrder, OrderSyntaxError):
+                live = False
     return out
 
 
@@ -426,26 +461,44 @@ def recheck(s: Any, name: str) -> None:
 
     game, me = s.game, s.party
     values: dict[tuple[str, str, int], Any] = {}
+    versions: dict[tuple[str, str], int] = {}
     for f in s.ledger.files:
         for op in f.payload.openings or []:
             values[(f.payload.sender, op.fact, op.version)] = op.value
+        for c in f.payload.commits or []:
+            versions[(f.payload.sender, c.fact)] = versions.get((f.payload.sender, c.fact), 0) + 1
     state = game.conceal(game.setup(s.genesis.p.scenario, s.genesis.p.options), me)
     held: list[Any] = []
-    for seq, f in enumerate(s.ledger.files, 1):
+    files = s.ledger.files
+    for seq, f in enumerate(files, 1):
         if seq > s.resolved:
             break
         t: Turn = f.payload
         lines = s.private.get(seq) if t.sender == me else None
+        # as on receipt: a file's openings, and those of the reply to it (what its orders
+        # revealed of the other side), are written in where its orders reveal them
+        shown = {op.fact: op.value for g in files[seq - 1:seq + 1] if g.payload.sender != me
+                 for op in g.payload.openings or []}
+
+        def reveal(st: Any, side: str, order: Any, shown: dict[str, Any] = shown) -> None:
+            if isinstance(order, StandingOrder):
+                return
+            for owner, fact in game.reveals(st, side, order):
+                if owner != me and fact in shown:
+                    game.disclose(st, owner, {fact: shown[fact]})
+
         try:
             res = resolve(game, state, t, dice=s.dice_for(seq), name=f.name, held=held,
-                          lines=lines, hash_of=s.hash_state, sealed=True)
+                          lines=lines, hash_of=s.hash_state, sealed=True, reveal=reveal)
         except IllegalFile as e:
             raise IllegalFile(f"{name}: what it opens shows that {e}", order=e.order,
                               reason=e.reason, rule=e.rule) from None
         except NeedsDice:
             break
         state, held = res.state, res.held
+        fixed = getattr(game, "fixed_fact", lambda fact: True)
         known = {c.fact: values[(t.sender, c.fact, c.version)] for c in t.commits or []
-                 if t.sender != me and (t.sender, c.fact, c.version) in values}
+                 if t.sender != me and (t.sender, c.fact, c.version) in values
+                 and fixed(c.fact) and versions[(t.sender, c.fact)] == 1}
         if known:
             game.disclose(state, t.sender, known)

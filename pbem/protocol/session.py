@@ -54,7 +54,7 @@ class Session:
         self.ledger = Ledger(genesis)
         self.state: Any = game.setup(genesis.p.scenario, genesis.p.options)
         self.sealed = genesis.mode == "sealed"
-        self.facts = Facts(game, genesis.game_id) if self.sealed else None
+        self.facts = Facts(game, genesis.game_id, party) if self.sealed else None
         self.private: dict[int, list[str]] = {}
         self.final_orders: dict[str, list[str]] = {}   # this side's, from its final reveal
         self.final_key: bytes | None = None
@@ -145,9 +145,10 @@ class Session:
         self._check_results_presence(t, f.name)
         if self.facts is not None:
             opened = self.facts.take(t, f.name)
-            # without this side's key (pbem verify) its own private dice are stand-ins too: its
-            # own openings then give the values the rules made public
-            if opened and (t.sender != self.party or self.own is None):
+            # the other side's openings are written in where its orders reveal them
+            # (check_reveals); without this side's key (pbem verify) its own private dice are
+            # stand-ins too: its own openings then give the values the rules made public
+            if opened and t.sender == self.party and self.own is None:
                 self.game.disclose(self.state, t.sender, opened)
         self.ledger.append(f)
         return self.advance(wait_for_dice=wait_for_dice)
@@ -252,10 +253,11 @@ class Session:
         nxt = self.ledger.files[seq].name if seq < self.ledger.tip_seq else None
         facts, game, me = self.facts, self.game, self.party
 
-        def before(state: Any, i: int, order: Any) -> None:
-            check_reveals(game, facts, me, t.sender, state, order, next_name=nxt, name=name)
+        def reveal(state: Any, side: str, order: Any) -> None:
+            check_reveals(game, facts, me, side, state, order, next_name=nxt, name=name,
+                          seq=seq)
 
-        return {"lines": lines, "hash_of": self.hash_state, "before": before, "sealed": True}
+        return {"lines": lines, "hash_of": self.hash_state, "reveal": reveal, "sealed": True}
 
 
 def own_onion(archive: Archive, genesis: Genesis, party: str, key: Any) -> OwnOnions:
@@ -333,13 +335,13 @@ def load(root: str | Path, *, key: Any = None, strict: bool = True,
     start = 0
     if cached is not None:
         start, state, last_results, cached_held, cached_rolled, owed = cached
-        if s.facts is not None:
-            s.facts.owed = owed
         for f in files[:start]:
             t = s.ledger.check(f, set())
             if s.facts is not None:
                 s.facts.take(t, f.name)      # the cached state has its openings already
             s.ledger.append(f)
+        if s.facts is not None:              # as cached: after the files it follows
+            s.facts.owed = owed
         s.state, s.resolved = state, start
         s.states = {start: state}
         s.held, s.rolled = cached_held, cached_rolled

@@ -281,9 +281,10 @@ def test_pbem_demo_refuses_sealed_mode_for_a_game_not_ported(tmp_path):
 
     from pbem.cli import cli
 
-    r = CliRunner().invoke(cli, ["demo", str(tmp_path / "d"), "--mode", "sealed", "--quiet"])
+    r = CliRunner().invoke(cli, ["demo", str(tmp_path / "d"), "--game", "dash", "--mode",
+                                 "sealed", "--quiet"])
     assert r.exit_code != 0
-    assert r.output.strip() == ("Error: holdfast cannot be played in sealed mode yet "
+    assert r.output.strip() == ("Error: dash cannot be played in sealed mode yet "
                                 "(docs/sealed.md): choose --mode peer or --mode hosted")
     assert not (tmp_path / "d").exists()
 

@@ -10,7 +10,7 @@ from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context, Decision, MarkerStyle, OptionSpec, Outcome, ReportModel
 from pbem.games.holdfast import conditions
 from pbem.games.holdfast.orders import HIT_MODES
-from pbem.games.holdfast import actions, bot as bots, orders, sequence
+from pbem.games.holdfast import actions, bot as bots, orders, sealed, sequence
 from pbem.games.holdfast.data import world
 from pbem.games.holdfast.options import OPTIONS, resolve_options
 from pbem.games.holdfast.report import MARKER_STYLES, TITLE, build_report
@@ -47,25 +47,36 @@ class HoldfastGame:
 
     def setup(self, scenario: str, options: dict[str, Any]) -> HoldfastState:
         """The initial state: fixed Allied set-up, Axis set-up decision pending."""
-        return sequence.new_state(world(scenario), resolve_options(options))
+        state = sequence.new_state(world(scenario), resolve_options(options))
+        sealed.assign_slots(state)
+        return state
 
     def pending(self, state: HoldfastState) -> list[Decision]:
         """Decisions the game waits for."""
         return sequence.pending(state)
 
     def parse_order(self, text: str) -> orders.Order:
-        """Parse one order line."""
+        """Parse one order line (a sealed game's projection: 'seen ...')."""
+        if text.split(maxsplit=1)[:1] == ["seen"]:
+            return sealed.parse_seen(text)
         return orders.parse_order(text)
 
     def format_order(self, order: orders.Order) -> str:
         """The canonical text of an order."""
+        if isinstance(order, sealed.SEEN):
+            return sealed.format_seen(order)
         return orders.format_order(order)
 
     def apply(self, state: HoldfastState, side: str, order: orders.Order, ctx: Context) -> None:
         """Check and apply one order, then run the automatic steps."""
         if isinstance(order, orders.MoveTo):
             raise IllegalOrder(orders.UNEXPANDED, rule="HF-9.1-b")
-        actions.apply(state, world(state.public.scenario), side, order, ctx)
+        w = world(state.public.scenario)
+        if isinstance(order, sealed.SEEN):
+            sealed.apply_seen(state, w, side, order, ctx)
+        else:
+            actions.apply(state, w, side, order, ctx)
+        sealed.assign_slots(state)
 
     def expand_order(self, state: Any, side: str, order: orders.Order) -> orders.Order:
         """A destination-only move as the Move along its cheapest legal path; others as given."""
@@ -116,6 +127,44 @@ class HoldfastGame:
     def standin(self, view: HoldfastView | dict[str, Any], side: str) -> HoldfastState:
         """A full state from side's view: enemy blocks become generic stand-in blocks."""
         return standin(view, side)
+
+    # -- sealed mode (pbem/games/holdfast/sealed.py, docs/sealed.md) --------------------------
+    def facts(self, state: HoldfastState, side: str) -> dict[str, Any]:
+        """side's hidden facts: unit and strength of each of its block slots on the map."""
+        return sealed.facts(state, side)
+
+    def conceal(self, state: HoldfastState, side: str) -> HoldfastState:
+        """side's knowledge state: the other side's blocks as stand-ins by slot."""
+        return sealed.conceal(state, side)
+
+    def project(self, state: HoldfastState, side: str, order: Any) -> str:
+        """The order as the other side sees it ('seen ...' over block slots)."""
+        return sealed.project(state, side, order)
+
+    def reveals(self, state: HoldfastState, side: str, order: Any) -> list[tuple[str, str]]:
+        """The slot facts an order opens (an attack: its blocks and the defender)."""
+        return sealed.reveals(state, side, order)
+
+    def disclose(self, state: HoldfastState, owner: str, facts: dict[str, Any]) -> None:
+        """Write opened slot facts of owner into a knowledge state."""
+        sealed.disclose(state, owner, facts)
+
+    def public(self, state: HoldfastState) -> dict[str, Any]:
+        """What both sides know (blocks by slot and hex)."""
+        return sealed.public(state)
+
+    def fixed_fact(self, fact: str) -> bool:
+        """True for a hidden fact that never changes (a slot's unit; its strength does)."""
+        return fact.endswith(".unit")
+
+    def sealed_refusal(self, options: dict[str, Any]) -> str | None:
+        """Why a sealed game with these house options is refused (None: it may be played)."""
+        return sealed.sealable(options)
+
+    def standing_answers(self, state: HoldfastState, side: str,
+                         decision: Any) -> list[str] | None:
+        """The allocation side's standing 'hits' order gives (sealed mode)."""
+        return sealed.standing_answers(state, side, decision)
 
     def report(self, state: HoldfastState, side: str) -> ReportModel:
         """The report model of one side."""

@@ -49,6 +49,9 @@ class SideState(msgspec.Struct, kw_only=True):
     minor_ports: dict[str, str] = {}     # minor port hex -> unit id it supplies this turn
     pending_hits: PendingHits | None = None
     standing: dict[str, str] = {}        # core standing orders (topic -> mode), hidden
+    slots: dict[str, int] = {}           # sealed mode: unit id -> public slot number while on
+                                         # the map (a knowledge state: the enemy's opened ones)
+    concealed: bool = False              # sealed mode: this part is the other side's stand-ins
 
 
 class MoveSeen(msgspec.Struct, kw_only=True):
@@ -74,6 +77,7 @@ class PublicState(msgspec.Struct, kw_only=True):
     moves: list[MoveSeen] = []
     combats: list[str] = []        # hexes attacked this player turn
     seq: int = 0                   # placement counter
+    slots: dict[str, int] = {}     # sealed mode: public slot numbers given per side so far
     result: Result | None = None
 
 

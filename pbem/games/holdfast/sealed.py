@@ -1,0 +1,528 @@
+"""Holdfast in sealed mode (docs/sealed.md, docs/holdfast.md "Sealed mode").
+
+The other side knows a block only by its public slot: `?axis-7`, given when the block is
+placed on the map (the fixed Allied set-up: slots 1.. in unit id order) and kept while it
+stays there; a block that leaves the map and comes back gets a new slot. The block's
+identity and strength are the facts of its slot (`axis-7.unit`, `axis-7.sp`). Orders travel
+as projections over slots that carry what the other side may see, and the public outcomes its
+processor cannot compute (`seen ...` lines):
+
+    seen place ?axis-7 1803             a block appears (or, in the set-up, is placed again)
+    seen buy ?axis-7 1 rp 2             a block gains steps, for that many RP
+    seen rebuild rp 3                   an eliminated unit is bought back
+    seen move ?axis-7 1803-1903 [strat] a block moves along a path
+    seen attack 1903 with ?axis-7 ... [support S ...] [hits ?axis-7,...]
+                                        an attack: its blocks open their slots, its support
+                                        units are named (the combat reveals them)
+
+An allocation names the attacking units, which the combat revealed, and travels as written,
+as `end` does. Supply needs no hidden value: it reads block hexes, base control and the minor
+port claims, and every activation's claim is made on the knowledge state as on the full
+state, so each processor computes the other side's supply (its moves' captures, its
+attackers' dice, its losses at the end of its turn) itself.
+
+A knowledge state holds the other side's unopened blocks as stand-ins keyed by their slot id
+(the generic block of standin.py); an opening renames a stand-in to its unit and gives its
+strength, and the other side remembers it while the block stays on the map. Projected orders
+are applied leniently (the checks that read a hidden value are the final replay's).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import msgspec
+
+from pbem.core.errors import IllegalOrder, OrderSyntaxError
+from pbem.core.game import Context, Decision
+from pbem.core.standing import answer
+from pbem.games.holdfast import combat, reinforcement as rf
+from pbem.games.holdfast.board import map_units
+from pbem.games.holdfast.data import STANDIN_PREFIX, World, world
+from pbem.games.holdfast.movement import check_path
+from pbem.games.holdfast.orders import Attack, Buy, Move, Place, Rebuild
+from pbem.games.holdfast.state import (SIDES, HoldfastState, MoveSeen, SideState, UnitState,
+                                       enemy)
+from pbem.games.holdfast.supply import activation_supply, in_supply, net_for
+
+#: house options whose public outcomes would read a hidden value (none: see the docstring)
+UNSEALABLE: dict[str, Any] = {}
+KNOWN = "known"      # where: an opened unit whose slot is not on the map yet (this file)
+_SLOT = re.compile(r"^\?(allied|axis)-([1-9][0-9]{0,4})$")
+MOVE_FAR = 999       # a projected move is not checked against MP (a hidden value)
+
+
+class SeenPlace(msgspec.Struct, frozen=True, tag="seen-place"):
+    """A block appears in a hex (or is placed again in the set-up)."""
+
+    slot: str
+    hex: str
+
+
+class SeenBuy(msgspec.Struct, frozen=True, tag="seen-buy"):
+    """A block gains steps for RP."""
+
+    slot: str
+    steps: int
+    rp: int
+
+
+class SeenRebuild(msgspec.Struct, frozen=True, tag="seen-rebuild"):
+    """An eliminated unit is bought back for RP."""
+
+    rp: int
+
+
+class SeenMove(msgspec.Struct, frozen=True, tag="seen-move"):
+    """A block moves along a path (start hex first)."""
+
+    slot: str
+    path: tuple[str, ...]
+    strategic: bool = False
+
+
+class SeenAttack(msgspec.Struct, frozen=True, tag="seen-attack"):
+    """An attack as the defender sees it."""
+
+    hex: str
+    units: tuple[str, ...]
+    support: tuple[str, ...] = ()
+    hits: tuple[str, ...] = ()
+
+
+SEEN = (SeenPlace, SeenBuy, SeenRebuild, SeenMove, SeenAttack)
+
+
+# -- slots ---------------------------------------------------------------------------------
+def slot_id(side: str, n: int) -> str:
+    """The public id of side's slot n."""
+    return f"{STANDIN_PREFIX}{side}-{n}"
+
+
+def parse_slot(tok: str) -> tuple[str, int]:
+    """(side, number) of a slot id; OrderSyntaxError otherwise."""
+    m = _SLOT.match(tok)
+    if not m:
+        raise OrderSyntaxError(f"bad block slot {tok!r} (expected ?allied-N or ?axis-N)")
+    return m.group(1), int(m.group(2))
+
+
+def slot_of(state: HoldfastState, side: str, uid: str) -> int:
+    """The slot number of one of side's units on the map (a stand-in's from its key)."""
+    if uid.startswith(STANDIN_PREFIX):
+        return parse_slot(uid)[1]
+    n = state.private[side].slots.get(uid)
+    if n is None:
+        raise IllegalOrder(f"{uid} has no block slot (it is not on the map)", rule="HF-9.1-b")
+    return n
+
+
+def key_of(state: HoldfastState, side: str, slot: str) -> str | None:
+    """The key of side's unit in slot (its id once known, else the stand-in's); None if the
+    state holds no unit in that slot."""
+    s, n = parse_slot(slot)
+    if s != side:
+        return None
+    priv = state.private[side]
+    for uid, m in priv.slots.items():
+        if m == n and uid in priv.units:
+            return uid
+    return slot if slot in priv.units else None
+
+
+def assign_slots(state: HoldfastState) -> None:
+    """Give every unit that stands on the map without a slot the next slot of its side (in
+    unit id order); drop the slots of units that left the map, and the stand-ins that did."""
+    pub = state.public
+    for side in SIDES:
+        priv = state.private[side]
+        for key in [k for k, u in priv.units.items()
+                    if k.startswith(STANDIN_PREFIX) and u.where != "map"]:
+            del priv.units[key]
+        for uid in [u for u in priv.slots
+                    if priv.units.get(u) is None or priv.units[u].where not in ("map", KNOWN)]:
+            del priv.slots[uid]
+        for uid, u in sorted(priv.units.items()):
+            if u.where == "map" and not uid.startswith(STANDIN_PREFIX) and uid not in priv.slots:
+                n = pub.slots.get(side, 0) + 1
+                pub.slots[side] = n
+                priv.slots[uid] = n
+
+
+def sealable(options: dict[str, Any]) -> str | None:
+    """Why a game with these options cannot play sealed (None if it can)."""
+    for k, bad in UNSEALABLE.items():
+        if options.get(k) == bad:
+            return f"house option {k} = {str(bad).lower()} reads the other side's hidden supply"
+    return None
+
+
+# -- the sealed interface ------------------------------------------------------------------
+def facts(state: HoldfastState, side: str) -> dict[str, Any]:
+    """side's hidden facts: the unit and strength of each of its slots on the map (in a
+    knowledge state of the other side, those it knows)."""
+    out: dict[str, Any] = {}
+    priv = state.private[side]
+    for uid, n in sorted(priv.slots.items()):
+        u = priv.units.get(uid)
+        if u is None or u.where != "map" or uid.startswith(STANDIN_PREFIX):
+            continue
+        out[f"{side}-{n}.unit"] = uid
+        out[f"{side}-{n}.sp"] = u.sp
+    return out
+
+
+def conceal(state: HoldfastState, side: str) -> HoldfastState:
+    """side's knowledge state: the other side's blocks on the map become stand-ins keyed by
+    their slots; nothing else of its private part is kept."""
+    w = world(state.public.scenario)
+    o = enemy(side)
+    priv = state.private[o]
+    units = {}
+    for uid, u in priv.units.items():
+        if u.where != "map":
+            continue
+        k = slot_id(o, slot_of(state, o, uid))
+        units[k] = UnitState(id=k, where="map", hex=u.hex, sp=w.units[k].max_sp, moved=u.moved,
+                             attacked=u.attacked, placed=u.placed)
+    state.private[o] = SideState(units=units, concealed=True)
+    return state
+
+
+def public(state: HoldfastState) -> dict[str, Any]:
+    """What both sides know: the public part and every block on the map by slot and hex."""
+    pub = state.public
+    blocks: dict[str, Any] = {}
+    for side in SIDES:
+        for uid, u in state.private[side].units.items():
+            if u.where == "map":
+                blocks[slot_id(side, slot_of(state, side, uid))] = [u.hex, u.moved, u.attacked,
+                                                                    u.placed]
+    out = msgspec.to_builtins(pub)
+    return {**out, "blocks": dict(sorted(blocks.items()))}
+
+
+def _slot(state: HoldfastState, side: str, uid: str) -> str:
+    try:
+        return slot_id(side, slot_of(state, side, uid))
+    except IllegalOrder:
+        return slot_id(side, 99999)
+
+
+def project(state: HoldfastState, side: str, order: Any) -> str:
+    """The order as the other side sees it (section above), read on side's state before the
+    order is applied."""
+    w = world(state.public.scenario)
+    units = state.private[side].units
+    if isinstance(order, Place):
+        n = state.private[side].slots.get(order.unit)
+        u = units.get(order.unit)
+        if n is None or u is None or u.where != "map":
+            n = state.public.slots.get(side, 0) + 1
+        return f"seen place {slot_id(side, n)} {w.resolve(order.hex) or order.hex}"
+    if isinstance(order, Buy):
+        try:
+            cost = rf.check_buy(state, w, side, order.unit, order.steps)
+        except (IllegalOrder, KeyError):
+            cost = 0
+        return f"seen buy {_slot(state, side, order.unit)} {order.steps} rp {cost}"
+    if isinstance(order, Rebuild):
+        try:
+            cost = rf.check_rebuild(state, w, side, order.unit)
+        except (IllegalOrder, KeyError):
+            cost = 0
+        return f"seen rebuild rp {cost}"
+    if isinstance(order, Move):
+        return _project_move(state, w, side, order)
+    if isinstance(order, Attack):
+        return format_seen(SeenAttack(
+            hex=w.resolve(order.hex) or order.hex,
+            units=tuple(_slot(state, side, u) for u in order.units),
+            support=tuple(order.support), hits=tuple(_slot(state, side, u) for u in order.hits)))
+    from pbem.games.holdfast.orders import format_order
+
+    return format_order(order)      # 'end', and an allocation: the combat revealed its units
+
+
+def _project_move(state: HoldfastState, w: World, side: str, order: Move) -> str:
+    u = state.private[side].units.get(order.unit)
+    start = u.hex if u is not None else ""
+    path = [w.resolve(t) or t for t in order.path]
+    if path and path[0] == start:
+        path = path[1:]
+    return format_seen(SeenMove(slot=_slot(state, side, order.unit), path=(start, *path),
+                                strategic=order.strategic))
+
+
+def reveals(state: HoldfastState, side: str, order: Any) -> list[tuple[str, str]]:
+    """An attack opens the unit and strength of every attacking block and of the defender."""
+    if isinstance(order, Attack):
+        mine = [slot_of(state, side, u) for u in order.units
+                if state.private[side].units.get(u) is not None
+                and state.private[side].units[u].where == "map"]
+        target = world(state.public.scenario).resolve(order.hex)
+    elif isinstance(order, SeenAttack):
+        mine = [parse_slot(s)[1] for s in order.units]
+        target = order.hex
+    else:
+        return []
+    foe = enemy(side)
+    out = [(side, f"{side}-{n}.{what}") for n in mine for what in ("unit", "sp")]
+    for uid, u in sorted(state.private[foe].units.items()):
+        if u.where == "map" and u.hex == target:
+            n = slot_of(state, foe, uid)
+            out += [(foe, f"{foe}-{n}.unit"), (foe, f"{foe}-{n}.sp")]
+    return out
+
+
+def disclose(state: HoldfastState, owner: str, opened: dict[str, Any]) -> None:
+    """Write opened facts of owner's slots into a knowledge state: a stand-in takes its unit's
+    id and strength (facts of the other side, or of unknown units, are ignored)."""
+    w = world(state.public.scenario)
+    priv = state.private[owner]
+    if not priv.concealed:
+        return                  # owner's real part (its own processor): it holds them already
+    ordered = sorted(opened.items(), key=lambda kv: (not kv[0].endswith(".unit"), kv[0]))
+    for fact, value in ordered:
+        name, _, what = fact.partition(".")
+        s, _, num = name.rpartition("-")
+        if s != owner or not num.isdigit():
+            continue
+        n = int(num)
+        key = key_of(state, owner, slot_id(owner, n))
+        if what == "unit":
+            if not isinstance(value, str) or value not in w.units or \
+                    w.units[value].side != owner:
+                continue
+            if key == value:
+                continue
+            if key is not None and key.startswith(STANDIN_PREFIX):
+                u = priv.units.pop(key)
+                u.id = value
+                priv.units[value] = u
+            elif value not in priv.units or priv.units[value].where == "map":
+                priv.units[value] = UnitState(id=value, where=KNOWN)
+            else:
+                priv.units[value].where = KNOWN
+            for uid in [x for x, m in priv.slots.items() if m == n]:
+                del priv.slots[uid]
+            priv.slots[value] = n
+        elif what == "sp" and isinstance(value, int) and key is not None and \
+                not key.startswith(STANDIN_PREFIX):
+            priv.units[key].sp = value
+
+
+def standing_answers(state: HoldfastState, side: str, decision: Decision) -> list[str] | None:
+    """The allocation side's standing 'hits' order gives for its pending hits (HF-G7)."""
+    if decision.kind != "allocate":
+        return None
+    mode = answer(state.private[side].standing, "hits")
+    pending = state.private[side].pending_hits
+    if mode is None or pending is None:
+        return None
+    w = world(state.public.scenario)
+    return ["allocate " + ",".join(combat.standing_allocation(state, w, side, pending.attackers,
+                                                             mode))]
+
+
+# -- notation ------------------------------------------------------------------------------
+def parse_seen(text: str) -> Any:
+    """Parse a projection line ('seen ...'); OrderSyntaxError if it is not one."""
+    t = text.strip().lower().split()
+    if len(t) < 2 or t[0] != "seen":
+        raise OrderSyntaxError(f"not a projection: {text!r}")
+    verb, a = t[1], t[2:]
+    if verb == "place" and len(a) == 2:
+        parse_slot(a[0])
+        return SeenPlace(slot=a[0], hex=a[1])
+    if verb == "buy" and len(a) == 4 and a[1].isdigit() and a[2] == "rp" and a[3].isdigit():
+        parse_slot(a[0])
+        return SeenBuy(slot=a[0], steps=int(a[1]), rp=int(a[3]))
+    if verb == "rebuild" and len(a) == 2 and a[0] == "rp" and a[1].isdigit():
+        return SeenRebuild(rp=int(a[1]))
+    if verb == "move" and len(a) in (2, 3) and a[2:] in ([], ["strat"]):
+        parse_slot(a[0])
+        return SeenMove(slot=a[0], path=tuple(a[1].split("-")), strategic=a[2:] == ["strat"])
+    if verb == "attack" and len(a) >= 3 and a[1] == "with":
+        groups: dict[str, list[str]] = {"with": [], "support": [], "hits": []}
+        cur = "with"
+        for tok in a[2:]:
+            if tok in groups and tok != "with":
+                cur = tok
+                continue
+            groups[cur] += [x for x in tok.split(",") if x]
+        for g in ("with", "hits"):
+            for x in groups[g]:
+                parse_slot(x)
+        return SeenAttack(hex=a[0], units=tuple(groups["with"]), support=tuple(groups["support"]),
+                          hits=tuple(groups["hits"]))
+    raise OrderSyntaxError(f"cannot read projection {text.strip()!r}")
+
+
+def format_seen(o: Any) -> str:
+    """The canonical text of a projection."""
+    if isinstance(o, SeenPlace):
+        return f"seen place {o.slot} {o.hex}"
+    if isinstance(o, SeenBuy):
+        return f"seen buy {o.slot} {o.steps} rp {o.rp}"
+    if isinstance(o, SeenRebuild):
+        return f"seen rebuild rp {o.rp}"
+    if isinstance(o, SeenMove):
+        return f"seen move {o.slot} {'-'.join(o.path)}" + (" strat" if o.strategic else "")
+    if isinstance(o, SeenAttack):
+        out = f"seen attack {o.hex} with {' '.join(o.units)}"
+        out += f" support {' '.join(o.support)}" if o.support else ""
+        return out + (f" hits {','.join(o.hits)}" if o.hits else "")
+    raise TypeError(f"not a Holdfast projection: {o!r}")
+
+
+# -- applying a projection on a knowledge state ----------------------------------------------
+def apply_seen(state: HoldfastState, w: World, side: str, order: Any, ctx: Context) -> None:
+    """Apply the other side's projected order to a knowledge state: its public effects, with
+    the checks that read only public facts (the hidden ones are the final replay's)."""
+    pub = state.public
+    if not state.private[side].concealed:
+        raise IllegalOrder("a 'seen ...' line is what the other side sees of an order in a "
+                           "sealed game, not an order", rule="PBEM-SEALED")
+    if pub.phase == "over":
+        raise IllegalOrder("the game is over", rule="HF-11-c")
+    if side != pub.active:
+        raise IllegalOrder(f"it is the {pub.active} player's decision, not the {side}'s",
+                           rule="HF-5-d")
+    if pub.phase == "allocate":
+        raise IllegalOrder("the hits of the last combat must be allocated first",
+                           rule="HF-9.4-g")
+    if pub.phase == "setup" and not isinstance(order, SeenPlace):
+        raise IllegalOrder("during set-up only 'place' and 'end' are possible", rule="HF-12.1-a")
+    if isinstance(order, SeenPlace):
+        _place(state, side, order, ctx)
+    elif isinstance(order, (SeenBuy, SeenRebuild)):
+        if pub.step == "act":
+            raise IllegalOrder("steps and units are bought before units are activated",
+                               rule="HF-5-b" if side == "allied" else "HF-5-c")
+        if pub.rp[side] < order.rp:
+            raise IllegalOrder(f"{order.rp} RP needed; {pub.rp[side]} RP left", rule="HF-6-d")
+        if isinstance(order, SeenBuy):
+            key = _on_map(state, side, order.slot)
+            if not key.startswith(STANDIN_PREFIX):
+                state.private[side].units[key].sp += order.steps
+                state.private[side].units[key].bought += order.steps
+        pub.rp[side] -= order.rp
+        pub.step = "buy"
+        ctx.log(f"{side} spends {order.rp} RP on replacements")
+    elif isinstance(order, SeenMove):
+        _move(state, w, side, order, ctx)
+    else:
+        _attack(state, w, side, order, ctx)
+
+
+def _on_map(state: HoldfastState, side: str, slot: str) -> str:
+    key = key_of(state, side, slot)
+    if key is None or state.private[side].units[key].where != "map":
+        raise IllegalOrder(f"no {side} block in slot {slot}", rule="HF-9.1-b")
+    return key
+
+
+def _place(state: HoldfastState, side: str, o: SeenPlace, ctx: Context) -> None:
+    pub = state.public
+    s, n = parse_slot(o.slot)
+    if s != side:
+        raise IllegalOrder(f"{o.slot} is not a {side} slot", rule="HF-8.1-a")
+    if pub.phase != "setup" and pub.step != "place":
+        raise IllegalOrder("units are placed before steps are bought and units activated",
+                           rule="HF-5-b" if side == "allied" else "HF-5-c")
+    priv = state.private[side]
+    key = key_of(state, side, o.slot)
+    if key is None:
+        if n != pub.slots.get(side, 0) + 1:
+            raise IllegalOrder(f"{o.slot} is not {side}'s next slot", rule="HF-8.1-a")
+        key = o.slot
+        priv.units[key] = UnitState(id=key, where="map", sp=world(pub.scenario).units[key].max_sp)
+    u = priv.units[key]
+    u.where, u.hex = "map", o.hex
+    pub.slots[side] = max(pub.slots.get(side, 0), n)
+    if pub.phase != "setup":
+        pub.seq += 1
+        u.placed = pub.seq
+        ctx.log(f"an {side} block appears in {o.hex}", hexes=(o.hex,))
+
+
+def _move(state: HoldfastState, w: World, side: str, o: SeenMove, ctx: Context) -> None:
+    pub = state.public
+    key = _on_map(state, side, o.slot)
+    u = state.private[side].units[key]
+    if u.moved:
+        raise IllegalOrder(f"{o.slot} has already moved this turn", rule="HF-9-a")
+    if pub.rp[side] < w.rp_cost("activate_move"):
+        raise IllegalOrder("no RP left to move", rule="HF-9.1-a")
+    if not o.path or o.path[0] != u.hex or len(o.path) < 2:
+        raise IllegalOrder(f"{o.slot} is not in {o.path[0] if o.path else '?'}",
+                           rule="HF-9.1-b")
+    if o.strategic and not w.strategic_allowed(pub.turn):
+        raise IllegalOrder("no strategic movement on turns 1 and 2", rule="ERR-HF-9.3")
+    supplied = in_supply(state, w, side, key)
+    if o.strategic and not supplied:
+        raise IllegalOrder(f"{o.slot} is out of supply: no strategic movement", rule="HF-9.3-a")
+    path = list(o.path[1:])
+    check_path(state, w, side, key, path, MOVE_FAR, o.strategic)
+    if supplied:
+        in_supply(state, w, side, key, claim=True)
+    u.hex, u.moved = path[-1], True
+    pub.rp[side] -= w.rp_cost("activate_move")
+    pub.step = "act"
+    pub.moves.append(MoveSeen(side=side, path=list(o.path)))
+    ctx.log(f"an {side} block moves {'-'.join(o.path)}", kind="move", hexes=tuple(o.path))
+    if supplied:                      # ERR-HF-2: an in-supply unit takes the bases it enters
+        control = pub.control
+        for h in path if pub.options["base_capture"] == "enter" else path[-1:]:
+            if h in control and control[h] != side:
+                control[h] = side
+                ctx.log(f"the {side} take control of {w.label(h)}", kind="control", hexes=(h,))
+
+
+def _attack(state: HoldfastState, w: World, side: str, o: SeenAttack, ctx: Context) -> None:
+    pub = state.public
+    priv = state.private[side]
+    keys = []
+    for s in o.units:
+        k = _on_map(state, side, s)
+        if k.startswith(STANDIN_PREFIX):
+            raise IllegalOrder(f"attacking block {s} was not opened", rule="HF-9.4-d")
+        if priv.units[k].attacked:
+            raise IllegalOrder(f"{k} has already attacked this turn", rule="HF-9-a")
+        keys.append(k)
+    foe = enemy(side)
+    target = o.hex
+    defender = next((u.id for u in map_units(state, foe) if u.hex == target), None)
+    if defender is None:
+        raise IllegalOrder(f"{target} holds no enemy block", rule="HF-9.4-a")
+    for k in keys:
+        if not w.adjacent(priv.units[k].hex, target) or w.zoc_blocked(priv.units[k].hex, target):
+            raise IllegalOrder(f"{target} is not in the ZOC of {k}", rule="HF-9.4-a")
+    kinds: dict[str, str] = {}
+    for sid in o.support:
+        if sid not in w.units or w.units[sid].type != "support" or w.units[sid].side != side:
+            raise IllegalOrder(f"{sid} is not a {side} support unit", rule="HF-9.4-b")
+        u = priv.units.setdefault(sid, UnitState(id=sid, where="offmap"))
+        if u.used:
+            raise IllegalOrder(f"{sid} has already supported an attack this turn", rule="HF-4-c")
+        kinds[combat.support_kind(w, sid)] = sid
+    supplied, claims = activation_supply(state, w, side, keys, net_for(state, w, side))
+    nats = {w.units[k].nationality for k in keys}
+    if pub.options["joint_support"] == "count":
+        nats |= {w.units[s].nationality for s in o.support}
+    cost = w.rp_cost("joint_attack" if len(nats) > 1 else "attack")
+    if pub.rp[side] < cost:
+        raise IllegalOrder(f"the attack costs {cost} RP; {pub.rp[side]} RP left", rule="HF-6-d")
+    dice = {k: combat.unit_dice(w, k, priv.units[k].hex, target, supplied[k]) for k in keys}
+    air = 1 + getattr(w.units[kinds["air"]], "die_modifier", 1) if "air" in kinds else 0
+    crossing = [k for k in keys if any(
+        getattr(w.tables.hexside[x], "bonus_hits_to_crosser", x == "bridge")
+        for x in w.side_kinds(priv.units[k].hex, target))]
+    hits = [key_of(state, side, s) or s for s in o.hits]
+    plan = combat.Plan(hex=target, defender=defender, units=keys, support=list(o.support),
+                       supplied=supplied, dice=dice, crossing=crossing, air=air,
+                       extra=sum(1 for k in kinds if k in ("leader", "team")), cost=cost,
+                       hits=hits, claims=claims)
+    combat.resolve(state, w, side, plan, ctx)
