@@ -14,10 +14,8 @@ from typing import Callable
 import msgspec
 import pytest
 
-from fixtures.table import Table, snapshot
 from pbem.core.armor import scan
-from pbem.core.keys import load_private
-from pbem.core.records import Turn, read_file, seal
+from pbem.core.records import Turn, read_file
 from pbem.games.kasserine import GAME
 from pbem.protocol import ops
 from pbem.protocol.demo import Exchange, _bot_orders, _owes
