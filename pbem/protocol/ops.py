@@ -444,9 +444,10 @@ def owes_reply(s: Session, replied_to_orders: bool | None = None) -> bool:
     if s.facts is not None and s.over:
         return me not in s.facts.finals          # sealed: the final reveal
     if me in s.pending_sides and not s.over:
-        # sealed: a decision this side's standing orders answer (section 5c)
-        return s.facts is not None and sealing.standing_reply(
-            s, standing_queue.queued(s.archive)) is not None
+        # sealed, on receipt: a decision this side's standing orders answer (section 5c); a
+        # file this side writes itself carries that answer first (sealed_answers)
+        return (replied_to_orders is not None and s.facts is not None
+                and sealing.standing_reply(s, standing_queue.queued(s.archive)) is not None)
     if s.facts is not None and set(s.facts.owed) - s.facts.opened(me):
         return True                              # sealed: openings the rules asked for
     return s.owes_reveal(me)
