@@ -1,7 +1,7 @@
 """Kasserine sealed games through the real signed-file exchange (docs/sealed.md): complete
-games that `pbem verify` replays with full information, the leak test over whole bot games
-(nothing a side receives or stores holds a standing order of the other side before the final
-reveals), and the cheats a sealed Kasserine game must catch."""
+games that `pbem verify` replays with full information, and the leak test over 20 whole bot
+games (nothing a side receives or stores holds a standing order of the other side before the
+final reveals). The cheats are in test_sealed_cheats.py."""
 
 from __future__ import annotations
 
