@@ -112,28 +112,32 @@ def _verified(ex: Exchange) -> None:
 
 
 class LeakCheck:
-    """At every step until the first final reveal: no byte one side stores (received files
-    decoded, its whole archive folder, caches, reports, its private store) holds a standing
-    order of the other side that it did not write itself; every received file projects a
+    """At every step until a side's final reveal: no byte the other side stores (received
+    files decoded, its whole archive folder, caches, reports, its private store) holds a
+    standing order of that side that it did not write itself; every received file projects a
     standing order as 'standing sealed' only."""
 
     def __init__(self) -> None:
         self.stored: dict[str, Stored] = {}
-        self.done = False
+        self.revealed: set[str] = set()
         self.checked = 0
 
+    @property
+    def done(self) -> bool:
+        """Both final reveals are out: every policy is open."""
+        return self.revealed == set(GAME.sides)
+
     def __call__(self, ex: Exchange, path: Path, to: str) -> None:
-        if self.done:
-            return
         t = read_file(path).payload
         if isinstance(t, Turn) and t.final is not msgspec.UNSET:
-            self.done = True                 # the final reveal opens every policy: the end
-            return
-        if isinstance(t, Turn):
+            self.revealed.add(t.sender)      # its final reveal opens its whole policy
+        elif isinstance(t, Turn):
             assert all(line == "standing sealed" or not line.startswith("standing ")
                        for line in t.orders), t.orders
         wrote = {s: _standing_lines(ex.dirs[s]) for s in GAME.sides}
         for side in GAME.sides:
+            if side in self.revealed:
+                continue
             holder = AXIS if side == US else US
             needles = wrote[side] - wrote[holder]
             store = self.stored.setdefault(holder, Stored(ex.dirs[holder]))
