@@ -88,7 +88,7 @@ class BcsEngine:
         return None if r is None else Outcome(winner=r.winner, reason=r.reason)
 
     def secrets(self, state: BcsState, side: str) -> list[str]:
-        """Ids of side's units hidden under the top unit of their stacks."""
+        """Ids of side's units hidden under the top unit of their stacks, never named publicly."""
         return secrets(state, side)
 
     def standing_topics(self) -> dict[str, tuple[str, ...]]:
