@@ -14,6 +14,7 @@ from pbem.core.standing import answer
 from pbem.games.bcs.board import at, bdata, combat_count, face, hq_of, is_combat, printed_ma
 from pbem.games.bcs.data import Face
 from pbem.games.bcs.command import exempt, in_radius
+from pbem.games.bcs.hq_retreat import jump
 from pbem.games.bcs.retreat import retreat_stack
 from pbem.games.bcs.sequence import control_after_move
 from pbem.games.bcs.state import BcsState, Piece, other
@@ -326,6 +327,11 @@ def _apply(state: BcsState, side: str, unit: Piece, ar_unit: Piece, defenders: l
             retreat_stack(state, alive, ar_unit, "situational", unit.hex, ctx)
     elif retreat == "D: Retreat" and alive:
         retreat_stack(state, alive, ar_unit, "automatic", unit.hex, ctx)
+    retreated = bool(alive) and not any(p.hex == hex_id for p in alive)
+    if not any(p.hex == hex_id and p.status == "map" and p.kind == "unit"
+               for p in defenders) and (retreated or unit.status == "map"):
+        jump(state, side, [hex_id], ctx,             # 9.1f, 10.3d, 7.5i (rules helper)
+             f"the stack in {hex_id} retreats" if retreated else "")
     if not any(p.hex == hex_id and p.status == "map" and p.kind == "unit"
                for p in defenders):
         if traffic:

@@ -11,6 +11,7 @@ from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.games.bcs.board import at, bdata, face, is_av
 from pbem.games.bcs.combat import can, double_obj, lose, mode, place_traffic
+from pbem.games.bcs.hq_retreat import jump
 from pbem.games.bcs.retreat import retreat_stack
 from pbem.games.bcs.shock import (FIRE_EVENTS, check_fire_events_left, check_fire_stack,
                                   fire_event)
@@ -130,6 +131,7 @@ def engage(state: BcsState, side: str, hex_id: str, uid: str, ctx: Context) -> N
     alive = [q for q in units if q.status == "map"]
     if result in ("Target Loss & Retreat", "Target must Retreat, no losses") and alive:
         retreat_stack(state, alive, target, "automatic", firer.hex, ctx)
+        jump(state, side, [hex_id], ctx, f"the stack in {hex_id} retreats")   # 9.1f, 10.3d
     if firer.status == "map" and firer.fire_events >= FIRE_EVENTS and not firer.stopped:
         firer.stopped = "BCS-7.0d-2"
 

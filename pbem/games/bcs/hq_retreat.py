@@ -181,12 +181,14 @@ def trains_back(state: BcsState, trains: Piece) -> str:
     return ""
 
 
-def jump(state: BcsState, side: str, hexes: list[str], ctx: Context) -> None:
+def jump(state: BcsState, side: str, hexes: list[str], ctx: Context, cause: str = "") -> None:
     """Enemy HQs and Combat Trains in the hexes a unit entered retreat (9.1f, 10.3d): the HQ as
     a retreating HQ (its Trains to Ghost, Prepared Defense gone, Coordination), the Trains 10
     hexes back along their roads to Ghost; with no hex for them they leave the map (the
-    Trains return to any Legal hex, 10.3b; the HQ arrives at its Formation's Entry hexes)."""
+    Trains return to any Legal hex, 10.3b; the HQ arrives at its Formation's Entry hexes).
+    ``cause`` names why when it is not an enemy unit entering (the stack retreating, 9.1f)."""
     for h in hexes:
+        why = cause or f"an enemy unit enters {h}"
         for q in sorted(state.pieces.values(), key=lambda q: q.id):
             if q.side == side or q.status != "map" or q.hex != h or q.kind == "unit":
                 continue
@@ -194,19 +196,19 @@ def jump(state: BcsState, side: str, hexes: list[str], ctx: Context) -> None:
             if q.kind == "hq":
                 to = jumped_hq_hex(state, q)
                 if to:
-                    ctx.log(f"an enemy unit enters {h}: {name}'s HQ must retreat (9.1f)")
+                    ctx.log(f"{why}: {name}'s HQ must retreat (9.1f)")
                     retreat(state, q, to, ctx)
                     continue
                 q.status, q.hex, q.arrives = "off", "", state.turn + 1
                 q.entry = [e for e in bdata().scenarios[state.scenario].supply.get(q.side, [])
                            if len(e) == 1]
-                ctx.log(f"an enemy unit enters {h}: {name}'s HQ finds no hex and leaves the map")
+                ctx.log(f"{why}: {name}'s HQ finds no hex and leaves the map")
                 continue
             to = trains_back(state, q)
             if to:
                 q.hex, q.ghost = to, True
-                ctx.log(f"an enemy unit enters {h}: {name}'s Combat Trains are displaced to "
-                        f"{to} (Ghost, 10.3d)", hexes=(h, to))
+                ctx.log(f"{why}: {name}'s Combat Trains are displaced to {to} (Ghost, 10.3d)",
+                        hexes=(h, to))
             else:
                 q.status, q.hex = "off", ""
-                ctx.log(f"an enemy unit enters {h}: {name}'s Combat Trains leave the map")
+                ctx.log(f"{why}: {name}'s Combat Trains leave the map")
