@@ -82,9 +82,9 @@ class Facts:
         self.books = {side: FactBook(game_id, side) for side in game.sides}
         self.finals: dict[str, FinalReveal] = {}
         self.owed: dict[str, Any] = {}   # this side's facts the rules revealed: value then
-        # each file's openings: file seq -> owner -> fact -> value
-        self.by_file: dict[int, dict[str, dict[str, Any]]] = {}
-        self.answered: dict[str, int] = {}   # this side's facts: the last own file opening it
+        # each file's openings: file seq -> owner -> fact -> [(version, value)]
+        self.by_file: dict[int, dict[str, dict[str, list[tuple[int, Any]]]]] = {}
+        self.mine = 0                        # the latest file of this side taken
         self.values: dict[str, dict[str, Any]] = {side: {} for side in game.sides}  # opened
 
     def take(self, t: Turn, name: str) -> dict[str, Any]:
@@ -111,10 +111,13 @@ class Facts:
                                    f"latest ({latest})")
             opened[op.fact] = op.value
             self.values[t.sender][op.fact] = op.value
-            self.by_file.setdefault(t.seq, {}).setdefault(t.sender, {})[op.fact] = op.value
+            self.by_file.setdefault(t.seq, {}).setdefault(t.sender, {}).setdefault(
+                op.fact, []).append((op.version, op.value))
             if t.sender == self.me:
                 self.owed.pop(op.fact, None)      # opened as the rules asked
-                self.answered[op.fact] = t.seq
+        if t.sender == self.me:     # it answered every reveal before it (opened or known)
+            self.mine = max(self.mine, t.seq)
+            self.owed.clear()
         if t.final is not msgspec.UNSET:
             if t.sender in self.finals:
                 raise FileRejected(f"{name}: {t.sender} already sent its final reveal")
@@ -127,13 +130,19 @@ class Facts:
         return {f for (f, v) in book.opened if v == book.version(f)}
 
     def shown(self, owner: str, fact: str, seq: int, reply: bool) -> tuple[bool, Any]:
-        """The value of owner's fact that an order of file seq reveals, where it is opened:
-        in that file, or (reply) in the next one; (False, None) if neither opens it."""
-        for k in (seq, seq + 1) if reply else (seq,):
-            got = self.by_file.get(k, {}).get(owner, {})
-            if fact in got:
-                return True, got[fact]
-        return False, None
+        """The value of owner's fact that an order of file seq reveals, where it is opened: in
+        that file (its sender's own: the latest version it opens), or (reply) in the next one
+        (the earliest version it opens: a later one is what the reply's own orders reveal);
+        (False, None) if it is not opened there."""
+        got = self.by_file.get(seq + 1 if reply else seq, {}).get(owner, {}).get(fact)
+        if not got:
+            return False, None
+        return True, (min(got) if reply else max(got))[1]
+
+    def latest_value(self, owner: str, fact: str) -> Any:
+        """The opened value of owner's fact at its latest version."""
+        book = self.books[owner]
+        return book.opened[(fact, book.version(fact))]
 
 
 def check_reveals(game: Any, facts: Facts, me: str, sender: str, state: Any, order: Any, *,
@@ -144,14 +153,22 @@ def check_reveals(game: Any, facts: Facts, me: str, sender: str, state: Any, ord
     is written into the state here, where the rules reveal it (its value at that point)."""
     if isinstance(order, StandingOrder):
         return
-    for owner, fact in game.reveals(state, sender, order):
+    opens = game.reveals(state, sender, order)
+    known = {o: game.facts(state, o) for o in {owner for owner, _ in opens}}
+    shown: dict[str, dict[str, Any]] = {}
+    for owner, fact in opens:
         if owner == me:
-            if facts.answered.get(fact, 0) < seq:    # not opened by this file or a later one
+            # revealed by the other side: owed in this side's next file (its own orders open
+            # their facts in their own file)
+            if sender != me and facts.mine <= seq:
                 facts.owed.setdefault(fact, game.facts(state, me).get(fact))
             continue
         found, value = facts.shown(owner, fact, seq, reply=owner != sender)
         if found or fact in facts.opened(owner):
-            game.disclose(state, owner, {fact: value if found else facts.values[owner][fact]})
+            # a fact this state knows already is followed by the rules from its opening on
+            if fact not in known[owner]:
+                shown.setdefault(owner, {})[fact] = (value if found else
+                                                     facts.latest_value(owner, fact))
             continue
         if owner == sender:
             raise FileRejected(f"{name}: an order reveals {owner}'s {fact}, which the file "
@@ -160,6 +177,8 @@ def check_reveals(game: Any, facts: Facts, me: str, sender: str, state: Any, ord
             raise NeedsDice(f"waits for {owner} to open {fact}")
         raise FileRejected(f"{next_name}: does not open {owner}'s {fact}, which the file "
                            "before it revealed")
+    for owner, values in shown.items():
+        game.disclose(state, owner, values)
 
 
 def simulate(game: Any, state: Any, side: str, lines: list[str]) -> tuple[Any, dict[str, Any]]:
@@ -297,33 +316,42 @@ def outgoing(game: Any, facts: Facts, key: bytes, *, game_id: str, side: str, st
     sim, revealed = simulate(game, state, side, lines)
     book = facts.books[side]
     now = {**game.facts(sim, side), **standing_facts(policy or {})}
-    commits, latest = [], {}
-    for fact in sorted(now):
-        value, k = now[fact], book.version(fact)
+
+    def c(fact: str, v: int, value: Any) -> str:
+        return commit(game_id, side, fact, v, value, salt(key, fact, v))
+
+    # a fact the other side's order revealed is opened at its value then: committed now if no
+    # version holds it (it changed after this side's last file, before the reveal)
+    owed = dict(facts.owed)
+    commits: list[FactCommit] = []
+    latest: dict[str, int] = {}
+    shown: dict[str, int] = {}
+    for fact in sorted(set(now) | set(owed)):
+        k = book.version(fact)
+        hashes = dict(enumerate(book.commits.get(fact, [])))
+        if fact in owed:
+            if k < 0 or c(fact, k, owed[fact]) != hashes[k]:
+                k += 1
+                hashes[k] = c(fact, k, owed[fact])
+                commits.append(FactCommit(fact=fact, version=k, hash=hashes[k]))
+            shown[fact] = k
+        if fact in now and (k < 0 or c(fact, k, now[fact]) != hashes[k]):
+            k += 1
+            commits.append(FactCommit(fact=fact, version=k, hash=c(fact, k, now[fact])))
         latest[fact] = k
-        if k >= 0 and commit(game_id, side, fact, k, value, salt(key, fact, k)) == \
-                book.commits[fact][k]:
-            continue
-        latest[fact] = k + 1
-        commits.append(FactCommit(fact=fact, version=k + 1,
-                                  hash=commit(game_id, side, fact, k + 1, value,
-                                              salt(key, fact, k + 1))))
     opened = facts.opened(side)
     openings = []
-    for fact, value in {**facts.owed, **revealed}.items():
+    for fact, v in shown.items():
+        if not (fact in opened and v == book.version(fact) == latest[fact]):
+            openings.append(Opening(fact=fact, version=v, value=owed[fact],
+                                    salt=salt(key, fact, v).hex()))
+    for fact, value in revealed.items():
         v = latest.get(fact, book.version(fact))
-        if v < 0 or (fact in opened and v == book.version(fact)):
+        if v < 0 or (fact in opened and v == book.version(fact)) or shown.get(fact) == v:
             continue
-        if v > book.version(fact) >= 0 and fact not in revealed:
-            # revealed by the other side's order, then changed (the combat that revealed it):
-            # the version in force when the rules revealed it, committed before this file
-            old = book.version(fact)
-            if commit(game_id, side, fact, old, value, salt(key, fact, old)) == \
-                    book.commits[fact][old]:
-                v = old
         openings.append(Opening(fact=fact, version=v, value=value,
                                 salt=salt(key, fact, v).hex()))
-    return commits, sorted(openings, key=lambda o: o.fact)
+    return commits, sorted(openings, key=lambda o: (o.fact, o.version))
 
 
 def final_reveal(root: Path, key: bytes, seq: int, lines: list[str]) -> FinalReveal:
@@ -389,7 +417,11 @@ def audit_sealed(s: Any) -> tuple[list[str], list[str]]:
         real_orders = {int(k): v for k, v in fin.orders.items()}
         now = {**game.facts(sim, t.sender),
                **standing_facts(policy_of(game, real_orders, upto=seq))}
+        shown = {(op.fact, op.version) for op in t.openings or []}
+        last = {c.fact: c.version for c in t.commits or []}
         for c in t.commits or []:
+            if (c.fact, c.version) in shown and (c.fact not in now or c.version < last[c.fact]):
+                continue     # a value the rules revealed, opened here (checked where revealed)
             value = now.get(c.fact)
             if c.fact not in now or commit(g.game_id, t.sender, c.fact, c.version, value,
                                            salt(keys[t.sender], c.fact, c.version)) != c.hash:
@@ -408,7 +440,8 @@ def audit_sealed(s: Any) -> tuple[list[str], list[str]]:
         try:
             res = resolve(game, state, t, dice=s.dice_for(seq, private_keys=keys),
                           name=f.name, held=held, lines=real,
-                          hash_of=s.hash_state, before=before, sealed=True)
+                          hash_of=s.hash_state, before=before, sealed=True,
+                          reveal=_opening_check(game, s.ledger.files, seq))
         except IllegalFile as e:
             return [f"{e} (a hidden move {t.sender} signed: its real order, from its final "
                     "reveal, breaks the rule)"], []
@@ -423,6 +456,34 @@ def audit_sealed(s: Any) -> tuple[list[str], list[str]]:
     return [], [f"Sealed game: both final reveals are in; all {s.ledger.tip_seq} files "
                       "replayed with full information: every projection, commitment and "
                       "public outcome matches the real orders."]
+
+
+def _opening_check(game: Any, files: list[Any], seq: int) -> Any:
+    """The final replay's check that each opening gives the value the rules revealed: where an
+    order of file seq reveals a fact, the opening in that file (its sender's) or in the reply
+    must hold the fact's value on the full state there (IllegalFile, PBEM-SEALED)."""
+    from pbem.core.errors import IllegalFile
+
+    def reveal(state: Any, side: str, order: Any) -> None:
+        if isinstance(order, StandingOrder):
+            return
+        for owner, fact in game.reveals(state, side, order):
+            for g in files[seq - 1:seq + (owner != side)]:
+                t = g.payload
+                ops = sorted((o for o in t.openings or [] if o.fact == fact),
+                             key=lambda o: o.version)
+                if t.sender != owner or not ops:
+                    continue
+                # as Facts.shown: the sender's own reveal, its latest; a reply, its earliest
+                op = ops[-1] if owner == side else ops[0]
+                real = game.facts(state, owner).get(fact)
+                if canonical(op.value) != canonical(real):
+                    raise IllegalFile(f"{g.name}: {owner} opens {fact} as {op.value!r}, but the "
+                                      f"rules revealed {real!r} there [PBEM-SEALED]", order=0,
+                                      reason="an opening with another value than the one "
+                                             "revealed", rule="PBEM-SEALED")
+                break
+    return reveal
 
 
 def _answer_check(game: Any, name: str, side: str, real: list[str],

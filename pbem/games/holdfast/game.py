@@ -27,6 +27,10 @@ class HoldfastGame:
     sides = ("allied", "axis")
     state_type = HoldfastState
     rules_version = "holdfast-engine-2"
+    #: sealed mode: no replay at each reveal (docs/sealed.md 5d): the other side's moves are
+    #: applied leniently (MP, leader and supply are hidden), so only the final replay can
+    #: prove a hidden move illegal
+    sealed_recheck = False
 
     def scenarios(self) -> dict[str, str]:
         """Scenario id -> title, for every scenario file shipped (re-read when a file changes)."""

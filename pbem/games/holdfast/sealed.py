@@ -301,6 +301,7 @@ def disclose(state: HoldfastState, owner: str, opened: dict[str, Any]) -> None:
                 u = priv.units.pop(key)
                 u.id = value
                 priv.units[value] = u
+                _rename(priv, key, value)
             elif value not in priv.units or priv.units[value].where == "map":
                 priv.units[value] = UnitState(id=value, where=KNOWN)
             else:
@@ -311,6 +312,17 @@ def disclose(state: HoldfastState, owner: str, opened: dict[str, Any]) -> None:
         elif what == "sp" and isinstance(value, int) and key is not None and \
                 not key.startswith(STANDIN_PREFIX):
             priv.units[key].sp = value
+
+
+def _rename(priv: SideState, old: str, new: str) -> None:
+    """A stand-in renamed to its unit: its minor port claims and pending hits follow it."""
+    for port, holder in list(priv.minor_ports.items()):
+        if holder == old:
+            priv.minor_ports[port] = new
+    ph = priv.pending_hits
+    if ph is not None:
+        ph.attackers = [new if u == old else u for u in ph.attackers]
+        ph.crossing = [new if u == old else u for u in ph.crossing]
 
 
 def standing_answers(state: HoldfastState, side: str, decision: Decision) -> list[str] | None:
