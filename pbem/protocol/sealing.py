@@ -464,10 +464,15 @@ def _opening_check(game: Any, files: list[Any], seq: int) -> Any:
     must hold the fact's value on the full state there (IllegalFile, PBEM-SEALED)."""
     from pbem.core.errors import IllegalFile
 
+    seen: set[tuple[str, str]] = set()
+
     def reveal(state: Any, side: str, order: Any) -> None:
         if isinstance(order, StandingOrder):
             return
         for owner, fact in game.reveals(state, side, order):
+            if (owner, fact) in seen:      # a later reveal in the file: the rules follow it
+                continue
+            seen.add((owner, fact))
             for g in files[seq - 1:seq + (owner != side)]:
                 t = g.payload
                 ops = sorted((o for o in t.openings or [] if o.fact == fact),
