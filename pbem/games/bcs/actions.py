@@ -8,8 +8,8 @@ from typing import Callable
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.games.bcs import orders as o
-from pbem.games.bcs import hq_retreat, screens, sequence, stopping
-from pbem.games.bcs.combat import attack
+from pbem.games.bcs import barrage, hq_retreat, screens, sequence, stopping
+from pbem.games.bcs.combat import attack, check_attack
 from pbem.games.bcs.engage import check_engage, engage
 from pbem.games.bcs.recon import check_recon, recon
 from pbem.games.bcs.retreat import voluntary
@@ -18,8 +18,6 @@ from pbem.games.bcs.command import formations_lost, in_radius, on_map_units
 from pbem.games.bcs.mixing import coordinate, hq_mixed_with, mixed_with
 from pbem.games.bcs.movement import check_move, do_move, flip_allowed
 from pbem.games.bcs.state import BcsState
-
-NOT_YET = "not yet implemented (Barrage and Attack by Fire, 8.0-8.3, are not built)"
 
 
 def apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
@@ -90,7 +88,12 @@ def _apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
         screens.check_order(state, [order.unit, order.assist], order.hex, "attack")
         for uid in (order.unit, order.assist):
             stopping.check_free(state, uid, "Attack")
-        attack(state, side, order.hex, order.unit, order.assist, ctx)
+        fires = order.fires
+        if fires is not None:
+            check_attack(state, side, order.hex, order.unit, order.assist)
+            barrage.check_sequence(state, side, order.hex, fires, shock=False)
+        attack(state, side, order.hex, order.unit, order.assist, ctx,
+               _step4(state, side, order.hex, fires, ctx))
         stopping.lift(state, ctx)
     elif isinstance(order, o.Retreat):
         if any(state.pieces[u].kind == "hq" for u in order.units if u in state.pieces):
@@ -116,14 +119,37 @@ def _apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
     elif isinstance(order, o.Shock):
         screens.check_order(state, [order.unit], order.hex, "attack")
         stopping.check_free(state, order.unit, "Shock Attack")
-        _leave_stack(state, [order.unit], ctx, check=lambda: check_shock(
-            state, side, order.hex, order.unit))
-        shock(state, side, order.hex, order.unit, ctx)
+        fires = order.fires
+
+        def check() -> None:
+            """The Shock Attack and its Barrage (7.3b), before anything changes."""
+            check_shock(state, side, order.hex, order.unit)
+            if fires is not None:
+                barrage.check_sequence(state, side, order.hex, fires, shock=True)
+        check()
+        _leave_stack(state, [order.unit], ctx, check=check)
+        shock(state, side, order.hex, order.unit, ctx, _step4(state, side, order.hex, fires, ctx))
         stopping.lift(state, ctx)
-    elif isinstance(order, o.First):
-        sequence.first(state, side, order.take, ctx)
+    elif isinstance(order, o.Barrage):
+        barrage.barrage(state, side, order.hex, order.spotter, order.arty, order.air, ctx)
+        stopping.lift(state, ctx)
+    elif isinstance(order, o.Fire):
+        stopping.check_free(state, order.unit, "Attack by Fire")
+        _leave_stack(state, [order.unit], ctx, check=lambda: barrage.check_fire(
+            state, side, order.hex, order.unit))
+        barrage.attack_by_fire(state, side, order.hex, order.unit, ctx)
+        stopping.lift(state, ctx)
     else:
-        raise IllegalOrder(f"{order.word}: {NOT_YET}", rule="BCS-7.0b")
+        assert isinstance(order, o.First)
+        sequence.first(state, side, order.take, ctx)
+
+
+def _step4(state: BcsState, side: str, hex_id: str, fires: o.Fires | None,
+           ctx: Context) -> Callable[[], int] | None:
+    """Step 4 of the Attack Sequence: the Barrage the order declared (7.2j), or none."""
+    if fires is None:
+        return None
+    return lambda: barrage.in_sequence(state, side, hex_id, fires, ctx)
 
 
 def _public_move(state: BcsState, units: list[str], end: str) -> str:

@@ -8,6 +8,8 @@ built").
 
 from __future__ import annotations
 
+from typing import Callable
+
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.core.standing import answer
@@ -255,8 +257,9 @@ def lose(state: BcsState, p: Piece, n: int, ctx: Context) -> int:
 
 
 def attack(state: BcsState, side: str, hex_id: str, uid: str, assist: str,
-           ctx: Context) -> None:
-    """Resolve a Regular Attack (7.2 Attack Sequence) after checking it."""
+           ctx: Context, step4: Callable[[], int] | None = None) -> None:
+    """Resolve a Regular Attack (7.2 Attack Sequence) after checking it; step4 fires its
+    Barrage (barrage.in_sequence) and returns the Suppression DRM."""
     unit, helper = check_attack(state, side, hex_id, uid, assist)
     act = state.activation
     assert act is not None
@@ -264,22 +267,40 @@ def attack(state: BcsState, side: str, hex_id: str, uid: str, assist: str,
     act.attacked.append(hex_id)
     ctx.log(f"{unit.id} attacks {hex_id}" + (f", {helper.id} assisting" if helper else ""),
             hexes=(unit.hex, hex_id))
-    resolve(state, side, unit, hex_id, attacker_drms(state, unit, helper, hex_id), ctx)
+    resolve(state, side, unit, hex_id, attacker_drms(state, unit, helper, hex_id), ctx, step4)
     for p in (unit, helper):
         if p is not None:
             p.finished = True
 
 
 def resolve(state: BcsState, side: str, unit: Piece, hex_id: str,
-            att: list[tuple[str, int]], ctx: Context) -> None:
-    """Steps 2 and 5-7 of the Attack Sequence (7.2g, 7.2k, 7.2m): the defence announced, the
-    Combat Table roll with the attacker's DRMs given and the defender's, and its results."""
+            att: list[tuple[str, int]], ctx: Context,
+            step4: Callable[[], int] | None = None) -> None:
+    """Steps 2 and 4-7 of the Attack Sequence (7.2g, 7.2j, 7.2k, 7.2m): the defence announced,
+    the Barrage (step4 fires it and returns the Suppression DRM), the Combat Table roll with the
+    attacker's DRMs given and the defender's, and its results."""
     defenders = sorted((p for p in at(state, hex_id) if p.side != side and p.kind == "unit"),
                        key=lambda p: p.id)
     ar_unit = defending_ar_unit(defenders, mode(state, other(side), "defense"))
     prepared = has_prepared_defense(state, ar_unit)
     ctx.log(f"Defence of {hex_id}: AR unit {ar_unit.id} (AR {bdata().units[ar_unit.id].ar}), "
             f"{'with' if prepared else 'no'} Prepared Defense", hexes=(hex_id,))
+    if step4 is not None:
+        drm = step4()
+        if drm:
+            att = att + [("Suppression Mission", drm)]
+        alive = [p for p in defenders if p.status == "map" and p.hex == hex_id]
+        if not alive:                    # 7.2j: destroyed by the Barrage, no Combat Table roll
+            ctx.log(f"the Barrage destroyed the stack in {hex_id}: the Attack ends without a "
+                    f"Combat Table roll", hexes=(hex_id,))
+            _apply(state, side, unit, ar_unit, defenders, "", "", False, prepared, hex_id, ctx)
+            return
+        defenders = alive
+        if ar_unit not in alive:         # the AR unit died: the defender names another (7.2g)
+            ar_unit = defending_ar_unit(alive, mode(state, other(side), "defense"))
+            prepared = has_prepared_defense(state, ar_unit)
+            ctx.log(f"Defence of {hex_id}: new AR unit {ar_unit.id} "
+                    f"(AR {bdata().units[ar_unit.id].ar})", hexes=(hex_id,))
     dfn = defender_drms(state, ar_unit, defenders, unit.hex)
     att_net = bdata().units[unit.id].ar + sum(v for _, v in att)
     def_net = bdata().units[ar_unit.id].ar + sum(v for _, v in dfn)

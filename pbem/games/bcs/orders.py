@@ -22,12 +22,19 @@ One order per line (docs/bcs-engine.md):
     attack B8.19 with ii-86-inf assist 90-mdr
                                    a Regular Attack (7.2) on an adjacent hex by one Attack unit
                                    and at most one Assist
+    attack B8.19 with ii-86-inf suppress arty    ... with a Suppression Mission (one point, 8.0f)
+    attack B8.19 with ii-86-inf barrage arty 2 air 1
+                                   ... with a Destruction Mission of up to three points (7.2j)
     shock B8.19 with 81-cav        a Shock Attack (7.3) by one Tac unit, for a Fire Event
+                                   (with 'suppress air' or 'barrage air 1': one Air Point, 7.3b)
     retreat kern+81-cav B11.20     a Voluntary Retreat (7.5j) to a hex 3 hexes away
     engage B8.19 with ii-7-pz      an Engagement (7.1) by one AV unit, for a Fire Event
     recon B8.19 with 81-cav        a Recon (4.3d) by one Recon unit: a Combat OBJ on a 1d6 <= AR
     screen 81-cav | unscreen 81-cav  a Recon unit's Screen marker (BbF 1.5), at the start of an Activation
-    barrage ... | fire ... | ...   other combat orders: parsed, refused until they are built
+    barrage B8.19 arty 1 spot ii-86-inf
+                                   a Barrage outside an Attack Sequence (8.0, 8.1): the points
+                                   ('arty N', 'air N') and the spotting unit, which STOPs
+    fire B8.19 with 90-mdr         an Attack by Fire (8.3) by one adjacent unit, for a Fire Event
 """
 
 from __future__ import annotations
@@ -43,7 +50,6 @@ from pbem.core.errors import OrderSyntaxError
 HEX = re.compile(r"^[A-Za-z]\d{1,2}\.\d{2}$")
 UNIT = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 RULE = "BCS-ORDERS"
-COMBAT_WORDS = ("barrage", "fire")
 
 
 class Activate(msgspec.Struct, tag="activate"):
@@ -99,16 +105,44 @@ class First(msgspec.Struct, tag="first"):
     take: bool = True
 
 
+class Fires(msgspec.Struct):
+    """The Barrage of an Attack Sequence (7.2 step 4, 7.2j): a Suppression Mission (exactly one
+    point, +2 DRM) or a Destruction Mission (points rolled on the Barrage Table)."""
+
+    mission: str                 # "suppression" | "destruction"
+    arty: int = 0
+    air: int = 0
+
+
 class Attack(msgspec.Struct, tag="attack"):
-    """A Regular Attack (7.2): the defending hex, the Attack unit and an optional Assist."""
+    """A Regular Attack (7.2): the defending hex, the Attack unit, an optional Assist and an
+    optional Barrage (step 4)."""
 
     hex: str
     unit: str
     assist: str = ""
+    fires: Fires | None = None
 
 
 class Shock(msgspec.Struct, tag="shock"):
-    """A Shock Attack (7.3): the defending hex and the Shock unit."""
+    """A Shock Attack (7.3): the defending hex, the Shock unit and an optional Barrage (7.3b)."""
+
+    hex: str
+    unit: str
+    fires: Fires | None = None
+
+
+class Barrage(msgspec.Struct, tag="barrage"):
+    """A Barrage outside an Attack Sequence (8.0, 8.1): target hex, points and the spotter."""
+
+    hex: str
+    spotter: str
+    arty: int = 0
+    air: int = 0
+
+
+class Fire(msgspec.Struct, tag="fire"):
+    """An Attack by Fire (8.3): the target hex and the firing unit."""
 
     hex: str
     unit: str
@@ -142,22 +176,15 @@ class Screen(msgspec.Struct, tag="screen"):
     on: bool = True
 
 
-class Combat(msgspec.Struct, tag="combat"):
-    """A combat order (attack, engage, barrage ...): its words, for the combat issue."""
-
-    word: str
-    rest: str = ""
-
-
 class Recover(msgspec.Struct, tag="recover"):
     """Failure Flip: turn a Fail SNAFU of an Initial Activation into a Recovery (10.4c)."""
 
 
 Order = Union[Activate, Recover, Trains, Flip, Obj, Move, End, Second, First, Attack, Shock,
-              Retreat, Engage, Recon, Screen, Combat]
+              Retreat, Engage, Recon, Screen, Barrage, Fire]
 WORDS = ("activate", "recover", "trains", "flip", "obj", "move", "end", "second", "done",
          "first", "attack", "shock", "retreat", "engage", "recon", "screen",
-         "unscreen") + COMBAT_WORDS
+         "unscreen", "barrage", "fire")
 
 
 def _hex(tok: str) -> str:
@@ -172,6 +199,48 @@ def _unit(tok: str) -> str:
     if not UNIT.match(tok):
         raise OrderSyntaxError(f"{tok!r} is not a unit id", rule=RULE)
     return tok
+
+
+def _points(words: list[str], what: str) -> tuple[int, int]:
+    """'arty N', 'air N' (each at most once, N from 1 to 9): the Arty and Air Points."""
+    got: dict[str, int] = {}
+    if not words or len(words) % 2:
+        raise OrderSyntaxError(f"{what}: name the points as 'arty N' and/or 'air N'", rule=RULE)
+    for kind, n in zip(words[::2], words[1::2]):
+        kind = kind.lower()
+        if kind not in ("arty", "air") or kind in got or not re.fullmatch(r"[1-9]", n):
+            raise OrderSyntaxError(f"{what}: name the points as 'arty N' and/or 'air N' "
+                                   f"(N from 1 to 9, each once)", rule=RULE)
+        got[kind] = int(n)
+    return got.get("arty", 0), got.get("air", 0)
+
+
+def _fires(words: list[str], what: str) -> Fires | None:
+    """The Barrage words ending an attack or shock order: 'suppress arty|air' or
+    'barrage arty N air N'."""
+    if not words:
+        return None
+    head = words[0].lower()
+    if head == "suppress" and len(words) == 2 and words[1].lower() in ("arty", "air"):
+        kind = words[1].lower()
+        return Fires(mission="suppression", arty=int(kind == "arty"), air=int(kind == "air"))
+    if head == "barrage":
+        arty, air = _points(words[1:], what)
+        return Fires(mission="destruction", arty=arty, air=air)
+    raise OrderSyntaxError(f"{what}: the Barrage is 'suppress arty|air' or 'barrage arty N "
+                           f"air N'", rule=RULE)
+
+
+def _format_fires(f: Fires | None) -> str:
+    if f is None:
+        return ""
+    if f.mission == "suppression":
+        return " suppress arty" if f.arty else " suppress air"
+    return " barrage" + _format_points(f.arty, f.air)
+
+
+def _format_points(arty: int, air: int) -> str:
+    return (f" arty {arty}" if arty else "") + (f" air {air}" if air else "")
 
 
 def parse_order(text: str) -> Order:
@@ -219,27 +288,36 @@ def parse_order(text: str) -> Order:
         return Second(attempt=False)
     if w == "first" and len(args) == 1 and args[0].lower() in ("take", "give"):
         return First(take=args[0].lower() == "take")
-    if w == "attack" and len(args) in (3, 5) and args[1].lower() == "with" and \
-            (len(args) == 3 or args[3].lower() == "assist"):
-        assist = _unit(args[4]) if len(args) == 5 else ""
+    if w == "attack" and len(args) >= 3 and args[1].lower() == "with":
+        has_assist = len(args) >= 5 and args[3].lower() == "assist"
+        tail = args[5:] if has_assist else args[3:]
+        if tail and tail[0].lower() not in ("suppress", "barrage"):
+            raise OrderSyntaxError(f"malformed 'attack' order: {text.strip()!r} (attack HEX "
+                                   f"with UNIT [assist UNIT] [suppress arty|air | barrage "
+                                   f"arty N air N])", rule=RULE)
+        assist = _unit(args[4]) if has_assist else ""
         unit = _unit(args[2])
         if assist == unit:
             raise OrderSyntaxError("attack: the Assist is another unit than the Attack unit",
                                    rule=RULE)
-        return Attack(hex=_hex(args[0]), unit=unit, assist=assist)
+        return Attack(hex=_hex(args[0]), unit=unit, assist=assist,
+                      fires=_fires(tail, "attack"))
+    if w == "shock" and len(args) >= 3 and args[1].lower() == "with":
+        return Shock(hex=_hex(args[0]), unit=_unit(args[2]), fires=_fires(args[3:], "shock"))
+    if w == "barrage" and len(args) >= 5 and args[-2].lower() == "spot":
+        arty, air = _points(args[1:-2], "barrage")
+        return Barrage(hex=_hex(args[0]), spotter=_unit(args[-1]), arty=arty, air=air)
     if w == "retreat" and len(args) == 2:
         units = [_unit(u) for u in args[0].split("+")]
         if len(set(units)) != len(units) or "" in args[0].split("+"):
             raise OrderSyntaxError("retreat: name each unit of the stack once, joined by '+'",
                                    rule=RULE)
         return Retreat(units=units, to=_hex(args[1]))
-    if w in ("shock", "engage", "recon") and len(args) == 3 and args[1].lower() == "with":
-        kind = Shock if w == "shock" else Engage if w == "engage" else Recon
+    if w in ("engage", "recon", "fire") and len(args) == 3 and args[1].lower() == "with":
+        kind = Engage if w == "engage" else Recon if w == "recon" else Fire
         return kind(hex=_hex(args[0]), unit=_unit(args[2]))
     if w in ("screen", "unscreen") and len(args) == 1:
         return Screen(unit=_unit(args[0]), on=w == "screen")
-    if w in COMBAT_WORDS:
-        return Combat(word=w, rest=" ".join(args))
     if w in WORDS:
         raise OrderSyntaxError(f"malformed {w!r} order: {text.strip()!r} (see docs/bcs-engine.md)",
                                rule=RULE)
@@ -271,13 +349,16 @@ def format_order(order: Order) -> str:
         return "first take" if order.take else "first give"
     if isinstance(order, Retreat):
         return f"retreat {'+'.join(order.units)} {order.to}"
-    if isinstance(order, (Shock, Engage, Recon)):
-        word = "shock" if isinstance(order, Shock) else "engage" \
-            if isinstance(order, Engage) else "recon"
+    if isinstance(order, Shock):
+        return f"shock {order.hex} with {order.unit}" + _format_fires(order.fires)
+    if isinstance(order, (Engage, Recon, Fire)):
+        word = "engage" if isinstance(order, Engage) else "recon" \
+            if isinstance(order, Recon) else "fire"
         return f"{word} {order.hex} with {order.unit}"
     if isinstance(order, Attack):
         return f"attack {order.hex} with {order.unit}" + \
-            (f" assist {order.assist}" if order.assist else "")
-    if isinstance(order, Screen):
-        return f"{'screen' if order.on else 'unscreen'} {order.unit}"
-    return f"{order.word} {order.rest}".strip()
+            (f" assist {order.assist}" if order.assist else "") + _format_fires(order.fires)
+    if isinstance(order, Barrage):
+        return f"barrage {order.hex}{_format_points(order.arty, order.air)} spot {order.spotter}"
+    assert isinstance(order, Screen)
+    return f"{'screen' if order.on else 'unscreen'} {order.unit}"

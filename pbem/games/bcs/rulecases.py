@@ -14,6 +14,7 @@ attack_from_off_map unless ``options`` says otherwise):
   recovery = false      an Activation under way (phase activities), without rolling
   traffic = [hexes], objs = [hexes], control = {HEX = side}
   dead_pile = [ids]     destroyed units (0 steps) that may be rebuilt (9.4c)
+  air = {SIDE = n}      the sides' Air Points this turn (8.0e)
 Expectation keys beyond the core's: at (hex per piece), mp (MP12 spent), stopped (rule id of
 the STOP, "" for none), face, phase, next_side, turn, weather, snafu, second (bool), fatigue,
 status, coordination, msr_blocked, prepared_defense, recovered, in_play (formation ids), objs,
@@ -52,6 +53,8 @@ class BcsCases:
         state.next_side = pos.get("next_side", "axis")
         state.phase = pos.get("phase", "activate")
         state.air_due = False
+        for s, n in pos.get("air", {}).items():      # Air Points per side (8.0e)
+            state.private[s].air_points = n
         listed = {u["id"]: u for u in pos.get("units", [])}
         dead_pile = set(pos.get("dead_pile", []))
         for f in state.formations.values():

@@ -8,6 +8,8 @@ Support AV (9.2), which could be hidden, is not built.
 
 from __future__ import annotations
 
+from typing import Callable
+
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.games.bcs.board import at, bdata, combat_count, face, is_av
@@ -106,9 +108,11 @@ def fire_event(state: BcsState, p: Piece) -> None:
     p.fire_events += 1
 
 
-def shock(state: BcsState, side: str, hex_id: str, uid: str, ctx: Context) -> None:
-    """A Shock Attack: the Fire Event spent, the hidden AV revealed or the Combat Table rolled;
-    on success the unit advances and may move on (7.3f), else it stays and may move on (7.3g)."""
+def shock(state: BcsState, side: str, hex_id: str, uid: str, ctx: Context,
+          step4: Callable[[], int] | None = None) -> None:
+    """A Shock Attack: the Fire Event spent, the Combat Table rolled after the Barrage of step4
+    (one Air Point, 7.3b); on success the unit advances and may move on (7.3f), else it stays
+    and may move on (7.3g)."""
     unit = check_shock(state, side, hex_id, uid)
     act = state.activation
     assert act is not None
@@ -121,7 +125,7 @@ def shock(state: BcsState, side: str, hex_id: str, uid: str, ctx: Context) -> No
     if f is not None and f.breakthrough:
         att.append(("Breakthrough AV Unit", modifier("Breakthrough AV Unit")))
     frm = unit.hex
-    resolve(state, side, unit, hex_id, att, ctx)
+    resolve(state, side, unit, hex_id, att, ctx, step4)
     if unit.status == "map" and unit.hex != frm:
         _after_advance(state, side, unit)
     if unit.status == "map" and unit.fire_events >= FIRE_EVENTS and not unit.stopped:

@@ -89,6 +89,8 @@ class Activation(msgspec.Struct, kw_only=True):
     attacked: list[str] = []     # hexes that received a Regular Attack (7.2d)
     shocked: bool = False        # a Shock Attack used the Combat Table (10.4b)
     engaged: bool = False        # an Engagement was made (10.4b)
+    arty_used: int = 0           # Arty Points used in this Activation (8.0b)
+    barraged: list[str] = []     # hexes that had a Barrage Mission in this Activation (8.2a)
 
 
 class SidePrivate(msgspec.Struct, kw_only=True):

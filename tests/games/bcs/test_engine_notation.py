@@ -6,12 +6,21 @@ import pytest
 from hypothesis import given, strategies as st
 
 from pbem.core.errors import OrderSyntaxError
-from pbem.games.bcs.orders import (Activate, Attack, Combat, Engage, Retreat, Shock, End, First, Flip, Move, Obj, Second,
-                                   Recon, Recover, Screen, Trains, format_order, parse_order)
+from pbem.games.bcs.orders import (Activate, Attack, Barrage, Engage, Fire, Fires, Retreat, Shock, End, First, Flip,
+                                   Move, Obj, Second, Recon, Recover, Screen, Trains, format_order,
+                                   parse_order)
 
 unit_ids = st.from_regex(r"\A[a-z0-9][a-z0-9-]{0,10}\Z", fullmatch=True)
 hexes = st.builds(lambda s, c, r: f"{s}{c}.{r:02d}", st.sampled_from("AB"),
                   st.integers(1, 57), st.integers(0, 35))
+points = st.integers(0, 9)
+fires = st.one_of(
+    st.none(),
+    st.builds(Fires, mission=st.just("suppression"), arty=st.just(1), air=st.just(0)),
+    st.builds(Fires, mission=st.just("suppression"), arty=st.just(0), air=st.just(1)),
+    st.builds(Fires, mission=st.just("destruction"), arty=points, air=points).filter(
+        lambda f: f.arty + f.air > 0),
+)
 orders = st.one_of(
     st.builds(Activate, formation=unit_ids, recover=st.booleans()),
     st.builds(Activate, formation=unit_ids, at=hexes),
@@ -25,15 +34,16 @@ orders = st.one_of(
     st.just(End()),
     st.builds(Second, attempt=st.booleans()),
     st.builds(First, take=st.booleans()),
-    st.builds(Attack, hex=hexes, unit=unit_ids,
-              assist=st.one_of(st.just(""), unit_ids)).filter(lambda a: a.assist != a.unit),
-    st.builds(Shock, hex=hexes, unit=unit_ids),
+    st.builds(Attack, hex=hexes, unit=unit_ids, assist=st.one_of(st.just(""), unit_ids),
+              fires=fires).filter(lambda a: a.assist != a.unit),
+    st.builds(Shock, hex=hexes, unit=unit_ids, fires=fires),
+    st.builds(Barrage, hex=hexes, spotter=unit_ids, arty=points, air=points).filter(
+        lambda b: b.arty + b.air > 0),
+    st.builds(Fire, hex=hexes, unit=unit_ids),
     st.builds(Engage, hex=hexes, unit=unit_ids),
     st.builds(Recon, hex=hexes, unit=unit_ids),
     st.builds(Screen, unit=unit_ids, on=st.booleans()),
     st.builds(Retreat, units=st.lists(unit_ids, min_size=1, max_size=3, unique=True), to=hexes),
-    st.builds(Combat, word=st.sampled_from(["fire", "barrage"]),
-              rest=st.from_regex(r"\A([a-z0-9.]+( [a-z0-9.]+)*)?\Z", fullmatch=True)),
 )
 
 
@@ -57,6 +67,12 @@ def test_round_trip(order):
     ("SHOCK b8.19 with 81-CAV", "shock B8.19 with 81-cav"),
     ("engage b8.19 With 3-1-arm", "engage B8.19 with 3-1-arm"),
     ("attack B8.19 with ii-86-inf Assist 1-501-tgr", "attack B8.19 with ii-86-inf assist 1-501-tgr"),
+    ("attack b8.19 with ii-86-inf SUPPRESS Arty", "attack B8.19 with ii-86-inf suppress arty"),
+    ("attack B8.19 with x assist y barrage air 1 arty 2",
+     "attack B8.19 with x assist y barrage arty 2 air 1"),
+    ("shock B8.19 with 81-cav suppress AIR", "shock B8.19 with 81-cav suppress air"),
+    ("Barrage b8.19 AIR 1 Spot cca-hq", "barrage B8.19 air 1 spot cca-hq"),
+    ("FIRE b8.19 with 701-TD", "fire B8.19 with 701-td"),
 ])
 def test_forms_give_one_canonical_line(text, canonical):
     """Case, dashes and spaces vary; the canonical line is one."""
@@ -76,6 +92,17 @@ def test_forms_give_one_canonical_line(text, canonical):
     ("retreat kern", "malformed 'retreat'"),
     ("retreat kern+kern B11.20", "name each unit"),
     ("attack B8.19 with ii-86-inf assist ii-86-inf", "Assist is another unit"),
+    ("attack B8.19 with ii-86-inf suppress", "'suppress arty|air'"),
+    ("attack B8.19 with ii-86-inf suppress arty 2", "'suppress arty|air'"),
+    ("attack B8.19 with ii-86-inf barrage arty 0", "N from 1 to 9"),
+    ("attack B8.19 with ii-86-inf barrage arty 1 arty 1", "each once"),
+    ("attack B8.19 with ii-86-inf assist", "malformed 'attack'"),
+    ("attack B8.19 with ii-86-inf bombard", "malformed 'attack'"),
+    ("barrage B8.19 arty 1", "malformed 'barrage'"),
+    ("barrage B8.19 spot cca-hq", "malformed 'barrage'"),
+    ("barrage B8.19 mortar 1 spot cca-hq", "'arty N' and/or 'air N'"),
+    ("fire B8.19 701-td", "malformed 'fire'"),
+    ("fire B8.19 with 90-mdr suppress air", "malformed 'fire'"),   # BCS-8.3f: never Suppression
     ("", "empty order"),
 ])
 def test_bad_text_is_one_line(text, msg):
@@ -85,17 +112,20 @@ def test_bad_text_is_one_line(text, msg):
     assert "\n" not in str(e.value)
 
 
-def test_combat_orders_are_refused_until_combat_lands():
-    """Engage, shock, barrage ... parse but are refused with a clear 'not yet implemented'."""
+def test_barrage_and_fire_orders_are_checked_not_refused_wholesale():
+    """BCS-8.0b: barrage and fire orders are built: out of an Activation they are refused by
+    the rule that applies, not as 'not yet implemented'."""
     from pbem.core.errors import IllegalOrder
     from pbem.core.game import Context
     from pbem.core.dice import FixedDice
     from pbem.games.bcs.engine import ENGINE
 
     state = ENGINE.setup("5.2", {"entry_blocking": "attack_from_off_map"})
-    for text in ("barrage B14.09", "fire B14.09"):
-        with pytest.raises(IllegalOrder, match="not yet implemented"):
+    for text, rule in (("barrage B14.09 arty 1 spot reim-hq", "BCS-8.0b"),
+                       ("fire B14.09 with 90-mdr", "BCS-8.0b")):
+        with pytest.raises(IllegalOrder, match="active player") as e:
             ENGINE.apply(state, "axis", parse_order(text), Context(FixedDice([])))
+        assert e.value.rule == rule and "not yet implemented" not in str(e.value)
 
 
 @pytest.mark.parametrize("text,canonical", [

@@ -62,8 +62,8 @@ def _orders(tmp: Path, *lines: str) -> str:
 @pytest.mark.parametrize("mode", ["peer", "hosted"])
 def test_new_join_and_check_through_the_commands(tmp_path, mode):
     """pbem new/host and join start a 5.2 game; the Axis (first player, BbF 5.2) checks an
-    Activation; a barrage and an attack by fire are refused in one line: not yet implemented,
-    with the rule (BCS-7.0b); an illegal move names its rule."""
+    Activation; a barrage and an attack by fire before any Activation are refused in one line
+    naming their rule (BCS-8.0b); an illegal move names its rule."""
     t = Table(tmp_path, game="bcs", scenario="5.2", mode=mode, sides=SIDES)
     t.deliver()
     axis = str(t.dirs["axis"])
@@ -72,11 +72,11 @@ def test_new_join_and_check_through_the_commands(tmp_path, mode):
     r = t.run("check", axis, _orders(tmp_path, "activate gerhardt at B20.00",
                                      "move ii-7-pz B20.00", "end", "done"))
     assert r.exit_code == 0, r.output
-    for line in ("barrage B8.19", "fire B8.19 with ii-7-pz"):
+    for line in ("barrage B8.19 arty 1 spot gerhardt-hq", "fire B8.19 with ii-7-pz"):
         r = t.run("check", axis, _orders(tmp_path, line))
         assert r.exit_code == EXIT_REFUSED, r.output
-        err = [x for x in r.output.splitlines() if "not yet implemented" in x]
-        assert len(err) == 1 and "[BCS-7.0b]" in err[0] and "Traceback" not in r.output, \
+        err = [x for x in r.output.splitlines() if "[BCS-8.0b]" in x]
+        assert len(err) == 1 and "active player" in err[0] and "Traceback" not in r.output, \
             r.output
     r = t.run("check", axis, _orders(tmp_path, "activate gerhardt at B20.00",
                                      "move ii-7-pz B14.09"))
