@@ -91,10 +91,6 @@ def new_game(game_name: str, scenario: str, root: str | Path, *, side: str, key_
                         "choose --mode peer or --mode hosted")
     if mode == "sealed" and hasattr(game, "sealed_options"):   # options a sealed game needs
         options = game.sealed_options(options or {})
-    refusal = getattr(game, "sealed_refusal", None)
-    why = refusal(resolve_options(game, options or {})) if mode == "sealed" and refusal else None
-    if why:
-        raise PbemError(f"{game.id} cannot be played in sealed mode with these options: {why}")
     key = keymod.load_private(key_path)
     my_pub = keymod.public_raw(key.public_key())
     opp_raw, opp_name = keymod.load_public(opponent_pub)

@@ -11,7 +11,7 @@ from pbem.core.encoding import sha256_hex
 from pbem.core.errors import FileRejected, IllegalFile, IllegalOrder, OrderSyntaxError
 from pbem.core.game import Context, Event, Game, NeedsDice
 from pbem.core.standing import (StandingOrder, apply_order, apply_standing, format_line,
-                                is_standing, parse_line, topics_of)
+                                parse_line, topics_of)
 from pbem.core.records import Results, RollRecord, Turn
 
 

@@ -16,13 +16,13 @@ from typing import Any
 import msgspec
 import pytest
 
-from fixtures.blindgame import BLOCKS, BlindGame, BlindState, STRENGTH, Attack, _dir
+from fixtures.blindgame import BlindGame, BlindState, STRENGTH, Attack, _dir
 from fixtures.table import Table, snapshot
 from pbem.core import registry
 from pbem.core.dice import KeyedDice
-from pbem.core.errors import IllegalOrder, OrderSyntaxError
+from pbem.core.errors import IllegalFile, IllegalOrder
 from pbem.core.game import Context, Decision
-from pbem.core.records import Turn, read_file
+from pbem.core.records import read_file
 from pbem.core.sealed import SealedPlay, check_play, standing_answers
 from pbem.core.standing import answer
 from pbem.protocol import ops
@@ -318,8 +318,7 @@ def test_standing_lines_keep_every_later_order_at_its_dice_address(tmp_path, gua
 def test_a_sealed_standing_marker_is_refused_outside_sealed_mode():
     from pbem.protocol.resolve import parse_orders
 
-    with pytest.raises(Exception):
+    with pytest.raises(IllegalFile, match="x.pbem: order 1 'standing sealed'"):
         parse_orders(GUARD, [SEALED_STANDING], name="x.pbem", canonical_only=True)
     assert parse_orders(GUARD, [SEALED_STANDING], name="x.pbem", canonical_only=True,
                         sealed=True) == [None]
-    assert BLOCKS and OrderSyntaxError

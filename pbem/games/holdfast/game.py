@@ -161,10 +161,6 @@ class HoldfastGame:
         """True for a hidden fact that never changes (a slot's unit; its strength does)."""
         return fact.endswith(".unit")
 
-    def sealed_refusal(self, options: dict[str, Any]) -> str | None:
-        """Why a sealed game with these house options is refused (None: it may be played)."""
-        return sealed.sealable(options)
-
     def standing_answers(self, state: HoldfastState, side: str,
                          decision: Any) -> list[str] | None:
         """The allocation side's standing 'hits' order gives (sealed mode)."""

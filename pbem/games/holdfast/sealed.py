@@ -46,8 +46,6 @@ from pbem.games.holdfast.state import (SIDES, HoldfastState, MoveSeen, SideState
                                        enemy)
 from pbem.games.holdfast.supply import activation_supply, in_supply, net_for
 
-#: house options whose public outcomes would read a hidden value (none: see the docstring)
-UNSEALABLE: dict[str, Any] = {}
 KNOWN = "known"      # where: an opened unit whose slot is not on the map yet (this file)
 _SLOT = re.compile(r"^\?(allied|axis)-([1-9][0-9]{0,4})$")
 MOVE_FAR = 999       # a projected move is not checked against MP (a hidden value)
@@ -148,14 +146,6 @@ def assign_slots(state: HoldfastState) -> None:
                 n = pub.slots.get(side, 0) + 1
                 pub.slots[side] = n
                 priv.slots[uid] = n
-
-
-def sealable(options: dict[str, Any]) -> str | None:
-    """Why a game with these options cannot play sealed (None if it can)."""
-    for k, bad in UNSEALABLE.items():
-        if options.get(k) == bad:
-            return f"house option {k} = {str(bad).lower()} reads the other side's hidden supply"
-    return None
 
 
 # -- the sealed interface ------------------------------------------------------------------
