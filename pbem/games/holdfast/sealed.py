@@ -1,11 +1,11 @@
-"""Holdfast in sealed mode (docs/sealed.md, docs/holdfast.md "Sealed mode").
+"""Holdfast in sealed mode (docs/sealed.md section 5e).
 
 The other side knows a block only by its public slot: `?axis-7`, given when the block is
 placed on the map (the fixed Allied set-up: slots 1.. in unit id order) and kept while it
 stays there; a block that leaves the map and comes back gets a new slot. The block's
 identity and strength are the facts of its slot (`axis-7.unit`, `axis-7.sp`). Orders travel
-as projections over slots that carry what the other side may see, and the public outcomes its
-processor cannot compute (`seen ...` lines):
+as projections over slots that carry what the other side may see, and what its processor
+cannot compute (the RP cost of steps, which depends on the hidden type), as `seen ...` lines:
 
     seen place ?axis-7 1803             a block appears (or, in the set-up, is placed again)
     seen buy ?axis-7 1 rp 2             a block gains steps, for that many RP
