@@ -135,6 +135,10 @@ def test_barrage_and_fire_orders_are_checked_not_refused_wholesale():
     ("if second activation then end", "if second activation then end"),
     ("if b14.09 clear then move 2-1-arm B14.09", "if B14.09 clear then move 2-1-arm B14.09"),
     ("if 3-1-arm alive then done", "if 3-1-arm alive then done"),
+    ("if b8.19 held then barrage B8.19 AIR 1 spot cca-hq else end",
+     "if B8.19 held then barrage B8.19 air 1 spot cca-hq else end"),
+    ("if snafu pass then attack B8.19 with kern suppress arty",
+     "if snafu pass then attack B8.19 with kern suppress arty"),
 ])
 def test_guarded_orders_are_canonical(text, canonical):
     """Guarded orders read BbF's conditions and print one canonical line."""
