@@ -14,8 +14,8 @@ from pbem.core.mapdata import GameMap
 from pbem.games.bcs.loader import BcsData, load_data
 
 PLAYABLE = ("5.2",)
-STATUS = ("scenario 5.2 playable; rules engine in progress (Barrage and Attack by Fire not "
-          "yet implemented)")
+STATUS = ("scenario 5.2 playable; rules engine in progress (Support and the inactive player's "
+          "questions in a file not yet implemented)")
 DATA_ONLY = "data only, not playable yet"
 
 
