@@ -70,9 +70,10 @@ def standin(view: HoldfastView | dict[str, Any], side: str) -> HoldfastState:
                       phase=v.phase, active=v.active, step=v.step, weather=v.weather,
                       weather_roll=v.weather_roll, rp=dict(v.rp), control=dict(v.control),
                       moves=list(v.moves), combats=list(v.combats),
-                      seq=max((u.placed for u in v.units), default=0), result=v.result)
+                      seq=max((u.placed for u in v.units), default=0), result=v.result,
+                      slots=dict(v.slots))
     mine = SideState(units=own, leader_mp_used=v.leader_mp_used,
                      minor_ports=dict(v.minor_ports), pending_hits=v.pending_hits,
-                     standing=dict(v.standing))
+                     standing=dict(v.standing), slots=dict(v.own_slots))
     parts = {side: mine, foe: SideState(units=blocks)}
     return HoldfastState(public=pub, private={s: parts[s] for s in sorted(parts)})

@@ -68,6 +68,8 @@ class HoldfastView(msgspec.Struct, kw_only=True):
     options: dict[str, str | int | bool] = {}   # house options not at their default (public)
     minor_ports: dict[str, str] = {}            # own minor port claims this player turn
     standing: dict[str, str] = {}               # own standing orders
+    slots: dict[str, int] = {}                  # block slots given per side (public)
+    own_slots: dict[str, int] = {}              # own unit -> its block slot (sealed mode)
 
 
 def build_view(state: HoldfastState, w: World, side: str) -> HoldfastView:
@@ -97,7 +99,8 @@ def build_view(state: HoldfastState, w: World, side: str) -> HoldfastView:
                         leader_mp_used=priv.leader_mp_used, pending_hits=priv.pending_hits,
                         result=pub.result, options={k: x for k, x in pub.options.items()
                                                     if k not in OPTIONS or OPTIONS[k].default != x},
-                        minor_ports=dict(priv.minor_ports), standing=dict(priv.standing))
+                        minor_ports=dict(priv.minor_ports), standing=dict(priv.standing),
+                        slots=dict(pub.slots), own_slots=dict(priv.slots))
 
 
 def secrets(state: HoldfastState, w: World, side: str) -> list[str]:
