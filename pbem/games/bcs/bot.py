@@ -4,7 +4,8 @@ Every line is applied to the copy as it is written, so it is legal when written;
 after the first order that may roll dice (``activate``, ``second``, ``attack``, ``end``), as
 later lines could not know the dice. In an Activation it places Combat OBJs on enemy hexes near
 its units, moves, then now and then attacks, Shock Attacks or engages with a unit next to an
-enemy.
+enemy (an Attack with a Suppression Barrage, a Barrage Mission spotted by the unit or an Attack
+by Fire are among the choices).
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.games.bcs import actions
 from pbem.games.bcs.board import bdata, combat_count, entry_hexes
-from pbem.games.bcs.orders import Attack, Engage, Move, Obj, Order, Shock, Trains, format_order
+from pbem.games.bcs.orders import (Attack, Barrage, Engage, Fire, Fires, Move, Obj, Order, Shock,
+                                   Trains, format_order)
 from pbem.games.bcs.supply import SUPPLY_ROADS, msr, road_hexes
 from pbem.games.bcs.sequence import pending
 from pbem.games.bcs.state import BcsState
@@ -45,7 +47,7 @@ def play(state: BcsState, side: str, rng: random.Random, style: str = "random") 
     d = decisions[0]
     if d.choices:
         return [rng.choice(list(d.choices))]
-    return _activities(state, side, rng)
+    return _activities(state, side, rng, style)
 
 
 def _trains(s: BcsState, side: str, rng: random.Random) -> list[str]:
@@ -97,50 +99,68 @@ def _objs(s: BcsState, side: str, rng: random.Random) -> list[str]:
 
 
 def _attack(s: BcsState, side: str, rng: random.Random) -> str:
-    """A Regular or Shock Attack or an Engagement by a unit of the active Formation next to an
-    enemy hex, or ''."""
+    """A Regular or Shock Attack, an Engagement or an Attack by Fire by a unit of the active
+    Formation next to an enemy hex, or a Barrage it spots within 4 hexes (8.1a), or ''."""
     act = s.activation
     assert act is not None
     grid = bdata().game_map.grid
     units = sorted(p.id for p in s.pieces.values()
                    if p.formation == act.formation and p.kind == "unit" and p.status == "map")
     rng.shuffle(units)
+    enemy = sorted({p.hex for p in s.pieces.values() if p.side != side and p.status == "map"})
     for uid in units:
-        for h in grid.neighbours(s.pieces[uid].hex):
-            if not any(p.side != side and p.hex == h and p.status == "map"
-                       for p in s.pieces.values()):
+        here = s.pieces[uid].hex
+        for h in enemy:
+            far = grid.distance(here, h)
+            if far > 4:
                 continue
-            kinds: list[type] = [Attack, Shock, Engage]
+            kinds: list[Order] = [Barrage(hex=h, spotter=uid, arty=1)]
+            if far == 1:
+                kinds += [Attack(hex=h, unit=uid), Shock(hex=h, unit=uid),
+                          Engage(hex=h, unit=uid), Fire(hex=h, unit=uid),
+                          Attack(hex=h, unit=uid, fires=Fires(mission="suppression", arty=1))]
             rng.shuffle(kinds)
-            for kind in kinds:
-                order = kind(hex=h, unit=uid)
+            for order in kinds:
                 if _try(s, side, order) is None:
                     return format_order(order)
     return ""
 
 
-def _activities(state: BcsState, side: str, rng: random.Random) -> list[str]:
+def _path(s: BcsState, p, rng: random.Random, style: str, enemy: list[str]) -> list[str]:
+    """A random walk of 1-4 hexes from the piece's hex (or an Entry hex); the heuristic style
+    draws six and keeps the one ending nearest an enemy unit."""
+    grid = bdata().game_map.grid
+    walks = []
+    for _ in range(6 if style == "heuristic" and enemy else 1):
+        path = [rng.choice(entry_hexes(s, p))] if p.status == "off" else [p.hex]
+        for _ in range(rng.randint(1, 4)):
+            path.append(rng.choice(grid.neighbours(path[-1])))
+        walks.append(path)
+    if len(walks) > 1:
+        walks.sort(key=lambda w: min(grid.distance(w[-1], h) for h in enemy))
+    return walks[0]
+
+
+def _activities(state: BcsState, side: str, rng: random.Random,
+                style: str = "random") -> list[str]:
     """Random OBJs and moves of the active Formation's units, each legal on the copy, then
-    sometimes an Attack (the stretch stops at its dice), else 'end'."""
+    sometimes an Attack (the stretch stops at its dice), else 'end'. The heuristic style moves
+    toward the enemy and attacks whenever it can."""
     s = msgspec.convert(msgspec.to_builtins(state), type=BcsState)
     act = s.activation
     assert act is not None
-    grid = bdata().game_map.grid
     lines: list[str] = _objs(s, side, rng) + _trains(s, side, rng)
     units = sorted(p.id for p in s.pieces.values()
                    if p.formation == act.formation and p.kind in ("unit", "hq")
                    and p.status != "dead")
     rng.shuffle(units)
+    enemy = sorted({q.hex for q in s.pieces.values()
+                    if q.side != side and q.kind == "unit" and q.status == "map"})
     for uid in units[:MAX_MOVES]:
         p = s.pieces[uid]
-        if p.status == "off":
-            if p.arrives > s.turn or not entry_hexes(s, p):
-                continue
-            path = [rng.choice(entry_hexes(s, p))]
-        else:
-            path = [p.hex]
-        for _ in range(rng.randint(1, 4)):
-            path.append(rng.choice(grid.neighbours(path[-1])))
+        if p.status == "off" and (p.arrives > s.turn or not entry_hexes(s, p)):
+            continue
+        path = _path(s, p, rng, style, enemy)
         steps = path if p.status == "off" else path[1:]
         for cut in range(len(steps), 0, -1):
             order = Move(units=[uid], path=steps[:cut])
@@ -153,6 +173,6 @@ def _activities(state: BcsState, side: str, rng: random.Random) -> list[str]:
                 continue
             lines.append(format_order(order))
             break
-    attack = _attack(s, side, rng) if rng.random() < 0.5 else ""
+    attack = _attack(s, side, rng) if style == "heuristic" or rng.random() < 0.5 else ""
     lines.append(attack or "end")
     return lines
