@@ -160,3 +160,41 @@ def test_strategic_movement_from_an_enemy_zoc_reaches_nothing() -> None:
     assert reachable(state, w, "allied", "inf1", 8, True) == {}
     assert cheapest_path(state, w, "allied", "inf1", "0204", True) is None
     assert reachable(state, w, "allied", "inf1", 8, False)["0204"] == ["0304", "0204"]
+
+
+def test_bots_support_choice_is_what_the_attack_rules_accept() -> None:
+    """HF-9.4-b / HF-7-c / HF-4-c: the bots' choice of support (`one_support_per_kind`), for
+    every ordering of every set of the Axis support units in clear and poor weather, is an
+    attack the rules accept, keeps the listed order and the first unit of each kind, and each
+    listed unit it leaves out would make the rules refuse the attack (a second air unit, a
+    second unit of a kind, air in poor weather)."""
+    from itertools import permutations
+
+    from pbem.games.holdfast.combat import check_attack, one_support_per_kind, support_kind
+    from pbem.games.holdfast.orders import Attack
+
+    state = build(side="axis", units=[{"id": "ger1", "hex": "0404"}, {"id": "inf1", "hex": "0304"},
+                                      {"id": "arnim", "where": "offmap"}, {"id": "air1", "where": "offmap"},
+                                      {"id": "air2", "where": "offmap"}, {"id": "kg", "where": "offmap"}])
+    w = world(state.public.scenario)
+    pool = ["arnim", "air1", "air2", "kg"]
+    seen_left_out = 0
+    for weather in ("clear", "poor"):
+        state.public.weather = weather
+        for n in range(len(pool) + 1):
+            for listed in permutations(pool, n):
+                got = one_support_per_kind(w, list(listed), weather)
+                assert got == [s for s in listed if s in got], (weather, listed, got)
+                firsts = {}
+                for s in listed:
+                    firsts.setdefault(support_kind(w, s), s)
+                assert all(firsts[support_kind(w, s)] == s for s in got), (weather, listed, got)
+                check_attack(state, w, "axis", Attack(hex="0304", units=("ger1",), support=tuple(got)))
+                for s in listed:
+                    if s in got:
+                        continue
+                    seen_left_out += 1
+                    with pytest.raises(IllegalOrder):
+                        check_attack(state, w, "axis",
+                                     Attack(hex="0304", units=("ger1",), support=(*got, s)))
+    assert seen_left_out
