@@ -109,6 +109,24 @@ def resolve(specs: Mapping[str, OptionSpec], given: Mapping[str, Any] | None, *,
     return out
 
 
+def bot_choices(specs: Mapping[str, OptionSpec], owner: str = "game") -> dict[str, Any]:
+    """The options a bot game (``pbem demo``, test games) plays: every default, and for a
+    required option its first choice that the other options allow. Never a proposal's default:
+    a player who leaves a required option out is still refused by ``resolve``."""
+    given: dict[str, Any] = {}
+    for k in sorted(specs):
+        spec = specs[k]
+        if spec.required and _holds(spec.when, {**{d: specs[d].default for d in spec.when},
+                                                **given}):
+            given[k] = spec.choices[0]
+    return resolve(specs, given, where="bot options", owner=owner)
+
+
+def required_choices(specs: Mapping[str, OptionSpec], chosen: Mapping[str, Any]) -> dict[str, Any]:
+    """The required options among chosen (what a bot game had to pick for the players)."""
+    return {k: v for k, v in chosen.items() if specs[k].required}
+
+
 def _value_cond(spec: OptionSpec, value: Any) -> dict[str, tuple[Any, ...]]:
     """The condition on other options that this value of the option needs (compared with ==,
     as the choices are)."""

@@ -13,7 +13,8 @@ from pbem.core.sealed import can_seal
 from pbem.core.registry import find_game
 from pbem.protocol import ops
 from pbem.protocol.audit import verify_archive
-from pbem.protocol.genesis import HOST, resolve_options
+from pbem.core.options import bot_choices, required_choices
+from pbem.protocol.genesis import HOST
 
 MAX_FILES = 20000
 
@@ -48,7 +49,8 @@ def play_demo(root: str | Path, *, game_name: str = "holdfast", scenario: str | 
     scenario = scenario or next(iter(game.scenarios()))
     if scenario not in game.scenarios():
         raise PbemError(f"unknown scenario {scenario!r} of {game.id}")
-    resolve_options(game, {}, name="pbem demo")     # a required option refuses the demo here
+    # the players of a real game must choose a required option; the bots take its first choice
+    chosen = required_choices(game.options(), bot_choices(game.options(), owner=game.id))
     if mode == "sealed" and not can_seal(game):
         raise PbemError(f"{game.id} cannot be played in sealed mode yet (docs/sealed.md): "
                         "choose --mode peer or --mode hosted")
@@ -59,10 +61,13 @@ def play_demo(root: str | Path, *, game_name: str = "holdfast", scenario: str | 
     ex = Exchange(root, game.sides, mode)
     log = echo or (lambda _m: None)
     if mode in ("peer", "sealed"):
-        _play_peer(ex, game, scenario, rng, style, log, mode=mode)
+        _play_peer(ex, game, scenario, rng, style, log, mode=mode, options=chosen)
     else:
-        _play_hosted(ex, game, scenario, rng, style, log)
+        _play_hosted(ex, game, scenario, rng, style, log, options=chosen)
     result = ops.Outcome()
+    for k, v in sorted(chosen.items()):
+        result.messages.append(f"Required option {k}={v} was chosen for the bots "
+                               f"(players choose it with pbem new --option {k}=...).")
     turns = 0
     for party, d in ex.dirs.items():
         audit = verify_archive(d)
@@ -95,12 +100,14 @@ def _bot_orders(ex: Exchange, s: Any, side: str, rng: random.Random, style: str)
 
 
 def _play_peer(ex: Exchange, game: Any, scenario: str, rng: random.Random, style: str,
-               log: Callable[[str], Any], mode: str = "peer") -> None:
+               log: Callable[[str], Any], mode: str = "peer",
+               options: dict[str, Any] | None = None) -> None:
     a, b = game.sides
     other = {a: b, b: a}
     prop = ex.mail_path(a, "proposal")
     ops.new_game(game.id, scenario, ex.dirs[a], side=a, key_path=str(ex.keys[a]),
-                 opponent_pub=str(ex.keys[b].with_suffix(".pub")), out=str(prop), mode=mode)
+                 opponent_pub=str(ex.keys[b].with_suffix(".pub")), out=str(prop), mode=mode,
+                 options=options or None)
     acc = ex.mail_path(b, "accept")
     ops.join_game(str(prop), key_path=str(ex.keys[b]), root=ex.dirs[b], out=str(acc))
     queue: list[tuple[Path, str]] = [(acc, a)]
@@ -137,11 +144,11 @@ def _owes(ex: Exchange, side: str) -> bool:
 
 
 def _play_hosted(ex: Exchange, game: Any, scenario: str, rng: random.Random, style: str,
-                 log: Callable[[str], Any]) -> None:
+                 log: Callable[[str], Any], options: dict[str, Any] | None = None) -> None:
     prop = ex.mail_path(HOST, "proposal")
     ops.host_game(game.id, scenario, ex.dirs[HOST], key_path=str(ex.keys[HOST]),
                   players={s: str(ex.keys[s].with_suffix(".pub")) for s in game.sides},
-                  out=str(prop))
+                  out=str(prop), options=options or None)
     views: dict[str, str] = {}
     for side in game.sides:
         acc = ex.mail_path(side, "accept")

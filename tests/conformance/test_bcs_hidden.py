@@ -21,6 +21,7 @@ import pytest
 
 from pbem.core.dice import KeyedDice
 from pbem.core.game import Context
+from pbem.core.options import bot_choices
 from pbem.core.registry import find_game
 from pbem.core.standing import apply_order, parse_line
 from pbem.protocol.resolve import copy_state
@@ -76,7 +77,7 @@ def test_hidden_numbers_never_reach_the_enemy(seed):
     game = find_game("bcs")
     rng = random.Random(seed)
     style = "random" if seed % 2 == 0 else "heuristic"
-    state = game.setup("5.2", {k: v.default for k, v in game.options().items()})
+    state = game.setup("5.2", bot_choices(game.options()))
     checked = steps = 0
     while game.outcome(state) is None:
         for viewer in game.sides:
@@ -106,7 +107,7 @@ def test_a_shown_number_would_be_caught():
     """The check is not vacuous: a viewer's own steps and Air Points are in what it is shown,
     so altering its own side's numbers changes its bytes."""
     game = find_game("bcs")
-    state = game.setup("5.2", {k: v.default for k, v in game.options().items()})
+    state = game.setup("5.2", bot_choices(game.options()))
     state.private["allied"].air_points = 2
     alt = altered(game, state, "allied")
     assert seen_by(game, alt, "allied") != seen_by(game, state, "allied")

@@ -17,6 +17,7 @@ import random
 import msgspec
 import pytest
 
+from pbem.core.options import bot_choices
 from pbem.core.standing import apply_order, format_line, parse_line
 from pbem.core.dice import KeyedDice
 from pbem.core.game import Context
@@ -60,7 +61,7 @@ def render_all(game, state, side):
 @pytest.mark.parametrize("game,scenario,i", cases(API_GAMES, DEFAULT_API))
 def test_random_legal_play(game, scenario, i):
     rng = random.Random(1000 * i + 17)
-    options = {k: v.default for k, v in game.options().items()}
+    options = bot_choices(game.options())
     state = game.setup(scenario, options)
     decisions = 0
     while game.outcome(state) is None:
@@ -124,7 +125,7 @@ def test_sealed_invariant(game):
 
     for seed in range(max(5, int(20 * SCALE))):
         scenario = next(iter(game.scenarios()))
-        state = game.setup(scenario, {})
+        state = game.setup(scenario, bot_choices(game.options()))
         assert check_play(game, state, random.Random(seed)) == [], (game.id, seed)
 
 

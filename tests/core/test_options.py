@@ -118,8 +118,20 @@ def one_line_error(r, *must: str) -> str:
     return lines[0]
 
 
-def test_new_host_and_demo_refuse_a_missing_required_option(tmp_path: Path, choosy: None) -> None:
-    """pbem new, host and demo: one line naming the required option and its choices."""
+def test_demo_bots_take_a_required_options_first_choice_and_say_so(tmp_path: Path,
+                                                                   choosy: None) -> None:
+    """pbem demo is a bot game: it takes a required option's first choice (never a default of
+    a real proposal) and names the choice; the genesis records it."""
+    r = Table(tmp_path, options=("bonus=1",)).run("demo", str(tmp_path / "d"), "--game",
+                                                   "choosy", "--quiet")
+    assert r.exit_code == 0, r.output
+    assert "Required option bonus=0 was chosen for the bots" in r.output
+    prop = read_file(sorted((tmp_path / "d" / "mail").glob("*proposal.pbem"))[0])
+    assert prop.payload.options["bonus"] == 0
+
+
+def test_new_and_host_refuse_a_missing_required_option(tmp_path: Path, choosy: None) -> None:
+    """pbem new and host: one line naming the required option and its choices."""
     t = Table(tmp_path, options=("bonus=1",))          # dash: keys and a runner
     need = ("option bonus is required for choosy", "choose one of [0, 1]")
     one_line_error(t.run("new", "choosy", "short", str(tmp_path / "n"), "--side", "red",
@@ -128,10 +140,8 @@ def test_new_host_and_demo_refuse_a_missing_required_option(tmp_path: Path, choo
     one_line_error(t.run("host", "choosy", "short", str(tmp_path / "h"), "--key", t.key("host"),
                          "--player", f"red={t.pub('red')}", "--player", f"blue={t.pub('blue')}",
                          "--out", str(tmp_path / "p.pbem")), *need)
-    one_line_error(t.run("demo", str(tmp_path / "d"), "--game", "choosy", "--quiet"),
-                   "pbem demo: option bonus is required", "[0, 1]")
     assert not (tmp_path / "n").exists() and not (tmp_path / "h").exists()
-    assert not (tmp_path / "d").exists() and not (tmp_path / "p.pbem").exists()
+    assert not (tmp_path / "p.pbem").exists()
     one_line_error(t.run("new", "choosy", "short", str(tmp_path / "n"), "--side", "red",
                          "--key", t.key("red"), "--opponent", t.pub("blue"), "--option",
                          "bonus=1", "--option", "gusts=1", "--out", str(tmp_path / "p.pbem")),

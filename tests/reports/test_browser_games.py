@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from pbem.core.options import bot_choices
 from pbem.core.standing import apply_order, parse_line
 from pbem.core.dice import KeyedDice
 from pbem.core.game import Context
@@ -26,7 +27,7 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs /usr/bin/ch
 def played_state(game, scenario: str, decisions: int = 6):
     """A state a few decisions into a bot game (units on the map, some events)."""
     rng = random.Random(5)
-    state = game.setup(scenario, {k: v.default for k, v in game.options().items()})
+    state = game.setup(scenario, bot_choices(game.options()))
     for _ in range(decisions):
         if game.outcome(state) is not None:
             break

@@ -10,6 +10,7 @@ import pytest
 
 from pbem.core.dice import KeyedDice
 from pbem.core.game import ALL, Context
+from pbem.core.options import bot_choices
 from pbem.core.registry import find_game
 from pbem.core.rulecases import Case, run_case
 from pbem.games.holdfast.rulecases import HOOKS
@@ -83,7 +84,7 @@ def test_holdfast_bridge_die_goes_to_the_crossing_unit_HF_TEC_h():
 def test_holdfast_support_dice_explained_HF_9_4_b():
     """HF-9.4-b, HF-4: leader and Kampfgruppe add a die each, air support a separate die."""
     g = find_game("holdfast")
-    state = g.setup("race-to-tunis", {k: v.default for k, v in g.options().items()})
+    state = g.setup("race-to-tunis", bot_choices(g.options()))
     rng = random.Random(3)
     seen = []
     for _ in range(200):
@@ -114,7 +115,7 @@ def test_kasserine_combat_explains_strengths_and_row_KAS_8_2_1():
     comes from the defender's terrain (best for the defender), one die is rolled; the
     explanation is public, so in both reports."""
     g = find_game("kasserine")
-    state = g.setup("historical", {k: v.default for k, v in g.options().items()})
+    state = g.setup("historical", bot_choices(g.options()))
     rng = random.Random(3)
     found = []
     for _ in range(300):
@@ -150,7 +151,7 @@ def test_combat_explanations_leak_nothing_hidden(name):
     """The explanations hold no secret of either side in the other side's reports."""
     g = find_game(name)
     scenario = "race-to-tunis" if name == "holdfast" else "historical"
-    state = g.setup(scenario, {k: v.default for k, v in g.options().items()})
+    state = g.setup(scenario, bot_choices(g.options()))
     rng = random.Random(11)
     for _ in range(120):
         if g.outcome(state) is not None:

@@ -12,6 +12,7 @@ import pytest
 
 from pbem.core.dice import FixedDice
 from pbem.core.game import Context
+from pbem.core.options import bot_choices
 from pbem.core.registry import find_game
 from pbem.reports import render_text
 from pbem.reports.context import ReportContext, visible_events, visible_rolls
@@ -28,7 +29,7 @@ SCRIPTS = {
 
 
 def play(game, scenario, script, dice_values):
-    state = game.setup(scenario, {k: v.default for k, v in game.options().items()})
+    state = game.setup(scenario, bot_choices(game.options()))
     dice = FixedDice(dice_values)
     events, rolls = [], []
     for side, lines in script:

@@ -16,13 +16,14 @@ import pytest
 from pbem.core.dice import FixedDice, NoDice
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
+from pbem.core.options import bot_choices
 from pbem.core.registry import find_game
 from pbem.reports import render_html, render_text
 from pbem.reports.context import ReportContext
 
 
 def _defaults(game):
-    return {k: v.default for k, v in game.options().items()}
+    return bot_choices(game.options())
 
 
 def _ctx(game, state, side):

@@ -61,10 +61,10 @@ OPTIONS: dict[str, OptionSpec] = {
         doc="BBF-G11: optional Unit Traffic applies to Buddies (the 4.1c correction) or not "
             "(BbF 1.3 as printed)"),
     "entry_blocking": OptionSpec(
-        default="attack_from_off_map", choices=("attack_from_off_map", "five_hex_errata"),
-        doc="BBF-G12: a blocked Entry hex: printed 9.3f (Attack from Off Map, +2 DRM; the "
-            "default, as the v1.2 rulebook is in force) or the v1.0 errata (enter within 5 "
-            "hexes)"),
+        required=True, choices=("attack_from_off_map", "five_hex_errata"),
+        doc="BBF-G12: a blocked Entry hex: printed 9.3f (Attack from Off Map, +2 DRM) or the "
+            "v1.0 errata (enter within 5 hexes); the sources disagree and there is no safe "
+            "default, so the players must choose"),
     "keep_coordination_if_mixed": OptionSpec(
         default=False, choices=(False, True),
         doc="BBF-G13: keep the Coordination marker after the SNAFU roll while 10.1e applies"),

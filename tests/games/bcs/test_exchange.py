@@ -50,7 +50,24 @@ def test_demo_prints_the_files_per_game_turn(tmp_path):
                   r"turn\.", r.output)
     assert m, r.output
     assert 4 * 3 <= int(m.group(1)) and float(m.group(2)) < 30
+    # BBF-G12 is required of players; the demo's bots take its first choice and say so
+    assert "Required option entry_blocking=attack_from_off_map was chosen for the bots" in r.output
     assert len(list((tmp_path / "d" / "mail").glob("*.pbem"))) == int(m.group(1))
+
+
+ENTRY = ("entry_blocking=attack_from_off_map",)
+
+
+def test_a_proposal_without_the_required_entry_blocking_option_is_refused(tmp_path):
+    """BBF-G12: the sources disagree on a blocked Entry hex and there is no safe default, so
+    `pbem new` and `pbem host` refuse a BbF game whose proposer did not choose (one line, no
+    archive written)."""
+    with pytest.raises(AssertionError, match="option entry_blocking is required for bcs"):
+        Table(tmp_path / "peer", game="bcs", scenario="5.2", sides=SIDES)
+    assert not (tmp_path / "peer" / SIDES[0]).exists()
+    with pytest.raises(AssertionError, match="option entry_blocking is required for bcs"):
+        Table(tmp_path / "hosted", game="bcs", scenario="5.2", mode="hosted", sides=SIDES)
+    assert not (tmp_path / "hosted" / "referee").exists()
 
 
 def _orders(tmp: Path, *lines: str) -> str:
@@ -64,7 +81,7 @@ def test_new_join_and_check_through_the_commands(tmp_path, mode):
     """pbem new/host and join start a 5.2 game; the Axis (first player, BbF 5.2) checks an
     Activation; a barrage and an attack by fire before any Activation are refused in one line
     naming their rule (BCS-8.0b); an illegal move names its rule."""
-    t = Table(tmp_path, game="bcs", scenario="5.2", mode=mode, sides=SIDES)
+    t = Table(tmp_path, game="bcs", scenario="5.2", mode=mode, sides=SIDES, options=ENTRY)
     t.deliver()
     axis = str(t.dirs["axis"])
     r = t.run("status", axis)
@@ -94,7 +111,7 @@ def test_the_first_player_tie_ends_with_dice_that_always_tie(tmp_path):
             return 3
 
     game = find_game("bcs")
-    state = game.setup("5.2", {})
+    state = game.setup("5.2", {"entry_blocking": "attack_from_off_map"})
     state.turn, state.first_side = 2, "axis"
     ctx = Context(Ties())
     _pre_turn(state, ctx)
@@ -110,7 +127,7 @@ def test_the_guarded_activation_of_docs_bcs_checks(tmp_path):
     block = doc.split("**Guards on SNAFU results.**", 1)[1].split("```", 2)[1]
     lines = [x for x in block.splitlines() if x.strip()]
     assert any(x.startswith("if snafu ") for x in lines)
-    t = Table(tmp_path, game="bcs", scenario="5.2", sides=SIDES)
+    t = Table(tmp_path, game="bcs", scenario="5.2", sides=SIDES, options=ENTRY)
     t.deliver()
     r = t.run("check", str(t.dirs["axis"]), _orders(tmp_path, *lines))
     assert r.exit_code == 0, r.output

@@ -19,10 +19,8 @@ def test_defaults_are_documented_and_valid():
         assert spec.doc and (spec.required or spec.default in spec.choices), name
 
 
-def test_entry_blocking_defaults_to_the_printed_rule():
-    """BBF-G12: the printed 9.3f of the v1.2 rulebook in force is the default (every game
-    proposed without the option, the demo and the conformance suite use it); the v1.0 errata's
-    5-hex rule is a choice."""
+def test_entry_blocking_has_no_default():
+    """BBF-G12: there is no safe default; the players choose (a bot game takes the first
+    choice and says so)."""
     spec = OPTIONS["entry_blocking"]
-    assert not spec.required and spec.default == "attack_from_off_map"
-    assert set(spec.choices) == {"attack_from_off_map", "five_hex_errata"}
+    assert spec.required and set(spec.choices) == {"attack_from_off_map", "five_hex_errata"}
