@@ -209,12 +209,21 @@ def test_KAS_8_2_1_b_a_support_step_answered_against_the_committed_order_is_caug
             return ["support no" if lines[0] == "support yes" else "support yes"]
         return lines
 
-    t = _table(tmp_path, 4)
-    cheater = Cheater(t, monkeypatch, lambda m: m.setattr(GAME, "standing_answers", contrary))
-    assert cheater.play() is None
-    answered = [x for v in sealing.read_private(t.dirs[CHEAT]).values() for x in v
-                if x.startswith("support ")]
-    assert answered
+    # Keys (hence dice) are fresh in every run: a game may bring the cheater no support step
+    # its policy answers, or a flipped answer its processor cannot play (no marker left). Such a
+    # game shows nothing; the first game that does carry a contrary answer must be caught.
+    for attempt in range(6):
+        t = _table(tmp_path / f"game{attempt}", 4 + attempt)
+        cheater = Cheater(t, monkeypatch,
+                          lambda m: m.setattr(GAME, "standing_answers", contrary))
+        if cheater.play() is not None:
+            continue
+        answered = [x for v in sealing.read_private(t.dirs[CHEAT]).values() for x in v
+                    if x.startswith("support ")]
+        if answered:
+            break
+    else:
+        raise AssertionError("no game of six carried a support step answered by the cheater")
     for side in t.sides:
         r = t.run("verify", str(t.dirs[side]))
         assert r.exit_code == 3, r.output
