@@ -6,20 +6,17 @@ the order and the rule, with the archive untouched."""
 
 from __future__ import annotations
 
-import base64
-import json
 from pathlib import Path
 
 import msgspec
 import pytest
 
+from fixtures.sealed_leaks import check_no_leak as _check_no_leak
 from fixtures.table import Table, snapshot
-from pbem.core.armor import scan
 from pbem.core.records import Turn, read_file
 from pbem.games.holdfast.data import world
 from pbem.games.holdfast.game import GAME
 from pbem.protocol import ops
-from pbem.protocol.sealing import private_path
 
 SIDES = ("allied", "axis")
 W = world("race-to-tunis")
@@ -29,64 +26,6 @@ def _table(tmp_path: Path, seed: int) -> Table:
     t = Table(tmp_path, game="holdfast", scenario="race-to-tunis", mode="sealed", sides=SIDES)
     t.rng.seed(seed)
     return t
-
-
-def _stored_text(root: Path) -> str:
-    """Every byte a side stores, as text, with every armored block's payload decoded, its own
-    private store of real orders left out (what it knows of itself)."""
-    out = []
-    for p in sorted(root.rglob("*")):
-        if not p.is_file() or p.name == ".lock" or p == private_path(root):
-            continue
-        text = p.read_bytes().decode("utf-8", "replace")
-        out.append(text)
-        for block in scan(text):
-            if block.data is not None:
-                env = json.loads(block.data)
-                out.append(base64.b64decode(env["payload"]).decode("utf-8", "replace"))
-    return "\n".join(out)
-
-
-def _opened_units(t: Table, side: str) -> set[str]:
-    """side's units the rules have shown the other side so far (HF-9.4-d): the blocks of its
-    combats (opened) and its support units named in its attacks."""
-    out = set()
-    for p in (t.dirs[side] / "files").glob("0*-*.pbem"):
-        turn = read_file(p).payload
-        if isinstance(turn, Turn) and turn.sender == side:
-            out |= {op.value for op in turn.openings or [] if op.fact.endswith(".unit")}
-            for line in turn.orders:
-                if line.startswith("seen attack ") and " support " in line:
-                    out |= set(line.split(" support ")[1].split(" hits ")[0].split())
-    return out
-
-
-def _hidden_words(t: Table, side: str) -> dict[str, str]:
-    """side's unit ids and names never opened to the other side: word -> unit id. Names are
-    searched as the reports write them; short ids that other text could contain are left to
-    their names."""
-    shown = _opened_units(t, side)
-    out = {}
-    for uid, spec in W.units.items():
-        if spec.side != side or uid in shown:
-            continue
-        out[f'"{uid}"'] = uid              # as JSON (states, orders, openings)
-        out[f"[{uid}]"] = uid              # as reports and logs name a unit
-        out[spec.name] = uid
-    return out
-
-
-def _check_no_leak(t: Table) -> None:
-    for side in SIDES:
-        other = t.other(side)
-        theirs = _stored_text(t.dirs[other])
-        for word, uid in _hidden_words(t, side).items():
-            assert word not in theirs, f"{other} stores {side}'s unrevealed {uid} ({word!r})"
-        # strengths travel only in openings: a stand-in of the other side holds none of them
-        s = ops.open_session(t.dirs[other], key_path=t.key(other))
-        for key, u in s.state.private[side].units.items():
-            if key.startswith("?"):
-                assert u.sp == W.units[key].max_sp, f"{other}'s stand-in {key} holds a strength"
 
 
 @pytest.mark.parametrize("seed", range(4))
