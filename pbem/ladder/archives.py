@@ -44,7 +44,7 @@ class GameFacts(msgspec.Struct, kw_only=True):
     game: str                            # game id (holdfast, kasserine, ...)
     title: str
     scenario: str
-    mode: str                            # peer / hosted (sealed: not built yet)
+    mode: str                            # peer / hosted / sealed (with both final reveals)
     party: str                           # whose archive: a side, or host
     kind: str                            # peer / referee / hosted-player
     pubs: dict[str, bytes]               # side -> raw public key (the two players)
@@ -349,9 +349,18 @@ def audit_submission(path: str | Path, *, require_over: bool = True) -> Audited:
             facts.faces = face_counts(loaded)
         except Exception as e:  # noqa: BLE001 - an archive the audit passed but we cannot read
             raise LadderError(f"{shown}: cannot read the verified archive ({e})") from None
-        if facts.mode not in ("peer", "hosted"):
-            raise LadderError(f"{shown}: {facts.mode} games count only with both final "
-                              "reveals, which this ladder cannot check yet")
+        if facts.mode == "sealed":
+            from pbem.protocol.sealing import missing_final_reveals
+
+            # the audit replayed the game with full information only if both reveals are in
+            missing = missing_final_reveals(loaded)
+            if missing:
+                raise LadderError(f"{shown}: a sealed game counts only with both final "
+                                  f"reveals; {', '.join(missing)}'s is not in this {what}, so "
+                                  "its hidden moves are not audited (a missing final reveal "
+                                  "is a forfeit: claim it)")
+        elif facts.mode not in ("peer", "hosted"):
+            raise LadderError(f"{shown}: {facts.mode} games are not accepted by this ladder")
         if require_over and facts.outcome is None:
             raise LadderError(f"{shown}: the game is not over in this {what} (file "
                               f"{facts.last_seq}; receive the last files first)")

@@ -367,6 +367,13 @@ def side_fact_key(own: Any) -> bytes:
     return fact_key(own.root_secret())
 
 
+def missing_final_reveals(s: Any) -> list[str]:
+    """The sides of a sealed session whose final reveal is not in its archive."""
+    sent = {f.payload.sender for f in s.ledger.files
+            if getattr(f.payload, "final", msgspec.UNSET) is not msgspec.UNSET}
+    return [side for side in s.game.sides if side not in sent]
+
+
 def audit_sealed(s: Any) -> tuple[list[str], list[str]]:
     """`pbem verify` of a sealed archive: with both final reveals, replay the whole game with
     full information (real orders on the real state, the same dice) and check every

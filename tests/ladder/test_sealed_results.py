@@ -1,0 +1,63 @@
+"""A ladder records a sealed game only with both final reveals: the audit then has replayed it
+with full information. An archive that lacks one is refused in one line naming the side."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pbem.cli import cli
+from pbem.protocol.demo import play_demo
+
+
+def run(*args: object):
+    return CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
+
+
+@pytest.fixture(scope="module")
+def sealed_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("sealed") / "d"
+    play_demo(root, game_name="holdfast", scenario="race-to-tunis", mode="sealed", seed=1,
+              style="random")
+    return root
+
+
+def _ladder(tmp_path: Path, game: Path) -> Path:
+    db = tmp_path / "club.ladder"
+    assert run("ladder", "init", db).exit_code == 0
+    assert run("ladder", "accept", db, "holdfast").exit_code == 0
+    for name, side in (("alice", "allied"), ("bob", "axis")):
+        r = run("ladder", "add-player", db, name, game / "keys" / f"{side}.pub")
+        assert r.exit_code == 0, r.output
+    return db
+
+
+def test_a_sealed_game_with_both_final_reveals_is_recorded(tmp_path, sealed_game):
+    db = _ladder(tmp_path, sealed_game)
+    r = run("ladder", "submit", db, sealed_game / "axis")
+    assert r.exit_code == 0, r.output
+    assert "Recorded game #1" in r.output and "alice vs bob" in r.output, r.output
+    assert "holdfast/race-to-tunis" in run("ladder", "games", db).output
+
+
+def test_a_sealed_archive_without_the_other_final_reveal_is_refused(tmp_path, sealed_game):
+    """One side's archive with the other side's final reveal (the last file) taken out: the
+    game is over but that side's hidden moves were never replayed, so it does not count."""
+    db = _ladder(tmp_path, sealed_game)
+    last_name = sorted((sealed_game / "axis" / "files").glob("*.pbem"))[-1].name
+    late = last_name.rsplit("-", 1)[1].removesuffix(".pbem")      # who revealed last
+    owner = "allied" if late == "axis" else "axis"
+    copy = tmp_path / owner
+    shutil.copytree(sealed_game / owner, copy)
+    shutil.rmtree(copy / "cache", ignore_errors=True)
+    (copy / "files" / last_name).unlink()
+    before = db.read_bytes()
+    r = run("ladder", "submit", db, copy)
+    assert r.exit_code != 0
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 1 and "a sealed game counts only with both final reveals" in lines[0]
+    assert f"{late}'s is not in this archive" in lines[0] and str(copy) in lines[0], r.output
+    assert db.read_bytes() == before
