@@ -182,6 +182,11 @@ def check_case(hooks: CaseHooks, case: Case, run: CaseRun) -> None:
     unknown = sorted(set(exp) - CORE_KEYS - hooks.keys)
     assert not unknown, f"expectation keys nobody checks: {unknown}"
     game, state = hooks.game, run.state
+    state_type = getattr(game, "state_type", None)
+    if state_type is not None:       # archives, caches and replays store the state encoded
+        raw = msgspec.json.encode(state)
+        again = msgspec.json.encode(msgspec.json.decode(raw, type=state_type))
+        assert again == raw, "the state after the case does not survive its encoding"
     if "error" in exp:
         assert run.error is not None, "expected an illegal order"
         assert run.error.rule == exp["error"], f"rule {run.error.rule}: {run.error.describe()}"
