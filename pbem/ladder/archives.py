@@ -355,10 +355,12 @@ def audit_submission(path: str | Path, *, require_over: bool = True) -> Audited:
             # the audit replayed the game with full information only if both reveals are in
             missing = missing_final_reveals(loaded)
             if missing:
+                whose = (f"{missing[0]}'s is" if len(missing) == 1
+                         else f"{' and '.join(missing)}'s are")
                 raise LadderError(f"{shown}: a sealed game counts only with both final "
-                                  f"reveals; {', '.join(missing)}'s is not in this {what}, so "
-                                  "its hidden moves are not audited (a missing final reveal "
-                                  "is a forfeit: claim it)")
+                                  f"reveals; {whose} not in this {what}, so its hidden moves "
+                                  "are not audited (a missing final reveal is a forfeit: "
+                                  "claim it)")
         elif facts.mode not in ("peer", "hosted"):
             raise LadderError(f"{shown}: {facts.mode} games are not accepted by this ladder")
         if require_over and facts.outcome is None:

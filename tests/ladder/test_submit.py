@@ -229,14 +229,15 @@ def test_a_mode_the_ladder_cannot_check_is_refused(pool: Pool, ladder: Path,
 
     real = archives.facts_of
 
-    def sealed(loaded):  # type: ignore[no-untyped-def]
+    def unknown(loaded):  # type: ignore[no-untyped-def]
         f = real(loaded)
-        f.mode = "sealed"
+        f.mode = "tournament"
         return f
 
-    monkeypatch.setattr(archives, "facts_of", sealed)
+    monkeypatch.setattr(archives, "facts_of", unknown)
     err = refused("ladder", "submit", ladder, pool.games[0].submit)
-    assert "sealed games count only with both final reveals" in err
+    assert "tournament games are not accepted by this ladder" in err
+    # sealed archives: tests/ladder/test_sealed_results.py
 
 
 def test_a_game_not_started_is_refused(pool: Pool, ladder: Path, tmp_path: Path) -> None:
