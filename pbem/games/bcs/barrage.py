@@ -16,7 +16,8 @@ from __future__ import annotations
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.games.bcs.board import at, bdata, face, is_av
-from pbem.games.bcs.combat import can, has_prepared_defense, in_obj_zone, lose, modifier
+from pbem.games.bcs.combat import (can, check_activities, has_prepared_defense, in_obj_zone, lose,
+                                   modifier)
 from pbem.games.bcs.command import in_radius
 from pbem.games.bcs.orders import Fires
 from pbem.games.bcs.shock import FIRE_EVENTS, check_fire_events_left, check_fire_stack, fire_event
@@ -29,15 +30,6 @@ INSIDE = 3                   # 8.0: up to three inside one
 SHOCK_AIR = 1                # 7.3b: one Air Point in a Shock Attack, no Arty
 SPOT = VISIBILITY            # 8.1a: within 4 hexes, along a line an Engagement Zone could use
 ROWS = ("Hard Unit", "City", "Terrain and/or Prepared Defense", "All other Barrage")
-
-
-def _active(state: BcsState, side: str, what: str) -> None:
-    act = state.activation
-    if state.phase != "activities" or act is None or act.side != side:
-        raise IllegalOrder(f"{what} are made by the active player in the Activities of an "
-                           f"Activation", rule="BCS-8.0b")
-    if act.recovery:
-        raise IllegalOrder(f"a Fatigue Recovery Activation makes no {what}", rule="BCS-7.0b")
 
 
 def arty_points(state: BcsState) -> int:
@@ -150,7 +142,7 @@ def _check_points(state: BcsState, side: str, arty: int, air: int) -> None:
 def check_sequence(state: BcsState, side: str, hex_id: str, fires: Fires, shock: bool) -> None:
     """Check the Barrage of an Attack Sequence (7.2 step 4, 7.2j, 7.3b, 8.0, 8.0f, 8.1a, 8.2a)
     before anything changes."""
-    _active(state, side, "Barrages")
+    check_activities(state, side, "Barrages", "BCS-8.0b")
     n = fires.arty + fires.air
     if fires.mission == "suppression" and n != 1:
         raise IllegalOrder("a Suppression Mission uses exactly one Arty or Air Point",
@@ -174,7 +166,7 @@ def check_sequence(state: BcsState, side: str, hex_id: str, fires: Fires, shock:
 def check_barrage(state: BcsState, side: str, hex_id: str, spotter: str, arty: int,
                   air: int) -> Piece:
     """Check a Barrage outside an Attack Sequence (8.0, 8.1a, 8.2a); the spotter."""
-    _active(state, side, "Barrages")
+    check_activities(state, side, "Barrages", "BCS-8.0b")
     if arty + air > OUTSIDE:
         raise IllegalOrder(f"{arty + air} points declared: a Barrage outside an Attack Sequence "
                            f"uses only one Arty or Air Point", rule="BCS-8.0-2")
@@ -260,7 +252,7 @@ def barrage(state: BcsState, side: str, hex_id: str, spotter: str, arty: int, ai
 
 def check_fire(state: BcsState, side: str, hex_id: str, uid: str) -> Piece:
     """Check an Attack by Fire (8.3b, 8.3c, 7.0d); the firing unit."""
-    _active(state, side, "Attacks by Fire")
+    check_activities(state, side, "Attacks by Fire", "BCS-8.0b")
     act = state.activation
     assert act is not None
     grid = bdata().game_map.grid

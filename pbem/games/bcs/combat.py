@@ -77,6 +77,19 @@ def double_obj(state: BcsState, hex_id: str) -> bool:
                for o in set(state.objs))
 
 
+def check_activities(state: BcsState, side: str, what: str, rule: str, *,
+                     none: str | None = None) -> None:
+    """IllegalOrder unless side is the active player in the Activities of an Activation that
+    is not a Fatigue Recovery (7.0b); `what` names the orders, `none` them in the refusal."""
+    act = state.activation
+    if state.phase != "activities" or act is None or act.side != side:
+        raise IllegalOrder(f"{what} are made by the active player in the Activities of an "
+                           "Activation", rule=rule)
+    if act.recovery:
+        raise IllegalOrder(f"a Fatigue Recovery Activation makes no {none or what}",
+                           rule="BCS-7.0b")
+
+
 def _own_active(state: BcsState, side: str, uid: str, role: str) -> Piece:
     act = state.activation
     assert act is not None
@@ -99,12 +112,9 @@ def check_attack(state: BcsState, side: str, hex_id: str, uid: str,
     """Check a Regular Attack (7.2 requirements, 7.2b-e, 7.2i, 7.2q, 4.2f); the Attack unit and
     the Assist. 6.0d (the defending hex in the unit's ZOC) follows: both are adjacent to it, and
     every unit that may Attack or Assist projects a ZOC."""
+    check_activities(state, side, "Attacks", "BCS-7.2b")
     act = state.activation
-    if state.phase != "activities" or act is None or act.side != side:
-        raise IllegalOrder("Attacks are made by the active player in the Activities of an "
-                           "Activation", rule="BCS-7.2b")
-    if act.recovery:
-        raise IllegalOrder("a Fatigue Recovery Activation makes no Attacks", rule="BCS-7.0b")
+    assert act is not None
     gm = bdata().game_map
     if not gm.grid.is_hex(hex_id):
         raise IllegalOrder(f"{hex_id} is not a hex of the map", rule="BCS-7.2-r2")

@@ -13,7 +13,8 @@ from typing import Callable
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.games.bcs.board import at, bdata, combat_count, face, is_av
-from pbem.games.bcs.combat import attacker_drms, can, in_obj_zone, modifier, resolve
+from pbem.games.bcs.combat import (attacker_drms, can, check_activities, in_obj_zone, modifier,
+                                   resolve)
 from pbem.games.bcs.movement import current_ma
 from pbem.games.bcs.state import MP12, BcsState, Piece, other
 from pbem.games.bcs.terrain import PROHIBITED, step_cost
@@ -46,12 +47,9 @@ def check_fire_events_left(p: Piece) -> None:
 def check_shock(state: BcsState, side: str, hex_id: str, uid: str) -> Piece:
     """Check a Shock Attack on what the attacker can see (7.3 requirements, 7.3a-c, 7.3e-b,
     7.0d); the Shock unit."""
+    check_activities(state, side, "Shock Attacks", "BCS-7.2b", none="Attacks")
     act = state.activation
-    if state.phase != "activities" or act is None or act.side != side:
-        raise IllegalOrder("Shock Attacks are made by the active player in the Activities of "
-                           "an Activation", rule="BCS-7.2b")
-    if act.recovery:
-        raise IllegalOrder("a Fatigue Recovery Activation makes no Attacks", rule="BCS-7.0b")
+    assert act is not None
     gm = bdata().game_map
     if not gm.grid.is_hex(hex_id):
         raise IllegalOrder(f"{hex_id} is not a hex of the map", rule="BCS-7.3-r2")
