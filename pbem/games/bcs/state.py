@@ -32,13 +32,15 @@ class Piece(msgspec.Struct, kw_only=True):
     formation: str
     kind: str                    # unit | hq | trains
     hex: str = ""                # "" while off the map
-    status: str = "map"          # map | off (arriving, 9.3) | dead
+    status: str = "map"          # map | off (arriving, 9.3) | dead | support (in Support, 9.2:
+                                 # with its HQ or off the map, hex "", never a real unit)
     entry: list[str] = []        # off: where it may enter (Entry Area letters, "hq:FORMATION")
     arrives: int = 0             # off: the game turn it arrives (its Formation's marker joins)
     steps: int = 1               # combat units: steps remaining (1.2e); hidden from the enemy
     face: str = "move"           # move | deployed (1.2b, 5.6)
     ghost: bool = False          # Combat Trains on their Ghost side (10.3b)
     screen: bool = False         # BbF 1.5a Screen marker
+    dropped: bool = False        # a Dropped Support marker on this unit (9.2i)
     home: str = ""               # its set-up hex (BbF 3.3 starting-hex exemption)
     joined: bool = True          # has started an Activation in Command Radius (9.3g)
     # this Activation (reset when an Activation starts):
