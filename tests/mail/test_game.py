@@ -118,6 +118,25 @@ def test_real_games_played_through_gateways(tmp_path, smtp_server, game, scenari
 
 
 @pytest.mark.parametrize("game, scenario, sides", GAMES)
+def test_real_games_played_sealed_through_gateways(tmp_path, smtp_server, game, scenario, sides):
+    """Sealed mode by email (issue 10): projections, openings, automatic answers and both final
+    reveals travel through SMTP and the gateways alone, and both archives verify in full."""
+    _real_game(tmp_path, smtp_server, game, scenario, sides, "sealed")
+    for s in sides:
+        assert "both final reveals are in" in _verify_output(tmp_path, s)
+
+
+def _verify_output(tmp_path, side: str) -> str:
+    from click.testing import CliRunner
+
+    from pbem.cli import cli
+
+    r = CliRunner().invoke(cli, ["verify", str(tmp_path / side)])
+    assert r.exit_code == 0, r.output
+    return r.output
+
+
+@pytest.mark.parametrize("game, scenario, sides", GAMES)
 def test_real_games_with_a_referee_through_dovecot(tmp_path, smtp_server, dovecot, game,
                                                    scenario, sides):
     """Two players and a referee, each reading its mail from Dovecot over TLS."""
