@@ -7,7 +7,9 @@ attack_from_off_map unless ``options`` says otherwise):
   units = [{id, hex, steps, face, mp, moved, stopped, ghost, start, joined, off, arrives, entry, screen}]   the pieces in play:
                         every other piece of the scenario is out of play (dead with its steps,
                         so never rebuilt); off = true leaves it
-                        waiting to arrive (its entry from the data unless given, arrives = its turn)
+                        waiting to arrive (its entry from the data unless given, arrives = its turn);
+                        support = true puts it in Support of its Formation (9.2, no hex);
+                        dropped = true gives it a Dropped Support marker (9.2i)
   formations = {ID = {fatigue, status, coordination, prepared_defense, msr_blocked, in_play,
                 set_up_used, recovered}}        (every formation with a listed piece is in play)
   active = "cca", snafu = "Pass", second = false, began = false, stack = [ids],
@@ -19,7 +21,8 @@ Expectation keys beyond the core's: at (hex per piece), mp (MP12 spent), stopped
 the STOP, "" for none), face, phase, next_side, turn, weather, snafu, second (bool), fatigue,
 status, coordination, msr_blocked, prepared_defense, recovered, in_play (formation ids), objs,
 traffic (Traffic Stopped hexes), control, air (Air Points per
-side), first_side, off (ids waiting off the map), screen ({id = bool}), finished ({id = bool}), trains ({trains id = "HEX", "HEX ghost" or "off"}), steps, dead (ids).
+side), first_side, off (ids waiting off the map), dropped ({id = bool}: Dropped Support
+markers), in_support (ids in Support), screen ({id = bool}), finished ({id = bool}), trains ({trains id = "HEX", "HEX ghost" or "off"}), steps, dead (ids).
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ class BcsCases:
     keys = frozenset({"at", "mp", "stopped", "face", "phase", "next_side", "turn", "weather",
                       "snafu", "second", "fatigue", "status", "coordination", "msr_blocked", "in_play",
                       "prepared_defense", "recovered", "objs", "traffic", "off", "screen", "finished", "trains", "steps", "dead",
-                      "control", "air", "first_side"})
+                      "control", "air", "first_side", "dropped", "in_support"})
 
     def build(self, case: Case) -> BcsState:
         """The position a case describes."""
@@ -66,7 +69,9 @@ class BcsCases:
                 if pid in dead_pile:
                     p.steps = 0
                 continue
-            if spec.get("off"):
+            if spec.get("support"):                  # in Support (9.2e): no hex
+                p.status, p.hex = "support", ""
+            elif spec.get("off"):
                 p.status, p.hex = "off", ""
                 p.arrives = spec.get("arrives", p.arrives)
                 p.entry = spec.get("entry", p.entry)
@@ -81,6 +86,7 @@ class BcsCases:
             p.start = spec.get("start", p.hex)
             p.joined = spec.get("joined", True)
             p.screen = spec.get("screen", False)
+            p.dropped = spec.get("dropped", False)   # a Dropped Support marker (9.2i)
             state.formations[p.formation].in_play = True
         for fid, spec in pos.get("formations", {}).items():
             f = state.formations[fid]
@@ -128,6 +134,10 @@ class BcsCases:
             assert state.pieces[pid].finished == v, f"{pid} finished {state.pieces[pid].finished}"
         for pid, v in exp.get("screen", {}).items():
             assert state.pieces[pid].screen == v, f"{pid} screen {state.pieces[pid].screen}"
+        for pid, v in exp.get("dropped", {}).items():          # Dropped Support markers (9.2i)
+            assert state.pieces[pid].dropped == v, f"{pid} dropped {state.pieces[pid].dropped}"
+        for pid in exp.get("in_support", []):                  # still in Support (9.2)
+            assert state.pieces[pid].status == "support", f"{pid} is {state.pieces[pid].status}"
         for pid in exp.get("off", []):
             assert state.pieces[pid].status == "off", f"{pid} is {state.pieces[pid].status}"
         for pid in exp.get("dead", []):
