@@ -22,6 +22,10 @@ from pbem.games.bcs.sequence import control_after_move
 from pbem.games.bcs.state import BcsState, Piece, other
 from pbem.games.bcs.terrain import PROHIBITED, step_cost
 from pbem.games.bcs.view import top_unit
+from pbem.games.bcs.board import entry_hexes, has_zoc
+from pbem.games.bcs.rules_data import mp_cost
+from pbem.games.bcs.state import arrival_group
+from pbem.games.bcs.terrain import hex_row, is_road_hex
 
 OBJ_ZONE = 2                 # 4.3c: each Combat OBJ makes a 2-hex-radius OBJ Zone
 # The defender's choices answered by standing orders (`standing TOPIC MODE`); the first mode is
@@ -33,6 +37,21 @@ OBJ_ZONE = 2                 # 4.3c: each Combat OBJ makes a 2-hex-radius OBJ Zo
 #   engaged: the AV unit engaged (7.1e): strongest (greatest AV + AR) or top.
 STANDING = {"defense": ("best-ar", "top"), "losses": ("ar-first", "spread"),
             "engaged": ("strongest", "top")}
+# Owners' choices of Attacks, advances and retreats (7.2m, 7.4a, 7.5a), the same lookup:
+#   retreat:    where a retreating stack goes (7.5a): rear (the 7.5a priorities in their printed
+#               order: farthest from the Attack hex, free of EZOC, combat terrain, nearest the
+#               HQ, off enemy MSRs, nearest the Trains), hq (free of EZOC and nearest the HQ
+#               first) or edge (off the map edge when the retreat reaches one with an Entry Area,
+#               7.5h); retreat.py;
+#   hq-retreat: where a displaced HQ goes (9.1f, errata v1.2 to 7.5a): rear (a hex 3 away, else
+#               farther) or pocket (a hex with a unit of its Formation first); hq_retreat.py;
+#   advance:    the attacker's Assist stacked with the Attack unit (7.4a): alone (it stays) or
+#               assist (it advances too, where its terrain allows).
+# 5.5f's reordering for an Attack is the choice of the AR units: the defender's `defense` mode
+# (best-ar puts the best AR unit on top for the Attack), the attacker's Attack unit named in
+# his order; the normal order (5.5e) is back right after the Attack (views always show it).
+STANDING.update({"retreat": ("rear", "hq", "edge"), "hq-retreat": ("rear", "pocket"),
+                 "advance": ("alone", "assist")})
 PREPARED_RANGE = 6           # 4.5: Deployed units within 6 hexes of the HQ have Prepared Defense
 
 
@@ -118,7 +137,9 @@ def check_attack(state: BcsState, side: str, hex_id: str, uid: str,
     gm = bdata().game_map
     if not gm.grid.is_hex(hex_id):
         raise IllegalOrder(f"{hex_id} is not a hex of the map", rule="BCS-7.2-r2")
-    unit = _own_active(state, side, uid, "Attack unit")
+    off = off_map(state, side, uid)
+    unit = _off_map_unit(state, side, uid, hex_id, "Attack unit") if off else \
+        _own_active(state, side, uid, "Attack unit")
     f = face(unit)
     assert f is not None
     if not f.assault_arrow:
@@ -134,15 +155,16 @@ def check_attack(state: BcsState, side: str, hex_id: str, uid: str,
     if not in_obj_zone(state, hex_id):
         raise IllegalOrder(f"{hex_id} is in no OBJ Zone (within {OBJ_ZONE} hexes of a Combat "
                            f"OBJ)", rule="BCS-7.2-r2")
-    if hex_id not in gm.grid.neighbours(unit.hex):
+    if not off and hex_id not in gm.grid.neighbours(unit.hex):
         raise IllegalOrder(f"{uid} in {unit.hex} is not adjacent to {hex_id}", rule="BCS-7.2b")
     if hex_id in act.attacked:
         raise IllegalOrder(f"{hex_id} has already received a Regular Attack in this Activation",
                            rule="BCS-7.2d-1")
-    if step_cost(unit.hex, hex_id, f.mclass, state.weather == "Rain").mp == PROHIBITED:
+    if not enters(state, unit, hex_id):
         raise IllegalOrder(f"{uid} could not enter {hex_id} by terrain, so cannot attack it",
                            rule="BCS-7.2e")
-    if not exempt(unit) and in_radius(state, unit) and not in_radius(state, unit, hex_id):
+    if not off and not exempt(unit) and in_radius(state, unit) and \
+            not in_radius(state, unit, hex_id):
         raise IllegalOrder(f"{uid} is in Command Radius and would advance out of it into "
                            f"{hex_id}", rule="BCS-4.2f-2")
     helper = None
@@ -150,18 +172,74 @@ def check_attack(state: BcsState, side: str, hex_id: str, uid: str,
         if assist == uid:
             raise IllegalOrder("the Assist is another unit than the Attack unit",
                                rule="BCS-7.2i-1")
-        helper = _own_active(state, side, assist, "Assist")
-        if helper.hex != unit.hex and helper.hex not in gm.grid.neighbours(unit.hex):
+        if off_map(state, side, assist) != off:
+            raise IllegalOrder(f"the Assist {assist} is neither in nor adjacent to the Attack "
+                               f"unit's hex ({'off the map' if off else unit.hex})",
+                               rule="BCS-7.2i-1")
+        helper = _off_map_unit(state, side, assist, hex_id, "Assist") if off else \
+            _own_active(state, side, assist, "Assist")
+        if not off and helper.hex != unit.hex and helper.hex not in gm.grid.neighbours(unit.hex):
             raise IllegalOrder(f"the Assist {assist} is neither in nor adjacent to the Attack "
                                f"unit's hex {unit.hex}", rule="BCS-7.2i-1")
-        if hex_id not in gm.grid.neighbours(helper.hex):
+        if not off and hex_id not in gm.grid.neighbours(helper.hex):
             raise IllegalOrder(f"the Assist {assist} is not adjacent to {hex_id}",
                                rule="BCS-7.2i-1")
+        if not has_zoc(helper) and not off:
+            raise IllegalOrder(f"{hex_id} is not in the ZOC of {assist} (Unprepared: no ZOC), "
+                               f"which cannot Assist", rule="BCS-6.0d")
         if not can(helper, "Assist"):
             row = capability_row(face(helper))  # type: ignore[arg-type]
             raise IllegalOrder(f"{assist} ({row}) cannot Assist (Unit Capabilities Chart)",
                                rule="BCS-7.2i-2")
     return unit, helper
+
+
+def off_map(state: BcsState, side: str, uid: str) -> bool:
+    """Whether a unit named in an Attack is one of side's units waiting off the map (an Attack
+    from Off Map, 9.3f as printed)."""
+    p = state.pieces.get(uid)
+    return p is not None and p.side == side and p.kind == "unit" and p.status == "off"
+
+
+def _off_map_unit(state: BcsState, side: str, uid: str, hex_id: str, role: str) -> Piece:
+    """A unit attacking (or assisting) from Off Map (9.3f as printed, house option
+    entry_blocking = attack_from_off_map): an arrival of the active Formation due by now, in the
+    virtual hex beside an Entry hex it could use that holds an enemy unit."""
+    act = state.activation
+    assert act is not None
+    p = state.pieces[uid]
+    if state.options.get("entry_blocking") != "attack_from_off_map":
+        raise IllegalOrder(f"{uid} is off the map: with the v1.0 errata (entry_blocking = "
+                           f"five_hex_errata) there is no Attack from Off Map",
+                           rule="ERR-BCS-1.0-3")
+    if p.formation != act.formation:
+        raise IllegalOrder(f"{uid} is not of the active Formation: only active stacks attack "
+                           f"({role})", rule="BCS-7.2b")
+    if p.arrives > state.turn:
+        raise IllegalOrder(f"{uid} arrives on turn {p.arrives}", rule="BCS-9.3-1")
+    if p.finished:
+        raise IllegalOrder(f"{uid} is Finished and cannot be the {role}", rule="BCS-7.2q")
+    if hex_id not in entry_hexes(state, p):
+        raise IllegalOrder(f"{uid} is off the map and {hex_id} is not one of its Entry hexes: "
+                           f"an Attack from Off Map is made into an Entry hex",
+                           rule="BCS-9.3f-2")
+    if not any(q.side != side and q.kind == "unit" for q in at(state, hex_id)):
+        raise IllegalOrder(f"no enemy unit holds the Entry hex {hex_id}: {uid} enters it by "
+                           f"moving, not by an Attack from Off Map", rule="BCS-9.3f-2")
+    return p
+
+
+def enters(state: BcsState, p: Piece, hex_id: str) -> bool:
+    """Whether the Attack unit could move into the defender's hex by terrain (7.2e): from its
+    hex, or from the virtual hex off the map, which has the Entry hex's road and no terrain or
+    hexside of its own (9.3f)."""
+    f = face(p)
+    assert f is not None
+    rain = state.weather == "Rain"
+    if p.status == "off":
+        return is_road_hex(hex_id) or \
+            mp_cost(bdata().terrain[hex_row(hex_id)], f.mclass, rain) != "P"
+    return step_cost(p.hex, hex_id, f.mclass, rain).mp != PROHIBITED
 
 
 def mode(state: BcsState, side: str, topic: str) -> str:
@@ -213,6 +291,8 @@ def attacker_drms(state: BcsState, unit: Piece, helper: Piece | None,
                     modifier("Attacking Formation has Prep Def")))
     if double_obj(state, hex_id):
         out.append(("Double OBJ Zone", modifier("Double OBJ Zone")))
+    if unit.status == "off":                         # 9.3f as printed: Attack from Off Map
+        out.append(("Attack from off map", modifier("Attack from off map (9.3f)")))
     return out
 
 
@@ -224,7 +304,8 @@ def defender_drms(state: BcsState, ar_unit: Piece, units: list[Piece],
     out = _common(state, ar_unit)
     if d.terrain[d.game_map.terrain[ar_unit.hex]].combat == "yes":
         out.append(("Terrain", modifier("Terrain (defender in combat terrain)")))
-    for kind in sorted(d.game_map.hexside(from_hex, ar_unit.hex)):
+    # 7.0a, 7.2L: the hexside the Attack unit crosses (none from the virtual hex off the map)
+    for kind in sorted(d.game_map.hexside(from_hex, ar_unit.hex) if from_hex else ()):
         if d.terrain[kind].combat_drm:
             out.append((f"{d.terrain[kind].name} hexside", d.terrain[kind].combat_drm))
     if has_prepared_defense(state, ar_unit):
@@ -254,7 +335,7 @@ def place_traffic(state: BcsState, hex_id: str, ctx: Context) -> None:
 
 def lose(state: BcsState, p: Piece, n: int, ctx: Context) -> int:
     """Take up to n step losses from one unit (7.0c, 1.2e); the steps actually lost."""
-    if n <= 0 or p.status != "map":
+    if n <= 0 or p.status not in ("map", "off"):     # off: an Attack unit off the map (9.3f)
         return 0
     taken = min(n, p.steps)
     p.steps -= taken
@@ -275,17 +356,29 @@ def attack(state: BcsState, side: str, hex_id: str, uid: str, assist: str,
     assert act is not None
     act.began = True
     act.attacked.append(hex_id)
-    ctx.log(f"{unit.id} attacks {hex_id}" + (f", {helper.id} assisting" if helper else ""),
-            hexes=(unit.hex, hex_id))
-    resolve(state, side, unit, hex_id, attacker_drms(state, unit, helper, hex_id), ctx, step4)
+    where = unit.hex or hex_id
+    ctx.log(f"{unit.id} attacks {hex_id}" + (" from off map" if not unit.hex else "")
+            + (f", {helper.id} assisting" if helper else "") + _on_top(state, unit),
+            hexes=(where, hex_id))
+    resolve(state, side, unit, hex_id, attacker_drms(state, unit, helper, hex_id), ctx, step4,
+            helper)
     for p in (unit, helper):
         if p is not None:
             p.finished = True
 
 
+def _on_top(state: BcsState, p: Piece, units: list[Piece] | None = None) -> str:
+    """', on top for the Attack (5.5f)' when the AR unit is not its stack's top unit by 5.5e:
+    its owner reorders the stack for the Attack (5.5g; the normal order is back after it)."""
+    if units is None:
+        units = [q for q in at(state, p.hex) if q.kind == "unit" and q.side == p.side] \
+            if p.hex else [p]
+    return ", on top for the Attack (5.5f)" if top_unit(units) is not p else ""
+
+
 def resolve(state: BcsState, side: str, unit: Piece, hex_id: str,
             att: list[tuple[str, int]], ctx: Context,
-            step4: Callable[[], int] | None = None) -> None:
+            step4: Callable[[], int] | None = None, helper: Piece | None = None) -> None:
     """Steps 2 and 4-7 of the Attack Sequence (7.2g, 7.2j, 7.2k, 7.2m): the defence announced,
     the Barrage (step4 fires it and returns the Suppression DRM), the Combat Table roll with the
     attacker's DRMs given and the defender's, and its results."""
@@ -294,7 +387,8 @@ def resolve(state: BcsState, side: str, unit: Piece, hex_id: str,
     ar_unit = defending_ar_unit(defenders, mode(state, other(side), "defense"))
     prepared = has_prepared_defense(state, ar_unit)
     ctx.log(f"Defence of {hex_id}: AR unit {ar_unit.id} (AR {bdata().units[ar_unit.id].ar}), "
-            f"{'with' if prepared else 'no'} Prepared Defense", hexes=(hex_id,))
+            f"{'with' if prepared else 'no'} Prepared Defense{_on_top(state, ar_unit, defenders)}",
+            hexes=(hex_id,))
     if step4 is not None:
         drm = step4()
         if drm:
@@ -303,7 +397,8 @@ def resolve(state: BcsState, side: str, unit: Piece, hex_id: str,
         if not alive:                    # 7.2j: destroyed by the Barrage, no Combat Table roll
             ctx.log(f"the Barrage destroyed the stack in {hex_id}: the Attack ends without a "
                     f"Combat Table roll", hexes=(hex_id,))
-            _apply(state, side, unit, ar_unit, defenders, "", "", False, prepared, hex_id, ctx)
+            _apply(state, side, unit, ar_unit, defenders, "", "", False, prepared, hex_id, ctx,
+                   helper)
             return
         defenders = alive
         if ar_unit not in alive:         # the AR unit died: the defender names another (7.2g)
@@ -323,14 +418,16 @@ def resolve(state: BcsState, side: str, unit: Piece, hex_id: str,
             f"defender net AR {def_net} ({text(dfn)}) = {total}: {band.result}",
             hexes=(hex_id,))
     _apply(state, side, unit, ar_unit, defenders, band.loss, band.retreat, band.traffic,
-           prepared, hex_id, ctx)
+           prepared, hex_id, ctx, helper)
 
 
 def _apply(state: BcsState, side: str, unit: Piece, ar_unit: Piece, defenders: list[Piece],
            loss: str, retreat: str, traffic: bool, prepared: bool, hex_id: str,
-           ctx: Context) -> None:
+           ctx: Context, helper: Piece | None = None) -> None:
     """Step (7) of the sequence: losses (7.2n, 7.2o), Situational results (7.5g), retreats,
-    Traffic (5.1g) and the advance after combat (7.4a)."""
+    Traffic (5.1g) and the advance after combat (7.4a), which the Assist stacked with the Attack
+    unit may join (the attacker's `advance` mode)."""
+    attack_hex = unit.hex or hex_id      # from off the map: the Entry hex's side (9.3f)
     if loss == "[A1]":
         loss = "A1" if prepared else ""
     if loss.startswith("A"):
@@ -347,7 +444,7 @@ def _apply(state: BcsState, side: str, unit: Piece, ar_unit: Piece, defenders: l
             n -= lose(state, p, n, ctx)
     alive = [p for p in defenders if p.status == "map"]
     if retreat == "D: Situational" and alive:
-        if unit.status != "map":
+        if unit.status == "dead":
             ctx.log("the Attack unit was destroyed: the Situational result is ignored")
         elif key_terrain(hex_id) or prepared:
             why = "Key Terrain" if key_terrain(hex_id) else "Prepared Defense"
@@ -355,22 +452,43 @@ def _apply(state: BcsState, side: str, unit: Piece, ar_unit: Piece, defenders: l
             for p in alive:
                 lose(state, p, 1, ctx)
         else:
-            retreat_stack(state, alive, ar_unit, "situational", unit.hex, ctx)
+            retreat_stack(state, alive, ar_unit, "situational", attack_hex, ctx)
     elif retreat == "D: Retreat" and alive:
-        retreat_stack(state, alive, ar_unit, "automatic", unit.hex, ctx)
+        retreat_stack(state, alive, ar_unit, "automatic", attack_hex, ctx)
     retreated = bool(alive) and not any(p.hex == hex_id for p in alive)
     if not any(p.hex == hex_id and p.status == "map" and p.kind == "unit"
-               for p in defenders) and (retreated or unit.status == "map"):
+               for p in defenders) and (retreated or unit.status != "dead"):
         jump(state, side, [hex_id], ctx,             # 9.1f, 10.3d, 7.5i (rules helper)
              f"the stack in {hex_id} retreats" if retreated else "")
     if not any(p.hex == hex_id and p.status == "map" and p.kind == "unit"
                for p in defenders):
         if traffic:
             place_traffic(state, hex_id, ctx)
-        if unit.status == "map" and not any(p.side != side for p in at(state, hex_id)):
+        if unit.status != "dead" and not any(p.side != side for p in at(state, hex_id)):
             frm = unit.hex
-            unit.hex = hex_id
-            ctx.log(f"{unit.id} advances into {hex_id}", hexes=(frm, hex_id))
-            if hex_id in state.traffic and not unit.stopped:
-                unit.stopped = "BCS-5.1g-2"          # the advancing unit executes the STOP
+            movers = [unit]
+            if helper is not None and helper.status != "dead" and helper.hex == frm and \
+                    enters(state, helper, hex_id) and mode(state, side, "advance") == "assist":
+                movers.append(helper)                # 7.4a: the Assist stacked with it
+            for p in movers:
+                _advance(state, p, hex_id, ctx)
             control_after_move(state, side, hex_id, in_radius(state, unit))
+
+
+def _advance(state: BcsState, p: Piece, hex_id: str, ctx: Context) -> None:
+    """One unit advances after combat (7.4a-d): into the hex at no MP cost, whatever the EZOCs,
+    with no Engagement made or owed; a unit from off the map enters the map by that Entry hex
+    (9.3f, 9.3b); a Traffic Stopped marker there STOPs it (5.1g)."""
+    frm = p.hex
+    if p.status == "off":
+        act = state.activation
+        assert act is not None
+        used = act.entries.setdefault(arrival_group(p), [])
+        if hex_id not in used:
+            used.append(hex_id)
+        p.status, p.moved = "map", True
+    p.hex = hex_id
+    ctx.log(f"{p.id} advances into {hex_id}" + ("" if frm else " from off map"),
+            hexes=(frm or hex_id, hex_id))
+    if hex_id in state.traffic and not p.stopped:
+        p.stopped = "BCS-5.1g-2"                     # the advancing unit executes the STOP

@@ -1,26 +1,35 @@
 """Retreats (7.5): after combat by the Retreat Execution table, the end hex and its step losses;
 Voluntary Retreats (7.5j), whose end hex the active player names.
 
-The owner's choice of the end hex (7.5a) is not asked yet: the engine takes the best hex by the
-7.5a priorities in order (farthest from the Attack hex, free of EZOC, combat terrain, nearest the
-HQ, then the hex id). HQs and Combat Trains in the hex stay where they are (their displacement,
-9.1f and 10.3d, is not built); retreats off the map edge (7.5h) are not offered.
+The owner places the retreating stack (7.5a) by his choice for the topic `retreat` (combat.mode:
+his standing order, or he is asked): `rear` takes the best hex by the 7.5a priorities in their
+printed order (farthest from the Attack hex, free of EZOC, combat terrain, nearest the HQ, off
+the enemy's MSRs, nearest its Combat Trains or their Supply Source, then the hex id); `hq` puts
+a hex free of EZOC and nearest the HQ first; `edge` leaves the map by its edge whenever the
+retreat reaches an edge with an Entry Area (7.5h), else as `rear`. A unit off the map returns
+the next turn through any Entry Area on that edge (its Formation's Activation, 9.3).
+HQs and Combat Trains in the hex are displaced by hq_retreat.jump (9.1f, 10.3d, 7.5i).
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
-from pbem.games.bcs.board import at, bdata, combat_count, hq_of, mclass, on_area
+from pbem.games.bcs.board import (at, bdata, combat_count, edge_hexes, hq_of, mclass, on_area,
+                                  playing_area)
 from pbem.games.bcs.command import safe_path
 from pbem.games.bcs.rules_data import mp_cost
 from pbem.games.bcs.snafu import effect
 from pbem.games.bcs.state import BcsState, Piece
+from pbem.games.bcs.supply import enemy_msr_hexes, sources
 from pbem.games.bcs.terrain import hex_row
 from pbem.games.bcs.zoc import ezoc
 
 RETREAT = 3                  # 7.5f: "Retreat 3 hexes"
 HQ_NEAR = 3                  # 7.5f box: an HQ less than 3 hexes away sends the units off the map
+RETURNING = "7.5h"           # the entry tag of a unit off the map after a retreat off its edge
 
 
 def _step(state: BcsState, p: Piece, ctx: Context, why: str) -> None:
@@ -50,14 +59,81 @@ def _open_for(state: BcsState, units: list[Piece], hex_id: str) -> bool:
             and combat_count(state, hex_id) + len(units) <= 2)
 
 
-def _rank(state: BcsState, units: list[Piece], attack_hex: str, hex_id: str) -> tuple:
+def _rank(state: BcsState, units: list[Piece], attack_hex: str, hex_id: str, how: str,
+          msrs: frozenset[str]) -> tuple:
+    """The 7.5a priorities of an end hex (smaller is better): `rear` in their printed order,
+    `hq` with a hex free of EZOC and nearest the HQ first."""
     d = bdata()
     grid = d.game_map.grid
     hq = hq_of(state, units[0])
-    zone = ezoc(state, units[0].side, hex_id)
+    zone = bool(ezoc(state, units[0].side, hex_id))
     near_hq = grid.distance(hq.hex, hex_id) if hq is not None and hq.status == "map" else 0
-    return (-grid.distance(attack_hex, hex_id), bool(zone),
-            d.terrain[d.game_map.terrain[hex_id]].combat != "yes", near_hq, hex_id)
+    away = -grid.distance(attack_hex, hex_id)
+    terrain = d.terrain[d.game_map.terrain[hex_id]].combat != "yes"
+    rest = (hex_id in msrs, _to_trains(state, units[0], hex_id), hex_id)
+    if how == "hq":
+        return (zone, near_hq, away, terrain) + rest
+    return (away, zone, terrain, near_hq) + rest
+
+
+def _to_trains(state: BcsState, p: Piece, hex_id: str) -> int:
+    """How far a hex is from the Formation's Combat Trains, or from the nearest Supply Source of
+    the side when the Trains are off the map (7.5a, last guideline)."""
+    grid = bdata().game_map.grid
+    form = state.formations.get(p.formation)
+    trains = state.pieces[form.trains] if form is not None else None
+    if trains is not None and trains.status == "map":
+        return grid.distance(trains.hex, hex_id)
+    return min((grid.distance(s, hex_id) for s in sources(state, p.side)), default=0)
+
+
+@lru_cache(maxsize=8)
+def _extremes(area: tuple[str, ...]) -> tuple[float, float, float, float]:
+    grid = bdata().game_map.grid
+    cs = [grid.center(h) for h in grid.all_hexes() if h[0] in area]
+    return (min(x for x, _ in cs), max(x for x, _ in cs), min(y for _, y in cs),
+            max(y for _, y in cs))
+
+
+def edge_of(state: BcsState, hex_id: str) -> set[str]:
+    """The edges of the playing area a hex lies on (west, east, north, south: its centre in the
+    first or last column, or within a row of the highest or lowest centres); empty inside."""
+    x0, x1, y0, y1 = _extremes(tuple(playing_area(state)))
+    x, y = bdata().game_map.grid.center(hex_id)
+    # flat-top hexes of size 1: columns 1.5 apart, rows sqrt(3) apart, every other column
+    # shifted half a row
+    return {name for name, gap, near in (("west", x - x0, 0.75), ("east", x1 - x, 0.75),
+                                         ("north", y - y0, 1.0), ("south", y1 - y, 1.0))
+            if gap < near}
+
+
+def exit_areas(state: BcsState, here: str) -> tuple[str, list[str]]:
+    """Where a 3-hex retreat from ``here`` may leave the map (7.5h): the edge hex (within 2
+    hexes, so that the third hex is off the map) and the Entry Areas on that edge of the playing
+    area; ("", []) when no edge with an Entry Area is in reach."""
+    gm = bdata().game_map
+    best: tuple[int, str, list[str]] | None = None
+    for h in sorted(edge_hexes(state, here, RETREAT - 1)):
+        edges = edge_of(state, h)
+        letters = sorted(k[len("entry-"):] for k, hexes in gm.hexsets.items()
+                         if k.startswith("entry-") and any(
+                             on_area(state, e) and edges & edge_of(state, e) for e in hexes))
+        if letters and (best is None or gm.grid.distance(here, h) < best[0]):
+            best = (gm.grid.distance(here, h), h, letters)
+    return (best[1], best[2]) if best else ("", [])
+
+
+def _off_edge(state: BcsState, units: list[Piece], edge: str, letters: list[str],
+              ctx: Context) -> None:
+    """The stack leaves the map by its edge (7.5h): it returns next turn as a reinforcement
+    through any Entry Area on that edge (its owner's choice, 9.3b, in its Activation)."""
+    here = units[0].hex
+    for p in units:
+        p.status, p.hex, p.face = "off", "", "move"
+        p.entry, p.arrives = [*letters, RETURNING], state.turn + 1
+        ctx.log(f"{p.id} retreats off the map edge by {edge}", visible_to=p.side)
+    ctx.log(f"the stack in {here} retreats off the map edge by {edge}: it returns next turn "
+            f"through Entry Area {' or '.join(letters)} (7.5h)", hexes=(here, edge))
 
 
 def _place(state: BcsState, units: list[Piece], to: str, ctx: Context) -> None:
@@ -72,8 +148,12 @@ def _place(state: BcsState, units: list[Piece], to: str, ctx: Context) -> None:
 
 
 def retreat_three(state: BcsState, units: list[Piece], attack_hex: str, ctx: Context) -> None:
-    """Retreat 3 hexes to a common hex and flip to the Move side (7.5b, 7.5f); with no hex
-    open, stay and lose a step per unit (7.5c)."""
+    """Retreat 3 hexes to a common hex and flip to the Move side (7.5b, 7.5f), to the hex the
+    owner chooses by his `retreat` mode (7.5a) or off the map edge (7.5h); terrain on the way
+    does not matter (7.5d). With no hex open and no edge in reach, stay and lose a step per
+    unit (7.5c)."""
+    from pbem.games.bcs.combat import mode
+
     grid = bdata().game_map.grid
     here = units[0].hex
     ring = [h for h in _within(here, RETREAT) if grid.distance(here, h) == RETREAT]
@@ -84,12 +164,18 @@ def retreat_three(state: BcsState, units: list[Piece], attack_hex: str, ctx: Con
     ok = [h for h in ring if _open_for(state, units, h)]
     for p, f in zip(units, faces):
         p.face = f
+    edge, letters = exit_areas(state, here)
+    how = mode(state, units[0].side, "retreat")
+    if edge and how == "edge":
+        _off_edge(state, units, edge, letters, ctx)
+        return
     if not ok:
         ctx.log(f"the stack in {here} has no hex to retreat to: each unit loses a step instead")
         for p in units:
             _step(state, p, ctx, "no retreat possible, 7.5c")
         return
-    to = min(ok, key=lambda h: _rank(state, units, attack_hex, h))
+    msrs = enemy_msr_hexes(state, units[0].side)
+    to = min(ok, key=lambda h: _rank(state, units, attack_hex, h, how, msrs))
     _place(state, units, to, ctx)
 
 
