@@ -95,7 +95,8 @@ def main() -> None:
     ops.receive_file = timed  # the demo calls ops.receive_file for every received file
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
-        play_demo(Path(tmp) / "g", game_name=args.game, scenario=args.scenario, seed=args.seed)
+        play_demo(Path(tmp) / "g", game_name=args.game, scenario=args.scenario, seed=args.seed,
+                  mode="peer")
         total = time.perf_counter() - t0
         ops.receive_file = real_receive
         from pbem.core.registry import find_game

@@ -42,7 +42,7 @@ def play(job: tuple[str, str, int, str]) -> tuple[str, float]:
 
     game, scenario, seed, folder = job
     t0 = time.perf_counter()
-    play_demo(folder, game_name=game, scenario=scenario, seed=seed)
+    play_demo(folder, game_name=game, scenario=scenario, seed=seed, mode="peer")
     for sub in Path(folder).iterdir():          # reports are not needed: disk only
         shutil.rmtree(sub / "reports", ignore_errors=True)
     return folder, time.perf_counter() - t0

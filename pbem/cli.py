@@ -275,14 +275,15 @@ def games() -> None:
 @click.option("--side", required=True, help="Your side.")
 @click.option("--key", "key", required=True, help="Your private key file.")
 @click.option("--opponent", required=True, help="Your opponent's public key file.")
-@click.option("--mode", type=click.Choice(["peer", "hosted", "sealed"]), default="peer",
-              show_default=True)
+@click.option("--mode", type=click.Choice(["peer", "hosted", "sealed"]), default=None,
+              help="Default: sealed for a game with hidden units that can seal (Holdfast, "
+                   "Kasserine), else peer; hosted when --referee is given.")
 @click.option("--referee", default=None, help="Hosted mode: the referee's public key file.")
 @click.option("--option", "options", multiple=True, help="House option NAME=VALUE.")
 @click.option("--out", required=True, help="Where to write the proposal to send.")
 @clean_errors
-def new(game: str, scenario: str, directory: str, side: str, key: str, opponent: str, mode: str,
-        referee: str | None, options: tuple[str, ...], out: str) -> None:
+def new(game: str, scenario: str, directory: str, side: str, key: str, opponent: str,
+        mode: str | None, referee: str | None, options: tuple[str, ...], out: str) -> None:
     """Create your archive DIRECTORY and the signed proposal to send to your opponent.
 
     With --mode hosted --referee REF.pub the proposal names a referee too; the opponent and
@@ -536,12 +537,12 @@ def bot(directory: str, side: str, out: str, style: str, seed: int | None, key: 
 @click.option("--game", "game", default="holdfast", show_default=True)
 @click.option("--scenario", default=None,
               help="Default: the game's first scenario in 'pbem games' (Holdfast: campaign).")
-@click.option("--mode", type=click.Choice(["peer", "hosted", "sealed"]), default="peer",
-              show_default=True)
+@click.option("--mode", type=click.Choice(["peer", "hosted", "sealed"]), default=None,
+              help="Default: as for pbem new (sealed where the game can seal, else peer).")
 @click.option("--seed", type=int, default=None, help="Seed the bots' choices.")
 @click.option("--quiet", is_flag=True)
 @clean_errors
-def demo(directory: str, game: str, scenario: str | None, mode: str, seed: int | None,
+def demo(directory: str, game: str, scenario: str | None, mode: str | None, seed: int | None,
          quiet: bool) -> None:
     """Play a complete game bot against bot through the real signed-file exchange.
 

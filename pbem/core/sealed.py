@@ -87,6 +87,15 @@ def can_seal(game: Any) -> bool:
     return all(callable(getattr(game, m, None)) for m in SEALED_METHODS)
 
 
+def default_mode(game: Any, referee: bool = False) -> str:
+    """The mode of a game when none is asked for: hosted with a referee; between two players
+    alone, sealed for a game that can seal (nobody's processor holds the other's hidden
+    facts), peer for the others."""
+    if referee:
+        return "hosted"
+    return "sealed" if can_seal(game) else "peer"
+
+
 def _copy(game: Any, state: Any) -> Any:
     return msgspec.json.decode(msgspec.json.encode(state), type=game.state_type)
 

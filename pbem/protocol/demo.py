@@ -9,7 +9,7 @@ from typing import Any, Callable
 from pbem.core.errors import PbemError
 from pbem.core.keys import generate
 from pbem.core.planning import plan_stretch
-from pbem.core.sealed import can_seal
+from pbem.core.sealed import can_seal, default_mode
 from pbem.core.registry import find_game
 from pbem.protocol import ops
 from pbem.protocol.audit import verify_archive
@@ -42,10 +42,12 @@ class Exchange:
 
 
 def play_demo(root: str | Path, *, game_name: str = "holdfast", scenario: str | None = None,
-              mode: str = "peer", seed: int | None = None, style: str = "heuristic",
+              mode: str | None = None, seed: int | None = None, style: str = "heuristic",
               echo: Callable[[str], Any] | None = None) -> Any:
-    """Play one game bot against bot; returns an ops.Outcome with the audit summary."""
+    """Play one game bot against bot; returns an ops.Outcome with the audit summary. Without
+    a mode, the mode two players would get (sealed where the game can seal)."""
     game = find_game(game_name)
+    mode = mode or default_mode(game)
     scenario = scenario or next(iter(game.scenarios()))
     if scenario not in game.scenarios():
         raise PbemError(f"unknown scenario {scenario!r} of {game.id}")

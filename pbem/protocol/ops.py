@@ -29,7 +29,7 @@ from pbem.protocol.genesis import HOST, Genesis, data_hash, host_classes, resolv
 from pbem.protocol.ledger import due_renewals, own_reveals
 from pbem.protocol import sealing
 from pbem.protocol.sealing import PEERISH, side_fact_key
-from pbem.core.sealed import can_seal
+from pbem.core.sealed import can_seal, default_mode
 from pbem.core.standing import is_standing
 from pbem.protocol.checking import Checked, check_orders
 from pbem.protocol.orders_file import read_lines
@@ -72,13 +72,16 @@ def turn_file_name(seq: int, sender: str) -> str:
 
 # -- genesis -------------------------------------------------------------------------------
 def new_game(game_name: str, scenario: str, root: str | Path, *, side: str, key_path: str,
-             opponent_pub: str, out: str, mode: str = "peer", referee_pub: str | None = None,
+             opponent_pub: str, out: str, mode: str | None = None,
+             referee_pub: str | None = None,
              options: dict[str, Any] | None = None, names: dict[str, str] | None = None) -> Outcome:
     """Create this player's archive and write the signed proposal to send.
 
     In hosted mode the proposal also names the referee, who joins it like the opponent.
+    Without a mode: pbem.core.sealed.default_mode (sealed where the game can seal).
     """
     game = find_game(game_name)
+    mode = mode or default_mode(game, referee=bool(referee_pub))
     if scenario not in game.scenarios():
         raise PbemError(f"unknown scenario {scenario!r} of {game.id} "
                         f"(known: {', '.join(game.scenarios())})")
@@ -596,7 +599,8 @@ def make_turn(s: Session, orders: list[str], message: str) -> SignedFile:
 def _sealed_parts(s: Session, seq: int, lines: list[str]) -> tuple[dict[str, Any], list[str]]:
     """Sealed mode: the commitments, openings and final reveal of this side's file seq, and
     the projections it carries instead of its orders (the real orders go to the private
-    store first, so a crash never leaves a signed file whose orders are lost)."""
+    store before signing, so a crash never leaves a signed file whose orders are lost; an
+    order that cannot be projected is refused before that store is touched)."""
     key = side_fact_key(s.own)
     policy = sealing.policy_of(s.game, s.private, extra=lines)
     commits, openings = sealing.outgoing(s.game, s.facts, key, game_id=s.genesis.game_id,
@@ -606,9 +610,10 @@ def _sealed_parts(s: Session, seq: int, lines: list[str]) -> tuple[dict[str, Any
                              "openings": openings or msgspec.UNSET}
     if s.over and s.party not in s.facts.finals:
         parts["final"] = sealing.final_reveal(s.archive.root, key, seq, lines)
+    shown = sealing.project(s.game, s.state, s.party, lines)   # refuses before anything is written
     sealing.write_private(s.archive.root, seq, lines)
     s.private[seq] = list(lines)
-    return parts, sealing.project(s.game, s.state, s.party, lines)
+    return parts, shown
 
 
 def write_cache(s: Session, *, only_changed: bool = False) -> bool:

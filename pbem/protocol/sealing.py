@@ -24,8 +24,8 @@ from pbem.core.dice import NoDice
 from pbem.core.records import FactCommit, FinalReveal, Turn
 from pbem.protocol.resolve import SEALED_STANDING
 from pbem.core.sealed import set_policy, standing_answers, standing_facts
-from pbem.core.standing import (GuardedOrder, StandingOrder, apply_order, is_standing,
-                                parse_line)
+from pbem.core.standing import (GuardedOrder, StandingOrder, apply_order, format_guarded,
+                                is_standing, parse_line)
 
 PEERISH = ("peer", "sealed")
 
@@ -229,7 +229,7 @@ def project(game: Any, state: Any, side: str, lines: list[str]) -> list[str]:
     """The line the other side sees for each of side's order lines (a standing order, a hidden
     policy, as SEALED_STANDING: nothing of it), each read on side's state after the lines
     before it (applied up to the first die: later ones are read on the state at that die).
-    A guarded order cannot be projected (its branch is chosen when it is resolved)."""
+    A guarded order is projected branch by branch (project_guarded)."""
     from pbem.protocol.resolve import copy_state
 
     sim = copy_state(game, state)
@@ -241,15 +241,42 @@ def project(game: Any, state: Any, side: str, lines: list[str]) -> list[str]:
             out.append(SEALED_STANDING)
             continue
         if isinstance(order, GuardedOrder):
-            raise PbemError(f"order {i + 1} {line!r}: a guarded order ('if ... then ...') "
-                            "cannot be sent in a sealed game: write the order it would choose")
-        out.append(game.project(sim, side, order))
+            out.append(project_guarded(game, sim, side, order, f"order {i + 1} {line!r}"))
+        else:
+            out.append(game.project(sim, side, order))
         if live:
             try:
                 apply_order(game, sim, side, order, Context(NoDice(), action=i))
             except (NeedsDice, IllegalOrder, OrderSyntaxError):
                 live = False
     return out
+
+
+def project_guarded(game: Any, sim: Any, side: str, order: GuardedOrder, where: str) -> str:
+    """A guarded order as the other side sees it: the same condition over each branch's
+    projection, so both processors choose the same branch. Only a condition the game says is
+    public (`Game.public_condition`) may be sent, and only branches that reveal nothing: an
+    opening cannot wait on a branch (it would open facts the branch not taken keeps hidden)."""
+    if not getattr(game, "public_condition", lambda c: False)(order.condition):
+        raise PbemError(f"{where}: the condition {order.condition!r} reads a hidden fact, so "
+                        "this guarded order cannot be sent in a sealed game (write the order "
+                        "it would choose, or use a condition on a hex)")
+    shown = []
+    for branch in (order.then, order.otherwise):
+        if not branch:
+            shown.append("")
+            continue
+        real = game.parse_order(branch)
+        if game.reveals(sim, side, real):
+            raise PbemError(f"{where}: {branch!r} opens hidden facts, so it cannot be a branch "
+                            "of a guarded order in a sealed game (write it unguarded)")
+        seen = game.project(sim, side, real)
+        if seen is None:
+            raise PbemError(f"{where}: {branch!r} is hidden from the other side, so it cannot "
+                            "be a branch of a guarded order in a sealed game")
+        shown.append(seen)
+    return format_guarded(GuardedOrder(condition=order.condition, then=shown[0],
+                                       otherwise=shown[1]))
 
 
 def policy_of(game: Any, orders: dict[int, list[str]], upto: int | None = None,

@@ -38,7 +38,7 @@ def pool(tmp_path_factory: pytest.TempPathFactory) -> Pool:
         p.games.append(Game(mode=mode, dirs=dirs, players={"red": red, "blue": blue},
                             submit=dirs[submitter], table=t))
     ok("demo", root / "demo-peer", "--game", "holdfast", "--scenario", "race-to-tunis",
-       "--seed", "1", "--quiet")
+       "--mode", "peer", "--seed", "1", "--quiet")
     ok("demo", root / "demo-hosted", "--game", "holdfast", "--scenario", "race-to-tunis",
        "--mode", "hosted", "--seed", "2", "--quiet")
     p.demo_peer, p.demo_hosted = root / "demo-peer", root / "demo-hosted"

@@ -113,7 +113,7 @@ def demo_reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Pat
     out = {}
     for game in ("holdfast", "kasserine"):
         root = tmp_path_factory.mktemp(game) / "g"
-        play_demo(root, game_name=game, seed=11)
+        play_demo(root, game_name=game, seed=11, mode="peer")
         out[game] = [Path(p) for p in sorted(glob.glob(f"{root}/*/reports/*/[0-9]*.html"))]
         assert len(out[game]) > 10
     return out

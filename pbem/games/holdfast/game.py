@@ -116,6 +116,11 @@ class HoldfastGame:
         """A guarded order's condition (HEX clear, HEX held, UNIT alive), canonical."""
         return conditions.parse_condition(text)
 
+    def public_condition(self, text: str) -> bool:
+        """A sealed game may send a guard on a hex (block places are public), never on a unit
+        (`UNIT alive` names a block the other side knows only by its slot)."""
+        return not text.endswith(" alive")
+
     def condition(self, view: HoldfastView, side: str, text: str) -> bool:
         """Evaluate a condition on side's own view."""
         return conditions.condition(view, side, text)

@@ -105,6 +105,10 @@ class KasserineGame:
         """A guarded order's condition (HEX clear, HEX held, UNIT alive), canonical."""
         return conditions.parse_condition(text)
 
+    def public_condition(self, text: str) -> bool:
+        """Every condition reads only face-up counters, so a sealed game may send any guard."""
+        return True
+
     def condition(self, view: KasserineView, side: str, text: str) -> bool:
         """Evaluate a condition on side's own view."""
         return conditions.condition(view, side, text)

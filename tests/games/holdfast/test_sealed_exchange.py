@@ -180,3 +180,60 @@ def test_an_allocation_against_the_committed_standing_order_is_caught(tmp_path, 
         pytest.skip("no allocation with a real choice came up in ten games")
     assert r.exit_code == 3 and any(name in r.output for name in bad), r.output
     assert "standing hits" in r.output, r.output
+
+
+# -- guarded orders -----------------------------------------------------------------------
+def _movable(t: Table, side: str) -> tuple[str, str, str] | None:
+    """(a move the bot would make, the hex of an enemy block, a unit of side on the map) when
+    side is to move in its turn; None otherwise."""
+    s = ops.open_session(t.dirs[side], key_path=t.key(side))
+    st = s.state
+    if st.public.phase != "turn" or st.public.active != side:
+        return None
+    lines = GAME.bot(st, side, t.rng)
+    moves = [x for x in lines if x.startswith("move ")]
+    foe = [u.hex for u in st.private["allied" if side == "axis" else "axis"].units.values()
+           if u.where == "map"]
+    if not moves or not foe:
+        return None
+    return moves[0], foe[0], moves[0].split()[1]
+
+
+def test_guarded_moves_travel_as_guarded_projections_and_pass_the_final_replay(tmp_path):
+    """A guard on a hex reads only public block places, so a sealed game sends it with each
+    branch projected; both processors choose the same branch, and the final replay checks the
+    projection against the real guarded order."""
+    t = _table(tmp_path, 5)
+    side = t.play_until(lambda s: _movable(t, s) is not None)
+    move, enemy_hex, _ = _movable(t, side)
+    line = f"if {enemy_hex} held then {move} else {move}"
+    out = t.play_one([line, "end"])
+    sent = read_file(out).payload.orders
+    assert sent[0].startswith(f"if {enemy_hex} held then seen move ?{side}-"), sent
+    assert " else seen move ?" in sent[0] and move.split()[1] not in sent[0], sent
+    t.deliver()
+    events = t.ok("status", str(t.dirs[side])).output
+    assert "Error" not in events
+    t.play_to_end()
+    for s in SIDES:
+        r = t.ok("verify", str(t.dirs[s]))
+        assert "both final reveals are in" in r.output, r.output
+
+
+def test_a_guard_on_a_hidden_unit_or_around_an_attack_is_refused_in_one_line(tmp_path):
+    """`UNIT alive` names a block the other side knows only by its slot, and an attack opens
+    blocks whichever branch is taken: neither can be sent sealed; nothing is written."""
+    t = _table(tmp_path, 5)
+    side = t.play_until(lambda s: _movable(t, s) is not None)
+    move, enemy_hex, unit = _movable(t, side)
+    for lines, words in (([f"if {unit} alive then {move}", "end"], "reads a hidden fact"),
+                         ([f"if {enemy_hex} clear then attack {enemy_hex} with {unit}", "end"],
+                          "opens hidden facts")):
+        orders = t.tmp / "guarded.txt"
+        orders.write_text("\n".join(lines) + "\n")
+        before = snapshot(t.dirs[side])
+        r = t.run("submit", str(t.dirs[side]), str(orders), "--key", t.key(side), "--out",
+                  str(t.tmp / "mail" / "never.pbem"))
+        assert r.exit_code != 0 and words in r.output, r.output
+        assert len(r.output.strip().splitlines()) == 1, r.output
+        assert snapshot(t.dirs[side]) == before

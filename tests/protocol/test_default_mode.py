@@ -1,0 +1,45 @@
+"""The mode two players get without asking (issue 10 item 5, docs/sealed.md "The default"):
+sealed for a game that can seal, peer for one that cannot, hosted when a referee is named."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from pbem.cli import cli
+from pbem.core.records import read_file
+
+
+def _run(*args: str):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+@pytest.fixture()
+def keys(tmp_path):
+    for p in ("ann", "ben", "ref"):
+        assert _run("keygen", p, "--dir", str(tmp_path / "keys"), "--no-passphrase").exit_code == 0
+    return tmp_path / "keys"
+
+
+@pytest.mark.parametrize("game, scenario, side, extra, mode", [
+    ("holdfast", "race-to-tunis", "allied", [], "sealed"),
+    ("kasserine", "historical", "axis", [], "sealed"),
+    ("bcs", "5.2", "allied", ["--option", "entry_blocking=five_hex_errata"], "peer"),
+    ("holdfast", "race-to-tunis", "allied", ["--referee", "{ref}"], "hosted"),
+])
+def test_pbem_new_without_a_mode(tmp_path, keys, game, scenario, side, extra, mode):
+    extra = [x.replace("{ref}", str(keys / "ref.pub")) for x in extra]
+    out = tmp_path / "proposal.pbem"
+    r = _run("new", game, scenario, str(tmp_path / "g"), "--side", side, "--key",
+             str(keys / "ann.key"), "--opponent", str(keys / "ben.pub"), "--out", str(out), *extra)
+    assert r.exit_code == 0, r.output
+    assert read_file(out).payload.mode == mode
+
+
+def test_peer_mode_is_still_one_option_away(tmp_path, keys):
+    out = tmp_path / "proposal.pbem"
+    r = _run("new", "holdfast", "race-to-tunis", str(tmp_path / "g"), "--side", "allied",
+             "--key", str(keys / "ann.key"), "--opponent", str(keys / "ben.pub"), "--out",
+             str(out), "--mode", "peer")
+    assert r.exit_code == 0, r.output
+    assert read_file(out).payload.mode == "peer"
