@@ -87,6 +87,18 @@ class Roll(msgspec.Struct, frozen=True, kw_only=True):
     visible_to: str = ALL
 
 
+class PrivateDraw(msgspec.Struct, frozen=True, kw_only=True):
+    """The public record of one private draw (pbem.core.privatedraw): whose, what, its address."""
+
+    owner: str
+    name: str          # the game's name for it ("objective")
+    seq: int           # the file whose dice key it
+    action: int
+    index: int
+    sides: int
+    purpose: str
+
+
 class OptionSpec(msgspec.Struct, frozen=True, kw_only=True):
     """A house option: its default, allowed values and the rule gap it settles.
 
@@ -117,11 +129,15 @@ class DiceSource(Protocol):
 class Context:
     """What a game gets while applying one order: dice, and a log."""
 
-    def __init__(self, dice: DiceSource, action: int = 0) -> None:
+    def __init__(self, dice: DiceSource, action: int = 0, *, seq: int = 0,
+                 private: bool = False) -> None:
         self.dice = dice
         self.action = action
+        self.seq = seq                # the file being resolved (0 outside a file: tests, bots)
+        self.private = private        # peer mode: private draws are derived by their owner only
         self.rolls: list[Roll] = []
         self.events: list[Event] = []
+        self.draws: list[PrivateDraw] = []
         self._next_index: dict[int, int] = {}
 
     def roll(self, sides: int, purpose: str, *, visible_to: str = ALL) -> int:
@@ -132,6 +148,20 @@ class Context:
         self.rolls.append(Roll(action=self.action, index=index, sides=sides, value=value,
                                purpose=purpose, visible_to=visible_to))
         return value
+
+    def private_draw(self, sides: int, purpose: str, *, owner: str,
+                     name: str) -> tuple[PrivateDraw, int]:
+        """A draw only `owner` may know (pbem.core.privatedraw): its public record and its value,
+        which is 0 where the replicated state may not hold it (peer mode: the owner's processor
+        derives it); elsewhere (a referee, tests) it is a roll of class `owner`."""
+        index = self._next_index.get(self.action, 0)
+        rec = PrivateDraw(owner=owner, name=name, seq=self.seq, action=self.action, index=index,
+                          sides=sides, purpose=purpose)
+        if self.private:
+            self._next_index[self.action] = index + 1
+            self.draws.append(rec)
+            return rec, 0
+        return rec, self.roll(sides, purpose, visible_to=owner)
 
     def rolls_of(self, count: int, sides: int, purpose: str, *, visible_to: str = ALL) -> list[int]:
         """Roll `count` dice for one purpose."""

@@ -20,6 +20,8 @@ from typing import Any
 import msgspec
 
 from pbem.core.errors import IllegalOrder, OrderSyntaxError
+from pbem.core.privatedraw import (RULE as DRAW_RULE, DrawLine, format_draw_line, is_draw_line,
+                                   parse_draw_line)
 
 ASK = "ask"
 RULE = "PBEM-STANDING"
@@ -94,6 +96,8 @@ def topics_of(game: Any) -> dict[str, tuple[str, ...]] | None:
 def parse_line(game: Any, text: str) -> Any:
     """Parse one order line: a core standing order for a game that declares topics, else the
     game's own notation."""
+    if getattr(game, "private_draw_owners", ()) and is_draw_line(text):
+        return parse_draw_line(text)
     topics = topics_of(game)
     if topics is not None and is_standing(text):
         return parse_standing(text, topics, game)
@@ -106,6 +110,8 @@ def format_line(game: Any, order: Any) -> str:
     """The canonical text of an order parsed by parse_line."""
     if isinstance(order, StandingOrder):
         return format_standing(order)
+    if isinstance(order, DrawLine):
+        return format_draw_line(order)
     if isinstance(order, GuardedOrder):
         return format_guarded(order)
     return game.format_order(order)
@@ -115,6 +121,9 @@ def apply_order(game: Any, state: Any, side: str, order: Any, ctx: Any) -> None:
     """Apply one parsed order: a standing order to side's store, any other through the game."""
     if isinstance(order, StandingOrder):
         apply_standing(game, state, side, order)
+    elif isinstance(order, DrawLine):
+        raise IllegalOrder("a 'draws' line is written by the owner's processor when it signs, "
+                           "never by a player", rule=DRAW_RULE)
     elif isinstance(order, GuardedOrder):
         apply_guarded(game, state, side, order, ctx)
     else:

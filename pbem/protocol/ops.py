@@ -30,6 +30,7 @@ from pbem.protocol.ledger import due_renewals, own_reveals
 from pbem.protocol import sealing
 from pbem.protocol.sealing import PEERISH, side_fact_key
 from pbem.core.sealed import can_seal, default_mode
+from pbem.core.privatedraw import is_draw_line
 from pbem.core.standing import is_standing
 from pbem.protocol.checking import Checked, check_orders
 from pbem.protocol.orders_file import read_lines
@@ -443,6 +444,8 @@ def owes_reply(s: Session, replied_to_orders: bool | None = None) -> bool:
     me = s.party
     if s.facts is not None and s.over:
         return me not in s.facts.finals          # sealed: the final reveal
+    if s.draws is not None and s.draws.reveal_owed():
+        return True                              # the rules need this side's private draws
     if me in s.pending_sides and not s.over:
         # sealed, on receipt: a decision this side's standing orders answer (section 5c); a
         # file this side writes itself carries that answer first (sealed_answers)
@@ -587,6 +590,8 @@ def make_turn(s: Session, orders: list[str], message: str) -> SignedFile:
     reveal, class_reveals = own_reveals(s.ledger.commit, s.own, s.party, classes, seq)
     renewals = due_renewals(s.ledger.commit, s.own, s.key, game_id=s.genesis.game_id,
                             party=s.party, classes=classes, seq=seq)
+    if s.draws is not None:      # peer mode: the commitment and opening of private draws
+        orders = s.draws.lines_for() + list(orders)
     sealed: dict[str, Any] = {}
     if s.facts is not None:
         sealed, orders = _sealed_parts(s, seq, orders)
@@ -752,7 +757,7 @@ def same_orders(game: Any, side: str, orders_path: str, message: str, f: SignedF
                            name=Path(orders_path).name, syntax_only=True)
     n = len(t.orders) - len(checked.lines)
     return (checked.ok and n >= 0 and t.orders[n:] == checked.lines
-            and all(is_standing(x) for x in t.orders[:n]))
+            and all(is_standing(x) or is_draw_line(x) for x in t.orders[:n]))
 
 
 def _sent_before(s: Session, orders_path: str, message: str) -> SignedFile | None:

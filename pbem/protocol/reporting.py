@@ -40,8 +40,10 @@ def report_context(s: Any, side: str, logs: list[Any], state: Any = None, seq: i
              for log in logs for r in visible(log.rolls, side)]
     fps = {p: fingerprint(k) for p, k in sorted(s.genesis.pubs.items())}
     tip = s.ledger.files[-1] if s.ledger.files else None
+    from pbem.protocol.draws import known_state
+
     return ReportContext(
-        model=s.game.report(state, side), pending=decisions_for(s.game.pending(state), side),
+        model=s.game.report(known_state(s, side, state), side), pending=decisions_for(s.game.pending(state), side),
         answer=answer_commands(s, side) if state is s.state else [], events=events, rolls=rolls,
         game_id=s.genesis.game_id, seq=seq if seq is not None else s.ledger.tip_seq,
         file_name=(last.file_name if last else (tip.name if tip else "genesis")),
@@ -57,6 +59,8 @@ def write_reports(s: Any, side: str, logs: list[Any], result: Any, *,
     it was interrupted); returns True if any file was written."""
     if side == HOST:
         return False
+    if getattr(s, "draws", None) is not None:
+        s.draws.keep()          # this side's private draws, for reports made without its key
     return write_report_files(s.archive.reports_dir / side, report_context(s, side, logs),
                               s.game.game_map(s.genesis.p.scenario), s.ledger.tip_seq,
                               f"{s.game.title}: reports of {side}", result,

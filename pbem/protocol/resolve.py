@@ -10,6 +10,7 @@ from pbem.core.dice import derive_roll
 from pbem.core.encoding import sha256_hex
 from pbem.core.errors import FileRejected, IllegalFile, IllegalOrder, OrderSyntaxError
 from pbem.core.game import Context, Event, Game, NeedsDice
+from pbem.core.privatedraw import RULE as DRAW_RULE, DrawLine
 from pbem.core.standing import (StandingOrder, apply_order, apply_standing, format_line,
                                 parse_line, topics_of)
 from pbem.core.records import Results, RollRecord, Turn
@@ -139,7 +140,8 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
             hash_of: Callable[[Any], str] | None = None,
             before: Callable[[Any, int, Any], None] | None = None,
             sealed: bool = False,
-            reveal: Callable[[Any, str, Any], None] | None = None) -> Resolution:
+            reveal: Callable[[Any, str, Any], None] | None = None,
+            draws: Any = None) -> Resolution:
     """Apply a file's orders to a copy of state; FileRejected if an order before any die is illegal.
 
     The sender's orders are applied in order while the sender has a decision to make. When the
@@ -162,6 +164,11 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
     for its owner's explicit answer; the owner's own later orders that come after such a
     decision of its own (one arising from this file's dice) are held and resume once it is
     answered.
+
+    draws (peer mode, pbem.protocol.draws.DrawBook): private draws are left to their owner's
+    processor (Context.private), and the core lines 'draws commit|reveal' are checked and
+    applied; a file of a side whose private draws the rules need opened must open them first.
+    Without it a 'draws' line is refused.
     """
     state = copy_state(game, state)
     texts = turn.orders if lines is None else lines
@@ -191,7 +198,7 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
             elif h.side not in pending or turn.sender in pending:
                 return
             queue.pop(0)
-            ctx = Context(dice, action=next_action)
+            ctx = context(next_action)
             next_action += 1
             try:
                 order = parse_line(game, h.line)
@@ -204,10 +211,37 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
                                     + (f" [{e.rule}]" if e.rule else ""),
                                     visible_to=h.side, kind="skipped"))
                 continue
+            check_draws(ctx, f"held order {h.index + 1} of file {h.seq}")
             record(ctx)
 
+    def context(action: int) -> Context:
+        return Context(dice, action=action, seq=turn.seq, private=draws is not None)
+
+    def check_draws(ctx: Context, where: str) -> None:
+        for d in ctx.draws:
+            if not draws.committed(d.owner, turn.seq):
+                raise IllegalFile(f"{name}: {where}: a private draw of {d.owner} ({d.purpose}) "
+                                  f"comes before {d.owner}'s draw commitment [{DRAW_RULE}]",
+                                  order=ctx.action + 1, reason="private draw before its commitment",
+                                  rule=DRAW_RULE)
+
+    if draws is not None and turn.sender in draws.due(state):
+        lead = [o for o in orders if isinstance(o, DrawLine)]
+        if not any(o.kind == "reveal" for o in lead) or not all(
+                isinstance(o, DrawLine) for o in orders[:len(lead)]):
+            raise IllegalFile(f"{name}: {turn.sender} does not open its private draws, which the "
+                              f"rules need now ({_waits_for(game, state)}): its file must begin "
+                              f"with its 'draws reveal' line [{DRAW_RULE}]",
+                              order=1, reason="missing private-draw opening", rule=DRAW_RULE)
     own_held: list[HeldOrder] = []
     for i, (line, order) in enumerate(zip(texts, orders)):
+        if isinstance(order, DrawLine):
+            problem = ("private draws are kept by the processors of a peer game only"
+                       if draws is None else draws.take(state, turn, order, events))
+            if problem:
+                raise IllegalFile(f"{name}: order {i + 1} {line!r}: {problem} [{DRAW_RULE}]",
+                                  order=i + 1, reason=problem, rule=DRAW_RULE)
+            continue
         if sealed and (order is None or isinstance(order, StandingOrder)):
             continue    # a hidden policy: the stores stay empty (docs/sealed.md section 5c)
         if isinstance(order, StandingOrder):
@@ -243,7 +277,7 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
             events.append(Event(text=f"{which} of file {turn.seq} wait for {_waits_for(game, state)}",
                                 visible_to=turn.sender, kind="held"))
             continue
-        ctx = Context(dice, action=i)
+        ctx = context(i)
         try:
             if turn.sender not in pending:
                 raise IllegalOrder(f"{turn.sender} has no decision to make now", rule="PBEM-TURN")
@@ -262,6 +296,7 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
                                 f"dice: {e.reason}" + (f" [{e.rule}]" if e.rule else ""),
                                 visible_to=turn.sender, kind="skipped"))
             continue
+        check_draws(ctx, f"order {i + 1}")
         record(ctx)
         if (sealed and ctx.rolls and i + 1 < len(orders)
                 and standing_decision(game, state, turn.sender)):

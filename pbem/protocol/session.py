@@ -19,6 +19,7 @@ from pbem.core.dicesecret import OwnOnions
 from pbem.core.records import Acceptance, Proposal, Results, RollRecord, SignedFile, Turn, read_file
 from pbem.core.registry import find_game
 from pbem.protocol.archive import Archive
+from pbem.protocol.draws import DrawBook
 from pbem.protocol.genesis import HOST, Genesis
 from pbem.protocol.ledger import Ledger
 from pbem.core.commitment import private_share
@@ -68,6 +69,8 @@ class Session:
         self.held: list[HeldOrder] = []          # orders waiting for another side's answer
         self.rolled: dict[int, bool] = {}        # file seq -> whether resolving it rolled dice
         self.keep_states = True                  # False: only the latest state (an audit)
+        # peer mode: private draws (pbem.core.privatedraw), kept and checked by every processor
+        self.draws = DrawBook(self) if genesis.mode == "peer" else None
 
     # -- facts -----------------------------------------------------------------------------
     @property
@@ -191,7 +194,8 @@ class Session:
                 break
             try:
                 res = resolve(self.game, self.state, t, dice=self.dice_for(seq), name=f.name,
-                              held=self.held, **self._sealed_resolution(seq, t, f.name))
+                              held=self.held, draws=self.draws,
+                              **self._sealed_resolution(seq, t, f.name))
             except NeedsDice:
                 break
             rolled = bool(res.results.rolls)
