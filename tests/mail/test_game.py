@@ -117,10 +117,12 @@ def test_real_games_played_through_gateways(tmp_path, smtp_server, game, scenari
     _real_game(tmp_path, smtp_server, game, scenario, sides, "peer")
 
 
-@pytest.mark.parametrize("game, scenario, sides", GAMES)
+@pytest.mark.parametrize("game, scenario, sides",
+                         [("holdfast", "campaign", ("allied", "axis")), GAMES[1]])
 def test_real_games_played_sealed_through_gateways(tmp_path, smtp_server, game, scenario, sides):
-    """Sealed mode by email (issue 10): projections, openings, automatic answers and both final
-    reveals travel through SMTP and the gateways alone, and both archives verify in full."""
+    """Sealed mode by email (issue 10): a whole Holdfast campaign and a Kasserine game, whose
+    projections, openings, automatic answers and both final reveals travel through SMTP and
+    the gateways alone; both archives verify in full."""
     _real_game(tmp_path, smtp_server, game, scenario, sides, "sealed")
     for s in sides:
         assert "both final reveals are in" in _verify_output(tmp_path, s)
