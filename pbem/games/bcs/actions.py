@@ -5,10 +5,12 @@ from __future__ import annotations
 import re
 from typing import Callable
 
+import msgspec
+
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.games.bcs import orders as o
-from pbem.games.bcs import barrage, hq_retreat, screens, sequence, stopping
+from pbem.games.bcs import barrage, hq_retreat, reactions, screens, sequence, stopping
 from pbem.games.bcs.combat import attack, check_attack
 from pbem.games.bcs.engage import check_engage, engage
 from pbem.games.bcs.recon import check_recon, recon
@@ -25,12 +27,39 @@ def apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
     Formation that lost its last unit leaves play (9.1i)."""
     if state.phase == "over":
         raise IllegalOrder("the game is over", rule="BCS-2.1-3")
+    if isinstance(order, o.Answer):
+        _answer(state, side, order, ctx)
+        return
+    reactions.check_waiting(state, side)
+    reactions.run(state, side, order, o.format_order(order), ctx, _run, reveal_named)
+
+
+def _run(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
+    """One order and the automatic steps after it (reactions.run may run it again)."""
     before = on_map_units(state)
     seen = len(ctx.events)
     _apply(state, side, order, ctx)
     screens.unstack(state, ctx)
     formations_lost(state, before, ctx)
     reveal_named(state, ctx.events[seen:])
+
+
+def _answer(state: BcsState, side: str, order: o.Answer, ctx: Context) -> None:
+    """The answer to the question waiting: the order it stopped runs again with it
+    (reactions.py); on a stand-in, which does not know that order, the question just goes."""
+    w = reactions.check_answer(state, side, order.topic, order.mode)
+    ctx.log(f"{side} answers {order.topic} {order.mode}", visible_to=side, kind="answer")
+    state.wait = None
+    if not w.order:
+        return
+    again = msgspec.structs.replace(w, answers={**w.answers,
+                                                f"{side} {order.topic}": order.mode})
+    try:
+        reactions.run(state, w.by, o.parse_order(w.order), w.order, ctx, _run, reveal_named,
+                      again=again)
+    except IllegalOrder:
+        state.wait = w
+        raise
 
 
 def reveal_named(state: BcsState, events: list) -> None:

@@ -16,7 +16,7 @@ import msgspec
 
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
-from pbem.games.bcs import actions
+from pbem.games.bcs import actions, reactions
 from pbem.games.bcs.board import bdata, combat_count, entry_hexes
 from pbem.games.bcs.orders import (Attack, Barrage, Engage, Fire, Fires, Move, Obj, Order, Shock,
                                    Trains, format_order)
@@ -40,14 +40,42 @@ class _StopAtDice:
 
 
 def play(state: BcsState, side: str, rng: random.Random, style: str = "random") -> list[str]:
-    """Order lines for side's pending decision (random legal play)."""
+    """Order lines for side's pending decision (random legal play, or heuristic), after the
+    standing orders it has not set yet."""
     decisions = [d for d in pending(state) if d.side == side]
     if not decisions:
         return []
+    lines = standing(state, side, rng, style)
     d = decisions[0]
+    if d.choices and style == "heuristic" and state.wait is not None:
+        return lines + [d.choices[0]]          # the engine's choice (never asked: see standing)
     if d.choices:
-        return [rng.choice(list(d.choices))]
-    return _activities(state, side, rng, style)
+        return lines + [rng.choice(list(d.choices))]
+    return lines + _activities(state, side, rng, style)
+
+
+#: The heuristic bot's standing orders: the best AR defends (the Combat Table reads it), losses
+#: spread so that the AR unit stays (a unit with one step still defends and ZOCs), the
+#: strongest AV unit is engaged. A topic not listed gets its first mode.
+HEURISTIC_STANDING = {"defense": "best-ar", "losses": "spread", "engaged": "strongest"}
+
+
+def standing(state: BcsState, side: str, rng: random.Random, style: str) -> list[str]:
+    """`standing TOPIC MODE` for every topic side has not set yet: the heuristic bot's choices,
+    or (random) a random mode, one time in four 'ask' (it is then asked, and answers at
+    random)."""
+    store = state.private[side].standing
+    out = []
+    for topic, modes in sorted(reactions.topics().items()):
+        if topic in store:
+            continue
+        if style == "heuristic":
+            mode = HEURISTIC_STANDING.get(topic, modes[0])
+            mode = mode if mode in modes else modes[0]
+        else:
+            mode = "ask" if rng.random() < 0.25 else rng.choice(list(modes))
+        out.append(f"standing {topic} {mode}")
+    return out
 
 
 def _trains(s: BcsState, side: str, rng: random.Random) -> list[str]:
@@ -73,14 +101,15 @@ def _trains(s: BcsState, side: str, rng: random.Random) -> list[str]:
 
 
 def _try(s: BcsState, side: str, order: Order) -> bool | None:
-    """Apply an order to the copy: True if legal, None if legal up to its first die, else False."""
+    """Apply an order to the copy: True if legal, None if legal up to its first die or up to a
+    question it asks the enemy (the stretch stops there too), else False."""
     try:
         actions.apply(s, side, order, Context(_StopAtDice()))
     except IllegalOrder:
         return False
     except _Rolled:
         return None
-    return True
+    return None if s.wait is not None else True
 
 
 def _objs(s: BcsState, side: str, rng: random.Random) -> list[str]:
@@ -152,7 +181,7 @@ def _activities(state: BcsState, side: str, rng: random.Random,
     lines: list[str] = _objs(s, side, rng) + _trains(s, side, rng)
     units = sorted(p.id for p in s.pieces.values()
                    if p.formation == act.formation and p.kind in ("unit", "hq")
-                   and p.status != "dead")
+                   and p.status in ("map", "off"))
     rng.shuffle(units)
     enemy = sorted({q.hex for q in s.pieces.values()
                     if q.side != side and q.kind == "unit" and q.status == "map"})

@@ -2,8 +2,7 @@
 Table roll and its results (losses, Situational results, Traffic, advance after combat).
 
 Retreats themselves are carried out by retreat.py. The defender's choices (7.2g, 7.2o) follow
-his standing orders (STANDING below); he is not asked yet (docs/bcs-engine.md, "Combat as
-built").
+his standing orders (STANDING below), or he is asked in his next file (reactions.py).
 """
 
 from __future__ import annotations
@@ -12,11 +11,11 @@ from typing import Callable
 
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
-from pbem.core.standing import answer
 from pbem.games.bcs.board import at, bdata, combat_count, face, hq_of, is_combat, printed_ma
 from pbem.games.bcs.data import Face
 from pbem.games.bcs.command import exempt, in_radius
 from pbem.games.bcs.hq_retreat import jump
+from pbem.games.bcs.reactions import lookup
 from pbem.games.bcs.retreat import retreat_stack
 from pbem.games.bcs.sequence import control_after_move
 from pbem.games.bcs.state import BcsState, Piece, other
@@ -28,8 +27,9 @@ from pbem.games.bcs.state import arrival_group
 from pbem.games.bcs.terrain import hex_row, is_road_hex
 
 OBJ_ZONE = 2                 # 4.3c: each Combat OBJ makes a 2-hex-radius OBJ Zone
-# The defender's choices answered by standing orders (`standing TOPIC MODE`); the first mode is
-# the one used while none is set (asking is not built yet):
+# The defender's choices answered by standing orders (`standing TOPIC MODE`); a side with none
+# for a topic is asked in his next file (reactions.py); the first mode is the engine's usual
+# choice (the bots' and the rule cases' default):
 #   defense: the defending AR unit (7.2g): best-ar (the best AR of the stack) or top (the top
 #            unit, 5.5e, which reveals nothing more);
 #   losses:  further Combat Table losses (7.2o): ar-first (the AR unit until destroyed) or spread
@@ -243,8 +243,9 @@ def enters(state: BcsState, p: Piece, hex_id: str) -> bool:
 
 
 def mode(state: BcsState, side: str, topic: str) -> str:
-    """The mode a side's standing order gives a topic of STANDING, else its first mode."""
-    return answer(state.private[side].standing, topic) or STANDING[topic][0]
+    """The mode side chooses for a topic of STANDING: its answer in this order or its standing
+    order; with neither the order stops and side is asked in his next file (reactions.py)."""
+    return lookup(state, side, topic)
 
 
 def defending_ar_unit(units: list[Piece], how: str = "best-ar") -> Piece:
@@ -384,7 +385,8 @@ def resolve(state: BcsState, side: str, unit: Piece, hex_id: str,
     attacker's DRMs given and the defender's, and its results."""
     defenders = sorted((p for p in at(state, hex_id) if p.side != side and p.kind == "unit"),
                        key=lambda p: p.id)
-    ar_unit = defending_ar_unit(defenders, mode(state, other(side), "defense"))
+    ar_unit = defending_ar_unit(defenders, mode(state, other(side), "defense")
+                                if len(defenders) > 1 else "best-ar")   # one unit: no choice
     prepared = has_prepared_defense(state, ar_unit)
     ctx.log(f"Defence of {hex_id}: AR unit {ar_unit.id} (AR {bdata().units[ar_unit.id].ar}), "
             f"{'with' if prepared else 'no'} Prepared Defense{_on_top(state, ar_unit, defenders)}",
@@ -402,7 +404,8 @@ def resolve(state: BcsState, side: str, unit: Piece, hex_id: str,
             return
         defenders = alive
         if ar_unit not in alive:         # the AR unit died: the defender names another (7.2g)
-            ar_unit = defending_ar_unit(alive, mode(state, other(side), "defense"))
+            ar_unit = defending_ar_unit(alive, mode(state, other(side), "defense")
+                                        if len(alive) > 1 else "best-ar")
             prepared = has_prepared_defense(state, ar_unit)
             ctx.log(f"Defence of {hex_id}: new AR unit {ar_unit.id} "
                     f"(AR {bdata().units[ar_unit.id].ar})", hexes=(hex_id,))
@@ -435,7 +438,7 @@ def _apply(state: BcsState, side: str, unit: Piece, ar_unit: Piece, defenders: l
     elif loss.startswith("D"):
         n = int(loss[1:])
         order = [ar_unit] + [q for q in defenders if q is not ar_unit]     # 7.2o
-        if mode(state, ar_unit.side, "losses") == "spread":
+        if n > 1 and len(order) > 1 and mode(state, ar_unit.side, "losses") == "spread":
             while n > 0 and any(p.status == "map" for p in order):
                 for p in order:
                     if n > 0 and p.status == "map":

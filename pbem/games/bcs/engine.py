@@ -12,6 +12,8 @@ from pbem.core.errors import ScenarioError
 from pbem.core.game import Context, Decision, MarkerStyle, OptionSpec, Outcome, ReportModel
 from pbem.core.mapdata import GameMap
 from pbem.core.options import resolve
+from pbem.core.standing import (StandingOrder, format_standing, is_standing, parse_standing,
+                                set_standing)
 from pbem.games.bcs import actions, conditions, orders, sequence
 from pbem.games.bcs import bot as bots
 from pbem.games.bcs.board import bdata
@@ -34,7 +36,7 @@ class BcsEngine:
     aliases = ("bbf", "baptism-by-fire")
     sides = ("allied", "axis")
     state_type = BcsState
-    rules_version = "bcs-engine-2"   # bump whenever the rules change (pinned in every genesis)
+    rules_version = "bcs-engine-3"   # bump whenever the rules change (pinned in every genesis)
 
     def scenarios(self) -> dict[str, str]:
         """The scenarios the engine plays (5.2 so far)."""
@@ -62,16 +64,25 @@ class BcsEngine:
         """Who must decide what."""
         return sequence.pending(state)
 
-    def parse_order(self, text: str) -> orders.Order:
-        """Parse one order line."""
+    def parse_order(self, text: str) -> orders.Order | StandingOrder:
+        """Parse one order line (a standing order in the core notation too)."""
+        if is_standing(text):
+            return parse_standing(text, self.standing_topics())
         return orders.parse_order(text)
 
-    def format_order(self, order: orders.Order) -> str:
+    def format_order(self, order: orders.Order | StandingOrder) -> str:
         """The canonical text of an order."""
+        if isinstance(order, StandingOrder):
+            return format_standing(order)
         return orders.format_order(order)
 
-    def apply(self, state: BcsState, side: str, order: orders.Order, ctx: Context) -> None:
-        """Check and apply one order, then run the automatic steps."""
+    def apply(self, state: BcsState, side: str, order: orders.Order | StandingOrder,
+              ctx: Context) -> None:
+        """Check and apply one order, then run the automatic steps (a standing order: set in
+        the side's store, never refused)."""
+        if isinstance(order, StandingOrder):
+            set_standing(state.private[side].standing, order)
+            return
         actions.apply(state, side, order, ctx)
 
     def view(self, state: BcsState, side: str) -> BcsView:
@@ -125,7 +136,8 @@ class BcsEngine:
 
     def bot(self, state: BcsState, side: str, rng: random.Random,
             style: str = "random") -> list[str]:
-        """Order lines for side's pending decision (random legal play)."""
+        """Order lines for side's pending decision: random legal play, or the heuristic bot
+        (style "heuristic"); both set their standing orders first."""
         return bots.play(state, side, rng, style)
 
 

@@ -35,6 +35,8 @@ One order per line (docs/bcs-engine.md):
                                    a Barrage outside an Attack Sequence (8.0, 8.1): the points
                                    ('arty N', 'air N') and the spotting unit, which STOPs
     fire B8.19 with 90-mdr         an Attack by Fire (8.3) by one adjacent unit, for a Fire Event
+    answer defense top             the answer of a side asked a reaction (reactions.py): a topic
+                                   of the standing orders and one of its modes
 """
 
 from __future__ import annotations
@@ -176,13 +178,20 @@ class Screen(msgspec.Struct, tag="screen"):
     on: bool = True
 
 
+class Answer(msgspec.Struct, tag="answer"):
+    """The answer to a reaction the game asks (reactions.py): a standing-order topic and mode."""
+
+    topic: str
+    mode: str
+
+
 class Recover(msgspec.Struct, tag="recover"):
     """Failure Flip: turn a Fail SNAFU of an Initial Activation into a Recovery (10.4c)."""
 
 
 Order = Union[Activate, Recover, Trains, Flip, Obj, Move, End, Second, First, Attack, Shock,
-              Retreat, Engage, Recon, Screen, Barrage, Fire]
-WORDS = ("activate", "recover", "trains", "flip", "obj", "move", "end", "second", "done",
+              Retreat, Engage, Recon, Screen, Barrage, Fire, Answer]
+WORDS = ("answer", "activate", "recover", "trains", "flip", "obj", "move", "end", "second", "done",
          "first", "attack", "shock", "retreat", "engage", "recon", "screen",
          "unscreen", "barrage", "fire")
 
@@ -318,6 +327,8 @@ def parse_order(text: str) -> Order:
         return kind(hex=_hex(args[0]), unit=_unit(args[2]))
     if w in ("screen", "unscreen") and len(args) == 1:
         return Screen(unit=_unit(args[0]), on=w == "screen")
+    if w == "answer" and len(args) == 2 and all(UNIT.match(a.lower()) for a in args):
+        return Answer(topic=args[0].lower(), mode=args[1].lower())
     if w in WORDS:
         raise OrderSyntaxError(f"malformed {w!r} order: {text.strip()!r} (see docs/bcs-engine.md)",
                                rule=RULE)
@@ -360,5 +371,7 @@ def format_order(order: Order) -> str:
             (f" assist {order.assist}" if order.assist else "") + _format_fires(order.fires)
     if isinstance(order, Barrage):
         return f"barrage {order.hex}{_format_points(order.arty, order.air)} spot {order.spotter}"
+    if isinstance(order, Answer):
+        return f"answer {order.topic} {order.mode}"
     assert isinstance(order, Screen)
     return f"{'screen' if order.on else 'unscreen'} {order.unit}"

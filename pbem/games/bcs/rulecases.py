@@ -17,6 +17,9 @@ attack_from_off_map unless ``options`` says otherwise):
   traffic = [hexes], objs = [hexes], control = {HEX = side}
   dead_pile = [ids]     destroyed units (0 steps) that may be rebuilt (9.4c)
   air = {SIDE = n}      the sides' Air Points this turn (8.0e)
+  standing = {SIDE = {TOPIC = MODE}}   standing orders; every topic not given is set to its
+                        first mode (combat.STANDING), except those listed (and not given) in
+  ask = {SIDE = [TOPIC]}   topics the side has no standing order for: it is asked (reactions.py)
 Expectation keys beyond the core's: at (hex per piece), mp (MP12 spent), stopped (rule id of
 the STOP, "" for none), face, phase, next_side, turn, weather, snafu, second (bool), fatigue,
 status, coordination, msr_blocked, prepared_defense, recovered, in_play (formation ids), objs,
@@ -31,6 +34,7 @@ from pbem.core.game import Context
 from pbem.core.rulecases import Case, CaseRun
 from pbem.core.standing import apply_order, parse_line
 from pbem.games.bcs.engine import ENGINE
+from pbem.games.bcs.reactions import default_store
 from pbem.games.bcs.state import Activation, BcsState
 
 OPTIONS = {"entry_blocking": "attack_from_off_map"}
@@ -49,6 +53,11 @@ class BcsCases:
         """The position a case describes."""
         pos = case.position
         state = ENGINE.setup("5.2", {**OPTIONS, **pos.get("options", {})})
+        for s in state.private:                      # standing orders: the engine's choices
+            store = default_store()
+            for topic in pos.get("ask", {}).get(s, []):     # ... or none: the side is asked
+                store.pop(topic, None)
+            state.private[s].standing = {**store, **pos.get("standing", {}).get(s, {})}
         if pos.get("setup"):
             return state
         state.turn = pos.get("turn", 1)

@@ -15,6 +15,7 @@ from pbem.games.bcs.board import bdata, enemy_in, entry_hexes
 from pbem.games.bcs.command import in_radius, isolation
 from pbem.games.bcs.mixing import active_hexes, coordinate, mixed_with
 from pbem.games.bcs.movement import restack
+from pbem.games.bcs.reactions import decision
 from pbem.games.bcs.replacements import roll_and_apply
 from pbem.games.bcs.setup import arrive, place_at_hq
 from pbem.games.bcs.supply import enemy_msr_hexes, msr, optimal, why_not
@@ -48,6 +49,8 @@ def pending(state: BcsState) -> list[Decision]:
     """The one decision the game waits for, or none once the game is over."""
     if state.phase == "over":
         return []
+    if state.wait is not None:          # a side asked a reaction (reactions.py)
+        return [decision(state)]
     side = state.next_side
     turn = f"turn {state.turn}, {state.date}"
     if state.phase == "first_player":

@@ -3,7 +3,9 @@ a hosted player's check. Everything the view shows is copied; each enemy stack g
 unit and, for the units under it, copies of the top unit (``TOP--standinN``, loader.UnitTable:
 same Range and AV, so they stay under it); the enemy's arrivals are as many copies of one of
 its counters off the map. No enemy counter the view does not show is named; the enemy's Air
-Points are 0, its steps full and its standing orders the defaults."""
+Points are 0, its steps full and its standing orders the engine's choices (the first mode of
+each topic). A question waiting (reactions.py) is copied without the order it stopped: an answer
+there is checked, then the question goes."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import msgspec
 
 from pbem.games.bcs.board import bdata
 from pbem.games.bcs.loader import STANDIN_MARK
+from pbem.games.bcs.reactions import default_store
 from pbem.games.bcs.setup import new_state
 from pbem.games.bcs.state import BcsState, Piece, SidePrivate, other
 from pbem.games.bcs.view import BcsView
@@ -29,7 +32,8 @@ def standin(view: BcsView | dict[str, Any], side: str) -> BcsState:
     state.air_due = v.air_due
     state.traffic, state.objs, state.control = list(v.traffic), list(v.objs), dict(v.control)
     state.activation = v.activation
-    state.private = {side: v.private, enemy: SidePrivate()}
+    state.private = {side: v.private, enemy: SidePrivate(standing=default_store())}
+    state.wait = v.wait                       # a question: answered there without its order
     for f in state.formations.values():
         if f.side == enemy:
             f.in_play = False

@@ -103,6 +103,20 @@ class SidePrivate(msgspec.Struct, kw_only=True):
     standing: dict[str, str] = {}
 
 
+class Reaction(msgspec.Struct, kw_only=True):
+    """A choice of a side asked while an order is resolved (reactions.py): who is asked which
+    topic of combat.STANDING, whose order it is, and the order's run so far."""
+
+    side: str                    # the side asked ("" while an order runs)
+    topic: str
+    by: str                      # the side whose order is being resolved
+    order: str = ""              # that order's canonical text (never in a view)
+    hex: str = ""                # the hex concerned (the defending hex ...)
+    answers: dict[str, str] = {} # "SIDE TOPIC" -> mode, every choice read so far in the order
+    rolls: list[int] = []        # the dice rolled so far in the order (replayed on answering)
+    events: int = 0              # the order's events already told
+
+
 class Result(msgspec.Struct, kw_only=True):
     """The end of the game."""
 
@@ -130,6 +144,8 @@ class BcsState(msgspec.Struct, kw_only=True):
     air_due: bool = True         # this turn's Air Points are still to be rolled (BbF 1.1d)
     private: dict[str, SidePrivate] = {}
     result: Result | None = None
+    wait: Reaction | None = None       # a question waiting for a side's answer (reactions.py)
+    resolving: Reaction | None = None  # the order being resolved (None between orders)
 
     @property
     def date(self) -> str:

@@ -7,7 +7,8 @@ from __future__ import annotations
 import msgspec
 
 from pbem.games.bcs.board import face
-from pbem.games.bcs.state import Activation, BcsState, FormationState, Piece, SidePrivate, other
+from pbem.games.bcs.state import (Activation, BcsState, FormationState, Piece, Reaction,
+                                  SidePrivate, other)
 
 
 class EnemyStack(msgspec.Struct, kw_only=True):
@@ -44,6 +45,8 @@ class BcsView(msgspec.Struct, kw_only=True):
     options: dict[str, str | bool | int] = {}   # the house options (public, in the genesis)
     air_due: bool = False        # this turn's Air Points are still to be rolled
     enemy_off: list[Piece] = []  # enemy HQs and Combat Trains off the map (never hidden, 1.5)
+    wait: Reaction | None = None # a question waiting for a side's answer: who, which topic,
+                                 # where (reactions.public: not the order being resolved)
 
 
 def top_unit(units: list[Piece]) -> Piece:
@@ -94,7 +97,14 @@ def _build_view(state: BcsState, side: str) -> BcsView:
                    private=state.private[side], stack_counts=counts,
                    options=dict(state.options), air_due=state.air_due,
                    enemy_off=[p for p in sorted(state.pieces.values(), key=lambda p: p.id)
-                              if p.side == enemy and p.kind != "unit" and p.status == "off"])
+                              if p.side == enemy and p.kind != "unit" and p.status == "off"],
+                   wait=_wait(state))
+
+
+def _wait(state: BcsState) -> Reaction | None:
+    """What both sides may know of a question waiting (reactions.py): who is asked what where."""
+    w = state.wait
+    return None if w is None else Reaction(side=w.side, topic=w.topic, by=w.by, hex=w.hex)
 
 
 def _activation(state: BcsState, side: str) -> Activation | None:

@@ -1,0 +1,224 @@
+"""Reactions of the inactive player (issue 19): every owner's choice the rules give a side while
+the other side's order is resolved (7.2g the defending AR unit, 7.2o losses, 7.1e the unit
+engaged, and every other topic of ``combat.STANDING``) is answered by the side's standing order
+(`standing TOPIC MODE`, the core store) or, when it has none, asked in his next file.
+
+Asking works the same for every topic. The rules read a choice through ``lookup`` (combat.mode
+is the one call). Every order runs through ``run``: the state is kept as it was before the
+order, and when a choice has no answer (``Ask``) the state is put back, so nothing the order did
+stays (Piece.revealed of the units its public events named excepted: the enemy has read them),
+and ``BcsState.wait`` records the question with the order, the answers read so far, the dice
+already rolled and how many events were already told. ``pending`` then asks the side (a
+reaction, its own units in the hex as private detail); his order ``answer TOPIC MODE`` runs the
+same order again from the same state with the same answers, the same dice (replayed, not rolled
+again) and the events already told left out, so the result is the one a standing order would
+have given; the game then goes on (the active side's held orders resume: the core's
+continuation). A later choice of the same order may ask again.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import msgspec
+
+from pbem.core.errors import IllegalOrder
+from pbem.core.game import Context, Decision, Event
+from pbem.core.standing import answer
+from pbem.games.bcs.board import bdata, face
+from pbem.games.bcs.state import BcsState, Reaction
+
+#: The rule id each topic's refusals name (a topic not listed names 7.2m: owners apply their
+#: losses and retreats).
+TOPIC_RULES = {"defense": "BCS-7.2-s2", "losses": "BCS-7.2o", "engaged": "BCS-7.1e",
+               "support": "BCS-9.2h", "retreat": "BCS-7.5a-3", "reorder": "BCS-5.5f"}
+#: What the question is, in the prompt (a topic not listed is named by its word).
+TOPIC_TEXT = {"defense": "the defending Action Rating unit (7.2g)",
+              "losses": "how further Combat Table losses are spread (7.2o)",
+              "engaged": "the AV unit engaged (7.1e)",
+              "support": "the Support unit used (9.2h)",
+              "retreat": "where the retreating stack goes (7.5a)",
+              "reorder": "the order of the stack (5.5f)"}
+DEFAULT_RULE = "BCS-7.2m"
+
+
+class Ask(Exception):
+    """A choice a side has no answer for: the order stops and the side is asked."""
+
+    def __init__(self, side: str, topic: str) -> None:
+        super().__init__(f"{side} is asked {topic}")
+        self.side = side
+        self.topic = topic
+
+
+def topics() -> dict[str, tuple[str, ...]]:
+    """The topics and their modes (combat.STANDING, read when asked: others add topics)."""
+    from pbem.games.bcs.combat import STANDING
+    return dict(STANDING)
+
+
+def rule_of(topic: str) -> str:
+    """The rule id a topic's refusals name."""
+    return TOPIC_RULES.get(topic, DEFAULT_RULE)
+
+
+def default_store() -> dict[str, str]:
+    """A store with every topic set to its first mode (the engine's choice for the owner)."""
+    return {t: modes[0] for t, modes in topics().items()}
+
+
+def lookup(state: BcsState, side: str, topic: str) -> str:
+    """The mode side chooses for topic in the order being resolved: the answer already given in
+    this order, else its standing order; Ask when it has neither (the order stops, it is asked)."""
+    run = state.resolving
+    key = f"{side} {topic}"
+    if run is not None and key in run.answers:
+        return run.answers[key]
+    mode = answer(state.private[side].standing, topic)
+    if mode is None:
+        raise Ask(side, topic)
+    if run is not None:
+        run.answers[key] = mode        # kept: a re-run reads the same, whatever he sets later
+    return mode
+
+
+class Replay(Context):
+    """The context of an order run again after an answer: its first dice are the ones already
+    rolled (not rolled again, not recorded again), its first events the ones already told (not
+    told again); the rest go to the real context."""
+
+    def __init__(self, real: Context, rolls: list[int], told: int) -> None:
+        super().__init__(real.dice, action=real.action)
+        self.real = real
+        self.replay = list(rolls)
+        self.values: list[int] = []     # every die of this run, replayed or new
+        self.told = told
+
+    def roll(self, sides: int, purpose: str, *, visible_to: str = "all") -> int:
+        """A die replayed while any is left, else rolled by the real context."""
+        i = len(self.values)
+        if i < len(self.replay):
+            value = self.replay[i]
+            if not 1 <= value <= sides:
+                raise AssertionError(f"replayed die {value} for a d{sides} ({purpose})")
+        else:
+            value = self.real.roll(sides, purpose, visible_to=visible_to)
+        self.values.append(value)
+        return value
+
+    def log(self, text: str, *, visible_to: str = "all", kind: str = "info",
+            hexes: tuple[str, ...] = ()) -> None:
+        """Record the event; pass it on unless it was already told."""
+        self.events.append(Event(text=text, visible_to=visible_to, kind=kind, hexes=hexes))
+        if len(self.events) > self.told:
+            self.real.log(text, visible_to=visible_to, kind=kind, hexes=hexes)
+
+
+def _hex_of(order: object) -> str:
+    """The hex an order acts on (the defending hex, or where a move ends)."""
+    h = getattr(order, "hex", "")
+    if h:
+        return str(h)
+    path = getattr(order, "path", None)
+    return str(path[-1]) if path else str(getattr(order, "to", "") or "")
+
+
+def run(state: BcsState, side: str, order: object, text: str, ctx: Context,
+        body: Callable[[BcsState, str, object, Context], None],
+        reveal: Callable[[BcsState, list[Event]], None],
+        again: Reaction | None = None) -> None:
+    """Apply an order through body; if a choice is asked, put the state back as it was and
+    record the question in state.wait. again: the question answered (a re-run)."""
+    before = msgspec.json.encode(state)
+    rctx = Replay(ctx, again.rolls if again else [], again.events if again else 0)
+    state.resolving = Reaction(side="", topic="", by=side, order=text,
+                               answers=dict(again.answers) if again else {})
+    try:
+        body(state, side, order, rctx)
+    except Ask as a:
+        answers = dict(state.resolving.answers)
+        _restore(state, before)
+        reveal(state, rctx.events)               # what the enemy has read stays known
+        state.wait = Reaction(side=a.side, topic=a.topic, by=side, order=text,
+                              hex=_hex_of(order), answers=answers, rolls=rctx.values,
+                              events=len(rctx.events))
+        state.resolving = None
+        return
+    except IllegalOrder:
+        _restore(state, before)                  # a refused order changes nothing
+        raise
+    except BaseException:
+        state.resolving = None
+        raise
+    state.resolving = None
+
+
+def _restore(state: BcsState, raw: bytes) -> None:
+    """Put every field of state back to an encoded copy of it."""
+    old = msgspec.json.decode(raw, type=BcsState)
+    for f in msgspec.structs.fields(BcsState):
+        setattr(state, f.name, getattr(old, f.name))
+
+
+def check_answer(state: BcsState, side: str, topic: str, mode: str) -> Reaction:
+    """IllegalOrder unless the game waits for side's answer on topic and mode is one of its
+    modes; the question answered."""
+    w = state.wait
+    rule = rule_of(topic)
+    if w is None:
+        raise IllegalOrder(f"no question waits for an answer ({topic})", rule=rule)
+    if w.side != side:
+        raise IllegalOrder(f"the game waits for {w.side}'s answer on {w.topic}",
+                           rule=rule_of(w.topic))
+    if topic != w.topic:
+        raise IllegalOrder(f"the question is {w.topic}, not {topic} (answer {w.topic} "
+                           f"{'|'.join(topics().get(w.topic, ()))})", rule=rule_of(w.topic))
+    modes = topics().get(topic, ())
+    if mode not in modes:
+        raise IllegalOrder(f"{topic}: {mode!r} is not one of {', '.join(modes)}", rule=rule)
+    return w
+
+
+def check_waiting(state: BcsState, side: str) -> None:
+    """IllegalOrder while the game waits for an answer: only the answer may come."""
+    w = state.wait
+    if w is not None:
+        raise IllegalOrder(f"the game waits for {w.side}'s answer on {w.topic} "
+                           f"(answer {w.topic} MODE)", rule=rule_of(w.topic))
+
+
+def decision(state: BcsState) -> Decision:
+    """The question waiting: a reaction when the side asked is not the one whose order it is;
+    its units in the hex concerned are its private detail."""
+    w = state.wait
+    assert w is not None
+    modes = topics().get(w.topic, ())
+    where = f" in {w.hex}" if w.hex else ""
+    prompt = (f"{w.side}: choose {TOPIC_TEXT.get(w.topic, w.topic)}{where} for {w.by}'s "
+              f"order (answer {w.topic} {'|'.join(modes)}; 'standing {w.topic} MODE' answers "
+              f"it from now on)")
+    return Decision(side=w.side, kind=w.topic, prompt=prompt, detail=detail(state, w.side, w.hex),
+                    choices=tuple(f"answer {w.topic} {m}" for m in modes),
+                    reaction=w.side != w.by)
+
+
+def detail(state: BcsState, side: str, hex_id: str) -> str:
+    """Side's combat units in the hex with side showing, AR, AV and steps (private)."""
+    out = []
+    for p in sorted(state.pieces.values(), key=lambda p: p.id):
+        if p.side != side or p.status != "map" or p.hex != hex_id or p.kind != "unit" or \
+                not hex_id:
+            continue
+        f = face(p)
+        av = f" AV {f.av}" if f is not None and f.av is not None else ""
+        out.append(f"{p.id} ({p.face}) AR {bdata().units[p.id].ar}{av}, "
+                   f"{p.steps} step{'s' if p.steps != 1 else ''}")
+    return f"{hex_id}: " + "; ".join(out) if out else ""
+
+
+def public(w: Reaction | None) -> Reaction | None:
+    """What both sides may know of the question: who is asked what where (not the order being
+    resolved, the answers given, the dice kept or the events told)."""
+    if w is None:
+        return None
+    return Reaction(side=w.side, topic=w.topic, by=w.by, hex=w.hex)
