@@ -86,7 +86,7 @@ def _apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
     elif isinstance(order, o.Move):
         walks = check_move(state, side, order.units, order.path)
         _leave_stack(state, order.units, ctx)
-        entered = do_move(state, side, order.units, walks)
+        entered = do_move(state, side, order.units, walks, ctx)
         end = entered[-1] if entered else ""
         ctx.log(_public_move(state, order.units, end), hexes=tuple(entered))
         ctx.log(f"{'+'.join(order.units)} moves to {end}", visible_to=side,
@@ -133,10 +133,10 @@ def _apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
         else:
             voluntary(state, side, order.units, order.to, ctx)
     elif isinstance(order, o.Engage):
-        screens.check_order(state, [order.unit], order.hex, "engage")
-        _leave_stack(state, [order.unit], ctx, check=lambda: check_engage(
-            state, side, order.hex, order.unit))
-        engage(state, side, order.hex, order.unit, ctx)
+        screens.check_order(state, [order.host or order.unit], order.hex, "engage")
+        _leave_stack(state, [order.host or order.unit], ctx, check=lambda: check_engage(
+            state, side, order.hex, order.unit, order.host))
+        engage(state, side, order.hex, order.unit, ctx, order.host)
         stopping.lift(state, ctx)
     elif isinstance(order, o.Screen):
         screens.mark(state, side, order.unit, order.on, ctx)

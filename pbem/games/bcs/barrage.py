@@ -23,6 +23,7 @@ from pbem.games.bcs.orders import Fires
 from pbem.games.bcs.shock import FIRE_EVENTS, check_fire_events_left, check_fire_stack, fire_event
 from pbem.games.bcs.snafu import effect
 from pbem.games.bcs.state import BcsState, Piece, other
+from pbem.games.bcs.support import has_access
 from pbem.games.bcs.zoc import VISIBILITY, clear_line
 
 OUTSIDE = 1                  # 8.0: one Arty or Air Point outside an Attack Sequence
@@ -284,6 +285,9 @@ def check_fire(state: BcsState, side: str, hex_id: str, uid: str) -> Piece:
     if any(is_av(q) for q in enemies):   # an AV unit is always on top (5.5e), never hidden
         raise IllegalOrder(f"{hex_id} holds an AV unit: no Attack by Fire on it (it is "
                            f"Engaged instead)", rule="BCS-8.3c")
+    if any(has_access(state, q) for q in enemies):          # 9.2g: Support protects
+        raise IllegalOrder(f"{hex_id} holds a unit with Support: no Attack by Fire on it (it "
+                           f"is Engaged instead)", rule="BCS-8.3c")
     return p
 
 

@@ -1,8 +1,10 @@
-"""Engagements (7.1) without Support: an active AV unit fires on an enemy AV unit within its
-Range for one Fire Event (7.0d), on the Engagement Table's Support Not Involved row.
+"""Engagements (7.1): an active AV unit fires on an enemy AV unit or Support within its Range
+for one Fire Event (7.0d), or a Stand Off unit in Support fires from a host unit for one of its
+shots (7.1m); the Engagement Table's Support Not Involved row, or its Support Involved row when
+Support fires or is the target (7.1k).
 
-The targeted player's choice of the AV unit engaged (7.1e) follows his standing order `engaged`
-(combat.STANDING); he is not asked yet.
+The targeted player's choices, the unit engaged (7.1e) and which of his units in Support answers
+(9.2h), follow his standing orders `engaged` and `support` (combat.STANDING).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from pbem.games.bcs.retreat import retreat_stack
 from pbem.games.bcs.shock import (FIRE_EVENTS, check_fire_events_left, check_fire_stack,
                                   fire_event)
 from pbem.games.bcs.state import BcsState, Piece, other
+from pbem.games.bcs.support import (capability, choose, drop, has_access, in_support,
+                                    lose_support, reach, support_face)
 from pbem.games.bcs.view import top_unit
 from pbem.games.bcs.zoc import VISIBILITY, clear_line
 
@@ -24,15 +28,9 @@ def in_range(p: Piece, frm: str, to: str) -> bool:
     """Whether a unit in frm can fire at hex to (7.1j, 6.1b, BbF 1.1e): within its Range and 4
     hexes, a clear line beyond adjacent hexes, and adjacent only when the target hex is combat
     terrain."""
-    d = bdata()
     f = face(p)
     assert f is not None
-    n = d.game_map.grid.distance(frm, to)
-    if n < 1 or n > min(f.range, VISIBILITY):
-        return False
-    if n > 1 and d.terrain[d.game_map.terrain[to]].combat == "yes":
-        return False
-    return n == 1 or clear_line(frm, to)
+    return _reaches(f.range, frm, to)
 
 
 def engagement_target(units: list[Piece], how: str = "strongest") -> Piece:
@@ -48,8 +46,29 @@ def engagement_target(units: list[Piece], how: str = "strongest") -> Piece:
     return top_unit([p for p in units if strength(p) == best])
 
 
-def check_engage(state: BcsState, side: str, hex_id: str, uid: str) -> Piece:
-    """Check an Engagement (7.1a-b, 7.1j, 7.0d); the Firer."""
+def _reaches(rng: int, frm: str, to: str) -> bool:
+    """Whether a weapon of Range rng in hex frm reaches hex to (7.1j, 6.1b, BbF 1.1e): the Range
+    and 4 hexes, a clear line beyond adjacent hexes, adjacent only into combat terrain."""
+    d = bdata()
+    n = d.game_map.grid.distance(frm, to)
+    if n < 1 or n > min(rng, VISIBILITY):
+        return False
+    if n > 1 and d.terrain[d.game_map.terrain[to]].combat == "yes":
+        return False
+    return n == 1 or clear_line(frm, to)
+
+
+def targets(state: BcsState, side: str, hex_id: str) -> bool:
+    """Whether a hex holds something side may engage (7.1b): an enemy AV unit, or an enemy unit
+    with its Formation's Support available (9.2g)."""
+    return any(q.side == other(side) and (is_av(q) or has_access(state, q))
+               for q in at(state, hex_id))
+
+
+def check_engage(state: BcsState, side: str, hex_id: str, uid: str,
+                 host: str = "") -> tuple[Piece, Piece | None]:
+    """Check an Engagement (7.1a-b, 7.1j, 7.1m, 7.0d); the Firer, and for a Stand Off unit in
+    Support its host (the unit with Support access it fires from)."""
     act = state.activation
     if state.phase != "activities" or act is None or act.side != side:
         raise IllegalOrder("only the active player executes Engagements, in the Activities of "
@@ -57,6 +76,12 @@ def check_engage(state: BcsState, side: str, hex_id: str, uid: str) -> Piece:
     if act.recovery:
         raise IllegalOrder("a Fatigue Recovery Activation makes no Engagements", rule="BCS-7.0b")
     p = state.pieces.get(uid)
+    if p is not None and p.status == "support" and p.side == side \
+            and p.formation == act.formation:
+        return _check_stand_off(state, side, hex_id, p, host)
+    if host:
+        raise IllegalOrder(f"only a Stand Off unit in Support fires from a host unit ({uid} is "
+                           f"not one)", rule="BCS-7.1m-1")
     if p is None or p.side != side or p.kind != "unit" or p.status != "map" \
             or p.formation != act.formation:
         raise IllegalOrder(f"{uid} is not a combat unit of the active Formation on the map",
@@ -72,12 +97,41 @@ def check_engage(state: BcsState, side: str, hex_id: str, uid: str) -> Piece:
         raise IllegalOrder(f"{uid} cannot be the Firer of an Engagement (no AV, or Light AV)",
                            rule="BCS-7.1a-2")
     check_fire_events_left(p)
-    if not any(q.side == other(side) and is_av(q) for q in at(state, hex_id)):
-        raise IllegalOrder(f"{hex_id} holds no enemy AV unit to engage", rule="BCS-7.1b")
+    if not targets(state, side, hex_id):
+        raise IllegalOrder(f"{hex_id} holds no enemy AV unit or Support to engage",
+                           rule="BCS-7.1b")
     if not in_range(p, p.hex, hex_id):
         raise IllegalOrder(f"{hex_id} is not within {uid}'s Range from {p.hex} (Range, 4 hexes, "
                            f"line of sight, range 1 into combat terrain)", rule="BCS-7.1j")
-    return p
+    return p, None
+
+
+def _check_stand_off(state: BcsState, side: str, hex_id: str, sp: Piece,
+                     host: str) -> tuple[Piece, Piece | None]:
+    """A shot of a unit in Support (7.1a, 7.1m): only a Stand Off unit, one shot per step in an
+    Activation, from the hex of a unit of the Formation with Support access (its host)."""
+    if capability(sp) != "Stand Off AV":
+        raise IllegalOrder(f"{sp.id} is in Support and not a Stand Off unit: Support cannot "
+                           f"initiate Engagements", rule="BCS-7.1a-2")
+    h = state.pieces.get(host) if host else None
+    if h is None or h.side != side or h.formation != sp.formation or not has_access(state, h):
+        raise IllegalOrder(f"a Stand Off shot of {sp.id} needs a host: a unit of its Formation "
+                           f"with Support access (engage HEX with {sp.id} from UNIT)",
+                           rule="BCS-7.1m-1")
+    if not bdata().game_map.grid.is_hex(hex_id):
+        raise IllegalOrder(f"{hex_id} is not a hex of the map", rule="BCS-7.1b")
+    if sp.fire_events >= sp.steps:
+        raise IllegalOrder(f"{sp.id} has made its {sp.steps} Stand Off shot"
+                           f"{'s' if sp.steps > 1 else ''} (one per step) this Activation",
+                           rule="BCS-7.1m-1")
+    if not targets(state, side, hex_id):
+        raise IllegalOrder(f"{hex_id} holds no enemy AV unit or Support to engage",
+                           rule="BCS-7.1b")
+    if not _reaches(support_face(sp).range, h.hex, hex_id):
+        raise IllegalOrder(f"{hex_id} is not within {sp.id}'s Range from its host in {h.hex} "
+                           f"(Range, 4 hexes, line of sight, range 1 into combat terrain)",
+                           rule="BCS-7.1j")
+    return sp, h
 
 
 def _base(p: Piece) -> int:
@@ -86,58 +140,138 @@ def _base(p: Piece) -> int:
     return f.av + bdata().units[p.id].ar
 
 
-def engage(state: BcsState, side: str, hex_id: str, uid: str, ctx: Context) -> None:
-    """An Engagement (7.1i): the Fire Event spent, 2d6 + (Firer AV + AR + DRMs) - (Target AV +
-    AR) on the Support Not Involved row, the results applied (a side out of the enemy's Range
-    ignores its own result, BBF-G25), a Target retreat being Automatic (7.5a)."""
-    firer = check_engage(state, side, hex_id, uid)
+def _support_base(sp: Piece, host: Piece) -> int:
+    """The base of Support in an Engagement: its AV plus the supported unit's AR (7.1k)."""
+    return (support_face(sp).av or 0) + bdata().units[host.id].ar
+
+
+def host_target(units: list[Piece], how: str = "strongest") -> Piece:
+    """The supported unit engaged in a hex without AV units (7.1e), the targeted player's
+    standing choice (``engaged``): the best AR (its base with the Support's AV; ties the top
+    unit), or with the mode top the top unit (5.5e)."""
+    if how == "top":
+        return top_unit(units)
+    best = max(bdata().units[p.id].ar for p in units)
+    return top_unit([p for p in units if bdata().units[p.id].ar == best])
+
+
+def engage(state: BcsState, side: str, hex_id: str, uid: str, ctx: Context,
+           host: str = "") -> None:
+    """An Engagement (7.1i): the Fire Event (or Stand Off shot) spent; the target chosen by the
+    targeted player, Real AV before Support (7.1e, 9.2h); 2d6 + (Firer base + DRMs) - (Target
+    base + DRMs) on the Support Not Involved row, or the Support Involved row when Support fires
+    or is the target (7.1k); the results applied (a side out of the enemy's Range ignores its own
+    result, BBF-G25), a Target retreat being Automatic (7.5a)."""
+    firer, host_p = check_engage(state, side, hex_id, uid, host)
     act = state.activation
     assert act is not None
-    fire_event(state, firer)
+    if host_p is None:
+        fire_event(state, firer)
+        firer_hex = firer.hex
+        f = face(firer)
+        assert f is not None
+        firer_base, firer_range, limited = _base(firer), f.range, f.av_class == "limited"
+    else:
+        firer.fire_events += 1
+        act.began = True
+        firer_hex = host_p.hex
+        firer_base, firer_range, limited = _support_base(firer, host_p), \
+            support_face(firer).range, False
     act.engaged = True
-    units = sorted((q for q in at(state, hex_id) if q.side != side and q.kind == "unit"),
+    foe = other(side)
+    units = sorted((q for q in at(state, hex_id) if q.side == foe and q.kind == "unit"),
                    key=lambda q: q.id)
-    target = engagement_target([q for q in units if is_av(q)], mode(state, other(side), "engaged"))
-    ctx.log(f"{firer.id} engages {target.id} in {hex_id} (Fire Event {firer.fire_events})",
-            hexes=(firer.hex, hex_id))
+    real = [q for q in units if is_av(q)]
+    tsupport: Piece | None = None
+    if real:                                               # Real AV before Support AV (7.1e)
+        target = engagement_target(real, mode(state, foe, "engaged"))
+        target_base = _base(target)
+        tf = face(target)
+        assert tf is not None
+        target_range = tf.range
+    else:
+        target = host_target([q for q in units if has_access(state, q)],
+                             mode(state, foe, "engaged"))
+        tsupport = choose(state, foe, in_support(state, target.formation))       # 9.2h
+        target_base = _support_base(tsupport, target)
+        target_range = support_face(tsupport).range
+    who = firer.id if host_p is None else f"{firer.id} (Stand Off Support, from {host_p.id})"
+    what = target.id if tsupport is None else f"the Support of {target.id}"
+    shot = f"Fire Event {firer.fire_events}" if host_p is None else \
+        f"Stand Off shot {firer.fire_events} of {firer.steps}"
+    ctx.log(f"{who} engages {what} in {hex_id} ({shot})", hexes=(firer_hex, hex_id))
+    involved = host_p is not None or tsupport is not None                      # 7.1k
+    chart = "engagement_involved" if involved else "engagement_not_involved"
     mods: list[tuple[str, int]] = []
     if double_obj(state, hex_id):
         mods.append(("Double OBJ Zone", _modifier("Double OBJ Zone")))
-    f = face(firer)
-    assert f is not None
-    if f.av_class == "limited":
+    if limited:
         mods.append(("Limited AV", _modifier("Limited AV")))
-    net = _base(firer) + sum(v for _, v in mods) - _base(target)
-    dice = ctx.rolls_of(2, 6, f"Engagement Table: {firer.id} engages {hex_id}")
+    tmods: list[tuple[str, int]] = []
+    if tsupport is not None:
+        group = in_support(state, target.formation)
+        if len(group) > 1 and all(reach(sp, hex_id, firer_hex) for sp in group):    # 7.1k
+            tmods.append(("Multiple Supports", _modifier("Multiple Supports (Support ONLY 7.1k)")))
+    net = firer_base + sum(v for _, v in mods) - target_base - sum(v for _, v in tmods)
+    dice = ctx.rolls_of(2, 6, f"Engagement Table: {who} engages {hex_id}")
     total = sum(dice) + net
-    result = bdata().roll("engagement_not_involved", total)
+    result = bdata().roll(chart, total)
     text = ", ".join(f"{n} {v:+d}" for n, v in mods) or "no DRM"
-    ctx.log(f"Engagement Table: {dice[0]}+{dice[1]}, firer {_base(firer)} ({text}) against "
-            f"target {_base(target)} = {total}: {result}", hexes=(hex_id,))
+    ttext = "".join(f", {n} {v:+d}" for n, v in tmods)
+    row = " (Support Involved)" if involved else ""
+    ctx.log(f"Engagement Table{row}: {dice[0]}+{dice[1]}, firer {firer_base} ({text}) "
+            f"against target {target_base}{ttext} = {total}: {result}", hexes=(hex_id,))
+    if involved:
+        read = _involved(result, host_p is not None, tsupport is not None)
+        if read != result:
+            ctx.log(f"the target is not Support: the {result} reads {read} (7.1i, 7.1m)",
+                    hexes=(hex_id,))
+            result = read
     if target.screen and result == "Both Loss":               # BbF 1.5d (rules helper)
         result = "Target must Retreat, no losses"
         ctx.log(f"{target.id} is Screening: the Both Loss becomes {result} (BbF 1.5d)",
                 hexes=(hex_id,))
     firer_hit = result in ("Firer Loss & Traffic", "Both Loss")
-    if firer_hit and not in_range(target, hex_id, firer.hex):
-        ctx.log(f"{firer.id} is out of {target.id}'s Range: the Firer's result is ignored")
+    if firer_hit and not _reaches(target_range, hex_id, firer_hex):
+        ctx.log(f"{firer.id} is out of the target's Range: the Firer's result is ignored")
         firer_hit = False
     if firer_hit:
         if result == "Firer Loss & Traffic":
-            place_traffic(state, firer.hex, ctx)     # 5.1g: in the Firer's hex
-        lose(state, firer, 1, ctx)
-    if result in ("Both Loss", "Target Loss & Retreat"):
-        lose(state, target, 1, ctx)
+            place_traffic(state, firer_hex, ctx)     # 5.1g: in the Firer's hex
+        if host_p is None:
+            lose(state, firer, 1, ctx)
+        else:
+            lose_support(state, firer, ctx)
+    if result in ("Both Loss", "Target Loss & Retreat", "Target Loss"):
+        if tsupport is None:
+            lose(state, target, 1, ctx)
+        else:
+            lose_support(state, tsupport, ctx)
+    if result in ("Target Drop", "Target Loss") and tsupport is not None:      # 7.1k, 7.1L
+        drop(state, [q for q in units if q.status == "map"], ctx, "Target Drop")
     alive = [q for q in units if q.status == "map"]
     if result in ("Target Loss & Retreat", "Target must Retreat, no losses") and alive:
-        retreat_stack(state, alive, target, "automatic", firer.hex, ctx)
+        retreat_stack(state, alive, target if target.status == "map" else alive[0],
+                      "automatic", firer_hex, ctx)
         jump(state, side, [hex_id], ctx, f"the stack in {hex_id} retreats")   # 9.1f, 10.3d
-    if firer.status == "map" and firer.fire_events >= FIRE_EVENTS and not firer.stopped:
+    if host_p is None and firer.status == "map" and firer.fire_events >= FIRE_EVENTS \
+            and not firer.stopped:
         firer.stopped = "BCS-7.0d-2"
+
+
+def _involved(result: str, stand_off: bool, support_target: bool) -> str:
+    """The Support Involved row's results (7.1i, 7.1k, the chart's notes): a Target Drop is No
+    Result when the target is not Support; a Target Loss by a Stand Off Support Firer on a target
+    that is not Support is Target Loss & Retreat."""
+    if result == "Target Drop" and not support_target:
+        return "No Result"
+    if result == "Target Loss" and stand_off and not support_target:
+        return "Target Loss & Retreat"
+    return result
 
 
 def _modifier(name: str) -> int:
     for m in bdata().modifiers:
-        if m.chart == "engagement_not_involved" and m.name == name:
+        if m.chart in ("engagement_not_involved", "engagement_involved") and m.name == name:
             return m.drm
     raise KeyError(name)

@@ -16,7 +16,11 @@ from pbem.games.bcs.command import exempt, hq_distance, radius
 from pbem.games.bcs.snafu import effect
 from pbem.games.bcs.state import BcsState, Piece, arrival_group
 from pbem.games.bcs.terrain import PROHIBITED, hex_row, is_road_hex, step_cost
-from pbem.games.bcs.zoc import engagement_zone, ezoc
+from pbem.games.bcs.terrain import StepCost
+from pbem.games.bcs.state import MP12
+from fractions import Fraction
+from pbem.games.bcs.zoc import av_zone, engagement_zone, ezoc
+from pbem.games.bcs import support
 
 
 def current_ma(state: BcsState, p: Piece) -> int:
@@ -97,6 +101,12 @@ def walk(state: BcsState, p: Piece, path: list[str], moving: set[str]) -> Walk:
         if cost.mp == PROHIBITED:
             raise IllegalOrder(f"{p.id} ({cls}) cannot enter {b} from {a}: prohibited terrain",
                                rule="BCS-5.2c")
+        if cost.road and unit_traffic(state, p, b, moving):      # optional 5.1h
+            cost = off_road_cost(a, b, cls, rain)
+            if cost.mp == PROHIBITED:
+                raise IllegalOrder(f"{p.id} ({cls}) cannot enter {b} from {a}: Unit Traffic there "
+                                   f"takes away the road, and the terrain is prohibited",
+                                   rule="BCS-5.1h-2")
         if step_cost(b, a, cls, rain).mp == PROHIBITED:
             raise IllegalOrder(f"{p.id} ({cls}) could not move back from {b} to {a}, so it "
                                f"cannot move from {a} to {b}", rule="BCS-5.1d")
@@ -112,7 +122,7 @@ def walk(state: BcsState, p: Piece, path: list[str], moving: set[str]) -> Walk:
             if cls in ("leg", "truck"):
                 raise IllegalOrder(f"{p.id} ({cls}) cannot move from one enemy ZOC hex ({a}) "
                                    f"directly into another ({b})", rule="BCS-6.0g-1")
-            if za == "real" or zb == "real":
+            if av_zone(za) or av_zone(zb):                         # 6.0h: Real or Support
                 raise IllegalOrder(f"{p.id} (tac) moves directly from EZOC to EZOC only between "
                                    f"non-AV EZOCs ({a} to {b})", rule="BCS-6.0g-2")
         if b in state.traffic and combat_count(state, b) - _stack_in(state, b, moving) >= 2:
@@ -133,7 +143,7 @@ def walk(state: BcsState, p: Piece, path: list[str], moving: set[str]) -> Walk:
             w.stopped = "BCS-5.1g-1"
         elif zb and cls in ("leg", "truck"):
             w.stopped = "BCS-6.0g-1"
-        elif zb == "real" and cls == "tac":
+        elif av_zone(zb) and cls == "tac":          # Real or Support AV EZOC (6.0h, 6.0i-2)
             w.stopped = "BCS-6.0h-2"
         elif cls == "truck" and engagement_zone(state, side, b):
             w.stopped = "BCS-6.1c-1"
@@ -141,6 +151,50 @@ def walk(state: BcsState, p: Piece, path: list[str], moving: set[str]) -> Walk:
         raise IllegalOrder(f"an HQ ends its move in a non-railroad road hex, not {w.hex}",
                            rule="BCS-5.4d")
     return w
+
+
+def unit_traffic(state: BcsState, p: Piece, hex_id: str, moving: set[str]) -> bool:
+    """Optional Unit Traffic (5.1h, house option unit_traffic) in a hex a unit enters: a unit
+    of the active Formation showing its Move side (or its HQ) that has completed its move, or a
+    combat unit of an inactive friendly Formation, Buddies included (4.1c note; BbF 1.3 as
+    printed exempts them: option buddies_traffic = buddies_exempt). Combat Trains, unassigned
+    independents and the moving stack itself make none; Screening units are not affected
+    (errata v1.2 to BbF 1.5)."""
+    from pbem.games.bcs.mixing import buddies
+
+    act = state.activation
+    if not state.options.get("unit_traffic") or p.screen or act is None:
+        return False
+    exempt_buddies = state.options.get("buddies_traffic") == "buddies_exempt"
+    for q in at(state, hex_id):
+        if q.side != p.side or q.kind == "trains" or q.id in moving:
+            continue
+        if q.kind == "unit" and bdata().units[q.id].independent and not q.formation:
+            continue
+        if q.formation == act.formation:
+            done = q.done_moving or q.finished or (q.moved and q.id not in act.stack)
+            if done and (q.kind == "hq" or q.face == "move"):
+                return True
+        elif q.kind == "unit" and not (exempt_buddies and buddies(q.formation, p.formation)):
+            return True
+    return False
+
+
+def off_road_cost(a: str, b: str, cls: str, rain: bool) -> StepCost:
+    """Entering b from a without the road's benefit (5.1h): the hex's own cost plus every
+    hexside feature; 'P' (hex or hexside) prohibits, STOP terrain costs 4 MP and stops."""
+    d = bdata()
+    c = mp_cost(d.terrain[hex_row(b)], cls, rain)
+    if c == "P":
+        return StepCost(PROHIBITED, False, False, "BCS-5.1h-2")
+    stop = c == "STOP"
+    mp = 4 * MP12 if stop else int(Fraction(c) * MP12)
+    for kind in sorted(d.game_map.hexside(a, b)):
+        hc = mp_cost(d.terrain[kind], cls, rain)
+        if hc == "P":
+            return StepCost(PROHIBITED, False, False, "BCS-5.1h-2")
+        mp += int(Fraction(str(hc)[1:]) * MP12)
+    return StepCost(mp, stop, False, "BCS-5.1h-2")
 
 
 def _stack_in(state: BcsState, hex_id: str, moving: set[str]) -> int:
@@ -229,9 +283,11 @@ def p_prepared(state: BcsState, pieces: list[Piece]) -> bool:
     return any(p.kind == "hq" and state.formations[p.formation].prepared_defense for p in pieces)
 
 
-def do_move(state: BcsState, side: str, units: list[str], walks: dict[str, Walk]) -> list[str]:
+def do_move(state: BcsState, side: str, units: list[str], walks: dict[str, Walk],
+            ctx: Context | None = None) -> list[str]:
     """Apply a checked move: earlier stacks (and units dropped off) finish their move, the units
-    go to the end hex with their MP spent and STOP; returns the hexes entered."""
+    go to the end hex with their MP spent and STOP; returns the hexes entered. Dropped Support
+    markers are placed and removed as 9.2i says (logged when ctx is given)."""
     act = state.activation
     assert act is not None
     for uid in act.stack:
@@ -246,8 +302,11 @@ def do_move(state: BcsState, side: str, units: list[str], walks: dict[str, Walk]
             used = act.entries.setdefault(arrival_group(p), [])
             if w.entered[0] not in used:
                 used.append(w.entered[0])
+        start = p.hex
         p.status, p.hex, p.mp, p.stopped, p.moved = "map", w.hex, w.mp, w.stopped, True
         entered = w.entered
+        support.drop_on_path(state, p, ([start] if start else []) + w.entered, ctx)    # 9.2i a
+    support.restore(state, ctx)                                                   # 9.2i
     return entered
 
 

@@ -29,6 +29,8 @@ One order per line (docs/bcs-engine.md):
                                    (with 'suppress air' or 'barrage air 1': one Air Point, 7.3b)
     retreat kern+81-cav B11.20     a Voluntary Retreat (7.5j) to a hex 3 hexes away
     engage B8.19 with ii-7-pz      an Engagement (7.1) by one AV unit, for a Fire Event
+    engage B8.19 with ii-25-lw-88 from ii-104-inf
+                                   a Stand Off Support shot (7.1m) from a host unit's hex
     recon B8.19 with 81-cav        a Recon (4.3d) by one Recon unit: a Combat OBJ on a 1d6 <= AR
     screen 81-cav | unscreen 81-cav  a Recon unit's Screen marker (BbF 1.5), at the start of an Activation
     barrage B8.19 arty 1 spot ii-86-inf
@@ -158,10 +160,12 @@ class Retreat(msgspec.Struct, tag="retreat"):
 
 
 class Engage(msgspec.Struct, tag="engage"):
-    """An Engagement (7.1): the target hex and the Firer."""
+    """An Engagement (7.1): the target hex and the Firer; a Stand Off unit in Support fires from
+    the hex of a host unit with Support access (7.1m: 'from HOST')."""
 
     hex: str
     unit: str
+    host: str = ""
 
 
 class Recon(msgspec.Struct, tag="recon"):
@@ -322,6 +326,9 @@ def parse_order(text: str) -> Order:
             raise OrderSyntaxError("retreat: name each unit of the stack once, joined by '+'",
                                    rule=RULE)
         return Retreat(units=units, to=_hex(args[1]))
+    if w == "engage" and len(args) == 5 and args[1].lower() == "with" \
+            and args[3].lower() == "from":                               # 7.1m: Stand Off
+        return Engage(hex=_hex(args[0]), unit=_unit(args[2]), host=_unit(args[4]))
     if w in ("engage", "recon", "fire") and len(args) == 3 and args[1].lower() == "with":
         kind = Engage if w == "engage" else Recon if w == "recon" else Fire
         return kind(hex=_hex(args[0]), unit=_unit(args[2]))
@@ -365,7 +372,8 @@ def format_order(order: Order) -> str:
     if isinstance(order, (Engage, Recon, Fire)):
         word = "engage" if isinstance(order, Engage) else "recon" \
             if isinstance(order, Recon) else "fire"
-        return f"{word} {order.hex} with {order.unit}"
+        return f"{word} {order.hex} with {order.unit}" + \
+            (f" from {order.host}" if isinstance(order, Engage) and order.host else "")
     if isinstance(order, Attack):
         return f"attack {order.hex} with {order.unit}" + \
             (f" assist {order.assist}" if order.assist else "") + _format_fires(order.fires)

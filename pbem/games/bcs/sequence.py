@@ -19,6 +19,7 @@ from pbem.games.bcs.reactions import decision
 from pbem.games.bcs.replacements import roll_and_apply
 from pbem.games.bcs.setup import arrive, place_at_hq
 from pbem.games.bcs.supply import enemy_msr_hexes, msr, optimal, why_not
+from pbem.games.bcs.support import restore
 from pbem.games.bcs.snafu import obj_allowance, roll_second, roll_snafu
 from pbem.games.bcs.state import (FRESH, SIDES, Activation, BcsState, FormationState,
                                   arrival_group, other)
@@ -240,6 +241,7 @@ def activate(state: BcsState, side: str, fid: str, recover: bool, at: str,
         form.recovered = True
         form.coordination = False
         form.prepared_defense = False
+        restore(state, ctx)           # Dropped Support markers may go (9.2i, ERR-BCS-1.0-7)
         state.phase = "activities"
         return
     if defense:
@@ -282,6 +284,7 @@ def failure_flip(state: BcsState, side: str, ctx: Context) -> None:
     form.coordination = False
     form.prepared_defense = False
     ctx.log(f"{name(form.id)}: Failure Flip, a Recovery Activation")
+    restore(state, ctx)               # Dropped Support markers may go (9.2i, ERR-BCS-1.0-7)
 
 
 def _blocked_after_preparation(state: BcsState, form: FormationState) -> int:

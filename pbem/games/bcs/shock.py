@@ -3,7 +3,8 @@ on the Combat Table; the unit advances on success and may move on.
 
 Whether the hex holds an AV unit is never hidden: the top unit of a stack (5.5e: longest Range,
 then greatest AV) is an AV unit whenever the stack holds one, as units without AV have Range 1.
-Support AV (9.2), which could be hidden, is not built.
+A unit with Support (9.2g) is protected as well: whether a unit has Support is public (the HQ's
+Support marker and the Dropped Support markers are seen).
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from pbem.games.bcs.movement import current_ma
 from pbem.games.bcs.state import MP12, BcsState, Piece, other
 from pbem.games.bcs.terrain import PROHIBITED, step_cost
 from pbem.games.bcs.view import top_unit
-from pbem.games.bcs.zoc import ezoc
+from pbem.games.bcs.support import has_access
+from pbem.games.bcs.zoc import av_zone, ezoc
 
 FIRE_EVENTS = 2              # 7.0d: at most two Fire Events per unit and Activation
 SHOCK_MP = 3                 # 7.3c: the target hex costs at most 3 MP at Tac rates
@@ -84,6 +86,9 @@ def check_shock(state: BcsState, side: str, hex_id: str, uid: str) -> Piece:
     if any(is_av(q) for q in enemies):   # an AV unit is always on top (5.5e), so never hidden
         raise IllegalOrder(f"{hex_id} holds an AV unit ({top_unit(enemies).id}): no Shock Attack",
                            rule="BCS-7.3-r2")
+    if any(has_access(state, q) for q in enemies):          # 9.2g: Support protects
+        raise IllegalOrder(f"{hex_id} holds a unit with Support (an AV rating): no Shock Attack",
+                           rule="BCS-7.3-r2")
     step = step_cost(p.hex, hex_id, "tac", state.weather == "Rain")
     cost = step.mp
     # 7.3e-b: a STOP hex may be Shock Attacked (the STOP applies on advancing into it)
@@ -138,5 +143,5 @@ def _after_advance(state: BcsState, side: str, unit: Piece) -> None:
         return
     if d.terrain[d.game_map.terrain[unit.hex]].tac == "STOP":
         unit.stopped = "BCS-5.2e"
-    elif ezoc(state, side, unit.hex) == "real":
+    elif av_zone(ezoc(state, side, unit.hex)):              # Real or Support AV EZOC
         unit.stopped = "BCS-6.0h"

@@ -93,6 +93,7 @@ class Activation(msgspec.Struct, kw_only=True):
     engaged: bool = False        # an Engagement was made (10.4b)
     arty_used: int = 0           # Arty Points used in this Activation (8.0b)
     barraged: list[str] = []     # hexes that had a Barrage Mission in this Activation (8.2a)
+    dropped: list[str] = []      # units Temporarily Dropped from Support for its rest (9.2j)
 
 
 class SidePrivate(msgspec.Struct, kw_only=True):

@@ -1,6 +1,7 @@
 """Stopping Engagements (6.0i, errata v1.1): a stack with an AV unit able to Engage that enters a
-Real AV EZOC STOPs and must fire Engagements to clear it; the STOP is lifted once no enemy unit
-gives a Real AV EZOC there, and becomes Finished when the stack stops trying or runs out of Fire
+Real AV EZOC STOPs and must fire Engagements to clear it (a hex with only Support AV EZOCs STOPs
+Tac units without a Stopping Engagement, 6.0i-2); the STOP is lifted once no enemy unit
+gives an AV EZOC there, and becomes Finished when the stack stops trying or runs out of Fire
 Events. The STOP itself is movement's (6.0h, ``Piece.stopped``); this module reads it."""
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ from pbem.core.game import Context
 from pbem.games.bcs.board import at, face, is_av
 from pbem.games.bcs.shock import FIRE_EVENTS
 from pbem.games.bcs.state import BcsState, Piece
-from pbem.games.bcs.zoc import ezoc
+from pbem.games.bcs.support import restore
+from pbem.games.bcs.zoc import av_zone, ezoc
 
 AV_STOP = "BCS-6.0h-2"           # the STOP of a Tac unit entering a Real AV EZOC (movement)
 
@@ -41,16 +43,18 @@ def check_free(state: BcsState, uid: str, what: str) -> None:
 
 
 def lift(state: BcsState, ctx: Context) -> None:
-    """After combat: every active unit STOPped by a Real AV EZOC that no enemy unit gives any
-    more (its providers destroyed or retreated) may move on (6.0i-3); a stack that owes a
-    Stopping Engagement and has no Fire Event left in its AV units is Finished (errata v1.1)."""
+    """After combat: every active unit STOPped by an AV EZOC (Real or Support) that no enemy
+    unit gives any more (its providers destroyed or retreated, or their Support Dropped) may move
+    on (6.0i-3); a stack that owes a Stopping Engagement and has no Fire Event left in its AV
+    units is Finished (errata v1.1). Dropped Support markers whose units qualify go (9.2i)."""
     act = state.activation
+    restore(state, ctx)
     if act is None:
         return
     for p in state.pieces.values():
         if p.side != act.side or p.status != "map" or p.stopped != AV_STOP:
             continue
-        if ezoc(state, p.side, p.hex) != "real":
+        if not av_zone(ezoc(state, p.side, p.hex)):      # Real or Support AV EZOC (6.0i)
             p.stopped = ""
             ctx.log(f"no enemy Real AV EZOC is left in {p.hex}: the STOP is lifted (6.0i)",
                     hexes=(p.hex,))

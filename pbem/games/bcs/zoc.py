@@ -5,17 +5,20 @@ from __future__ import annotations
 from functools import lru_cache
 
 from pbem.games.bcs.board import at, bdata, face, has_zoc, is_av
-from pbem.games.bcs.state import BcsState
+from pbem.games.bcs.state import BcsState, Piece
+from pbem.games.bcs.support import capability, has_access, reach
 
 VISIBILITY = 4                   # BbF 1.1e: Engagement Zones reach at most 4 hexes
 
 
 def ezoc(state: BcsState, side: str, hex_id: str, ignore: frozenset[str] = frozenset()) -> str:
-    """The enemy ZOC on a hex for a side's units: "" (none), "zoc" (non-AV) or "real" (Real AV
-    EZOC). Every Prepared enemy combat unit projects a ZOC into all adjacent hexes whatever the
-    terrain (6.0a, 6.0b); an AV unit's ZOC is a Real AV ZOC (6.0h). Friendly units never negate
-    it (6.0c). Support AV ZOCs come with Support (not modelled yet). Units in ``ignore`` project
-    none (Screening units for an MSR, or for a Leg unit moving into their hex: BbF 1.5)."""
+    """The enemy ZOC on a hex for a side's units: "" (none), "zoc" (non-AV), "support" (Support
+    AV EZOC) or "real" (Real AV EZOC), the strongest that applies. Every Prepared enemy combat
+    unit projects a ZOC into all adjacent hexes whatever the terrain (6.0a, 6.0b); an AV unit's
+    ZOC is a Real AV ZOC, a unit with available Support's a Support AV ZOC (6.0h, 9.2g). Friendly
+    units never negate it (6.0c). Retreats and Safe Paths read a Support AV EZOC as a plain one
+    (6.0h). Units in ``ignore`` project none (Screening units for an MSR, or for a Leg unit
+    moving into their hex: BbF 1.5)."""
     grid = bdata().game_map.grid
     best = ""
     for n in grid.neighbours(hex_id):
@@ -24,8 +27,14 @@ def ezoc(state: BcsState, side: str, hex_id: str, ignore: frozenset[str] = froze
                 continue
             if is_av(p):
                 return "real"
-            best = "zoc"
+            if best != "support":
+                best = "support" if has_access(state, p) else "zoc"
     return best
+
+
+def av_zone(zone: str) -> bool:
+    """Either kind of AV EZOC (6.0h: Real or Support)."""
+    return zone in ("real", "support")
 
 
 def blocking(hex_id: str) -> bool:
@@ -65,15 +74,24 @@ def clear_line(a: str, b: str) -> bool:
 def engagement_zone(state: BcsState, side: str, hex_id: str,
                     ignore: frozenset[str] = frozenset()) -> bool:
     """An enemy Engagement Zone on the hex: an enemy AV unit (not in Support) within its Range,
-    at most 4 hexes (BbF 1.1e), with a clear line beyond adjacent hexes (6.1a, 6.1b); units in
-    ``ignore`` give none."""
+    at most 4 hexes (BbF 1.1e), with a clear line beyond adjacent hexes (6.1a, 6.1b); and every
+    enemy unit with available Support from a Stand Off unit, out to that unit's Range (6.1a,
+    7.1m, 9.2g); units in ``ignore`` give none."""
     grid = bdata().game_map.grid
+    stand_off: dict[str, list[Piece]] = {}
     for p in state.pieces.values():
-        if p.side == side or not is_av(p) or p.id in ignore:
+        if p.status == "support" and p.side != side and capability(p) == "Stand Off AV":
+            stand_off.setdefault(p.formation, []).append(p)
+    for p in state.pieces.values():
+        if p.side == side or p.id in ignore or p.status != "map":
             continue
-        f = face(p)
-        assert f is not None
-        d = grid.distance(p.hex, hex_id)
-        if 1 <= d <= min(f.range, VISIBILITY) and (d == 1 or clear_line(p.hex, hex_id)):
+        if is_av(p):
+            f = face(p)
+            assert f is not None
+            d = grid.distance(p.hex, hex_id)
+            if 1 <= d <= min(f.range, VISIBILITY) and (d == 1 or clear_line(p.hex, hex_id)):
+                return True
+        elif p.formation in stand_off and has_access(state, p) \
+                and any(reach(sp, p.hex, hex_id) for sp in stand_off[p.formation]):
             return True
     return False
