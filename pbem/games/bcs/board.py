@@ -86,7 +86,8 @@ def entry_hexes(state: BcsState, p: Piece) -> list[str]:
     """The hexes an arriving piece may enter by in its Formation's Activation (9.3b), inside
     the playing area; arrivals at the HQ are placed in the Reinforcement Phase instead (9.3a).
     With the house option entry_blocking = five_hex_errata (BBF-G12, errata v1.0 to 9.3f), an
-    Entry hex held by an enemy unit opens every map-edge hex within 5 hexes of it."""
+    Entry hex held by an enemy unit opens every map-edge hex within 5 hexes of it; for an HQ and
+    its Combat Trains, farther, just enough to hold a hex the HQ may enter (ERR-BCS-1.0-3)."""
     gm = bdata().game_map
     out: list[str] = []
     for e in p.entry:
@@ -100,10 +101,18 @@ def entry_hexes(state: BcsState, p: Piece) -> list[str]:
     if state.options.get("entry_blocking") == "five_hex_errata":
         taken = [h for h in out if any(q.side != p.side and q.kind == "unit" for q in at(state, h))]
         out += [h for t in taken for h in edge_hexes(state, t, ENTRY_SHIFT)]
+        if taken and p.kind in ("hq", "trains"):     # ERR-BCS-1.0-3: the HQ's wider zone
+            from pbem.games.bcs.hq_retreat import hq_may_enter
+            hq = hq_of(state, p) or p
+            reach = ENTRY_SHIFT
+            while not any(hq_may_enter(state, hq, h) for h in out) and reach < ENTRY_FAR:
+                reach += 1
+                out += [h for t in taken for h in edge_hexes(state, t, reach)]
     return sorted(set(out))
 
 
 ENTRY_SHIFT = 5                  # errata v1.0 to 9.3f: map-edge hexes within 5 of a taken Entry hex
+ENTRY_FAR = 120                  # the HQ's zone grows no farther than this (past any map's edge)
 
 
 def edge_hexes(state: BcsState, hex_id: str, reach: int) -> list[str]:

@@ -100,6 +100,14 @@ def voluntary(state: BcsState, side: str, hq_id: str, to: str, ctx: Context) -> 
     hq.moved = hq.finished = True
 
 
+def hq_may_enter(state: BcsState, hq: Piece, hex_id: str) -> bool:
+    """Whether an arriving HQ may be placed in an edge hex (ERR-BCS-1.0-3): a non-railroad road
+    hex of the playing area (5.4d) free of enemy pieces, EZOC and enemy Engagement Zones (6.0f,
+    6.1c)."""
+    return on_area(state, hex_id) and is_road_hex(hex_id) and not enemy_in(state, hq.side, hex_id) \
+        and not ezoc(state, hq.side, hex_id) and not engagement_zone(state, hq.side, hex_id)
+
+
 FARTHEST = 15                    # how far a jumped HQ is looked for a hex beyond 3 (9.1f note)
 TRAINS_BACK = 10                 # 10.3d: Trains are displaced 10 hexes back along the MSR
 
@@ -118,12 +126,26 @@ def may_jump(state: BcsState, p: Piece, hex_id: str) -> bool:
 
 
 def jumped_hq_hex(state: BcsState, hq: Piece) -> str:
-    """Where the owner places a jumped HQ (9.1f): the engine places it for him (he is not asked
-    yet), first choice among hexes 3 away that pass 9.1f; then farther hexes where a complete
-    MSR is possible; then (escape, errata v1.2 to 7.5a) a road hex with a unit of its Formation
-    and free of EZOC, Engagement Zones and enemy MSRs. Among equals: a complete MSR possible,
-    nearest its own Trains, then the hex id. "" when there is none."""
+    """Where the owner places a displaced HQ (9.1f), by his choice for the topic `hq-retreat`
+    (combat.mode): `rear` takes the first hex 3 away that passes 9.1f; then farther hexes where
+    a complete MSR is possible; then (escape, errata v1.2 to 7.5a) a hex with a unit of its
+    Formation meeting 9.1f's ending-location requirements (a non-railroad road hex free of enemy
+    pieces, EZOC, Engagement Zones and enemy MSRs) at any distance. `pocket` takes such a hex
+    with a unit of its Formation first (the HQ may escape into a pocket, ERR-BCS-1.2-4). Among
+    equals: a complete MSR possible, nearest its own Trains, then the hex id (the escape: the
+    nearest, then the hex id). "" when there is none."""
+    from pbem.games.bcs.combat import mode
+
     grid = bdata().game_map.grid
+    own = {q.hex for q in state.pieces.values() if q.formation == hq.formation
+           and q.kind == "unit" and q.status == "map"}
+    escape = sorted((h for h in own if h != hq.hex and is_road_hex(h)
+                     and not enemy_in(state, hq.side, h) and not ezoc(state, hq.side, h)
+                     and not engagement_zone(state, hq.side, h)
+                     and h not in enemy_msr_hexes(state, hq.side)),
+                    key=lambda h: (grid.distance(hq.hex, h), h))
+    if escape and mode(state, hq.side, "hq-retreat") == "pocket":
+        return escape[0]
     trains = state.pieces[state.formations[hq.formation].trains]
     road = [h for h in grid.all_hexes() if on_area(state, h) and is_road_hex(h)
             and RETREAT <= grid.distance(hq.hex, h) <= FARTHEST]
@@ -141,11 +163,6 @@ def jumped_hq_hex(state: BcsState, hq: Piece) -> str:
                       and not why_not_end(state, hq, h)[0])
         if ring:
             return ring[0]
-    own = {q.hex for q in state.pieces.values() if q.formation == hq.formation
-           and q.kind == "unit" and q.status == "map"}
-    escape = sorted(h for h in own if is_road_hex(h) and not enemy_in(state, hq.side, h)
-                    and not ezoc(state, hq.side, h) and not engagement_zone(state, hq.side, h)
-                    and h not in enemy_msr_hexes(state, hq.side))
     return escape[0] if escape else ""
 
 

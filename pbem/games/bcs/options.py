@@ -60,6 +60,11 @@ OPTIONS: dict[str, OptionSpec] = {
         default="traffic_applies", choices=("traffic_applies", "buddies_exempt"),
         doc="BBF-G11: optional Unit Traffic applies to Buddies (the 4.1c correction) or not "
             "(BbF 1.3 as printed)"),
+    "unit_traffic": OptionSpec(
+        default=False, choices=(False, True),
+        doc="Optional rule 5.1h Unit Traffic: a unit entering a hex with a friendly unit that has "
+            "finished moving (or of an inactive Formation, Buddies included) gets no road "
+            "benefit there (off by default, as the designer suggests)"),
     "entry_blocking": OptionSpec(
         required=True, choices=("attack_from_off_map", "five_hex_errata"),
         doc="BBF-G12: a blocked Entry hex: printed 9.3f (Attack from Off Map, +2 DRM) or the "
