@@ -9,6 +9,7 @@ import msgspec
 
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
+from pbem.games.bcs import assignment
 from pbem.games.bcs import orders as o
 from pbem.games.bcs import barrage, hq_retreat, reactions, screens, sequence, stopping
 from pbem.games.bcs.combat import attack, check_attack
@@ -168,9 +169,25 @@ def _apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
             state, side, order.hex, order.unit))
         barrage.attack_by_fire(state, side, order.hex, order.unit, ctx)
         stopping.lift(state, ctx)
+    elif isinstance(order, (o.Support, o.Assign, o.ArtyAssets, o.Rommel, o.AssignmentDone)):
+        _assignment(state, side, order, ctx)
     else:
         assert isinstance(order, o.First)
         sequence.first(state, side, order.take, ctx)
+
+
+def _assignment(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
+    """An order of the Pre-Turn Assignment Phase (assignment.py)."""
+    if isinstance(order, o.Support):
+        assignment.support(state, side, order.unit, order.on, ctx)
+    elif isinstance(order, o.Assign):
+        assignment.assign(state, side, order.unit, order.formation, ctx)
+    elif isinstance(order, o.ArtyAssets):
+        assignment.arty(state, side, order.points, order.formation, order.assign, ctx)
+    elif isinstance(order, o.Rommel):
+        assignment.rommel(state, side, order.box, ctx)
+    else:
+        sequence.end_assignment(state, side, ctx)
 
 
 def _step4(state: BcsState, side: str, hex_id: str, fires: o.Fires | None,

@@ -4,8 +4,8 @@ Destruction Missions, the Barrage Table.
 A Barrage outside an Attack Sequence (`barrage HEX arty N spot UNIT`) uses one point and STOPs
 its spotter; inside one (7.2 step 4, the `attack`/`shock` order's `suppress` or `barrage`
 words) up to three, a Shock Attack one Air Point only (7.3b). Arty Points are the active HQ's
-printed Intrinsic points as the SNAFU Result Effects chart allows them (Arty Asset Points are not
-built: scenario 5.2 has none), each once per Activation (`Activation.arty_used`); Air Points are
+printed Intrinsic points and the Arty Asset Points assigned to it (8.0d, assignment.py) as the
+SNAFU Result Effects chart allows them, each once per Activation (`Activation.arty_used`); Air Points are
 the side's private pool (`SidePrivate.air_points`), spent for the turn and unaffected by SNAFU.
 The points spent are told to both sides; what is left only to the owner. The dice are public,
 each named by its hex and its place, never by the hidden unit it is rolled against.
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
+from pbem.games.bcs.assignment import irwin, total_arty
 from pbem.games.bcs.board import at, bdata, face, is_av
 from pbem.games.bcs.combat import (can, check_activities, has_prepared_defense, in_obj_zone, lose,
                                    modifier)
@@ -27,6 +28,8 @@ from pbem.games.bcs.support import has_access
 from pbem.games.bcs.zoc import VISIBILITY, clear_line
 
 OUTSIDE = 1                  # 8.0: one Arty or Air Point outside an Attack Sequence
+IRWIN = 2                    # BbF 3.2b: two Arty Points per target hex outside one, for the
+                             # Formation holding the 9 ID Divarty (Air Points: still one)
 INSIDE = 3                   # 8.0: up to three inside one
 SHOCK_AIR = 1                # 7.3b: one Air Point in a Shock Attack, no Arty
 SPOT = VISIBILITY            # 8.1a: within 4 hexes, along a line an Engagement Zone could use
@@ -35,11 +38,12 @@ ROWS = ("Hard Unit", "City", "Terrain and/or Prepared Defense", "All other Barra
 
 def arty_points(state: BcsState) -> int:
     """The active Formation's Arty Points left in this Activation (8.0a, 8.0b): the HQ's
-    Intrinsic points as the SNAFU Result Effects chart allows them (BBF-G6: Pass all, Partial
-    half rounded down, Fail none), less those used in this Activation."""
+    Intrinsic points and its Arty Asset Points (8.0d) as the SNAFU Result Effects chart allows
+    them (BBF-G6: Pass all, Partial half rounded down, Fail none), less those used in this
+    Activation."""
     act = state.activation
     assert act is not None
-    total = bdata().hqs[state.formations[act.formation].hq].arty_points
+    total = total_arty(state, act.formation)        # with its Arty Asset Points (8.0d)
     allowed = effect(act.snafu, "Arty Points?") if act.snafu else "None"
     total = {"All": total, "None": 0}.get(allowed, total // 2)
     return max(total - act.arty_used, 0)
@@ -168,7 +172,14 @@ def check_barrage(state: BcsState, side: str, hex_id: str, spotter: str, arty: i
                   air: int) -> Piece:
     """Check a Barrage outside an Attack Sequence (8.0, 8.1a, 8.2a); the spotter."""
     check_activities(state, side, "Barrages", "BCS-8.0b")
-    if arty + air > OUTSIDE:
+    act = state.activation
+    assert act is not None
+    if not air and irwin(state, act.formation):     # BbF 3.2b 'Red' Irwin: 2 Arty Points
+        if arty > IRWIN:
+            raise IllegalOrder(f"{arty} Arty Points declared: with the 9 ID Divarty a Barrage "
+                               f"outside an Attack Sequence uses up to {IRWIN} Arty Points",
+                               rule="BBF-3.2b")
+    elif arty + air > OUTSIDE:
         raise IllegalOrder(f"{arty + air} points declared: a Barrage outside an Attack Sequence "
                            f"uses only one Arty or Air Point", rule="BCS-8.0-2")
     _check_target(state, side, hex_id)

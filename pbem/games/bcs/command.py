@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import deque
 
 from pbem.core.game import Context
+from pbem.games.bcs import assignment
 from pbem.games.bcs.board import bdata, mclass
 from pbem.games.bcs.state import BcsState, FormationState, Piece
 from pbem.games.bcs.supply import MSR_ROADS, msr, road_hexes
@@ -19,7 +20,8 @@ def exempt(p: Piece) -> bool:
     """BbF 3.3: TF Drake, TF Waters and 3/168 in their starting hex have no Command Radius
     effects and always a Safe Path; unassigned independents have no Command Radius (4.2e)."""
     u = bdata().units.get(p.id)
-    return u is not None and ((u.start_hex_exempt and p.hex == p.home) or u.independent)
+    return u is not None and ((u.start_hex_exempt and p.hex == p.home)
+                              or (u.independent and not p.formation))
 
 
 def radius(state: BcsState, p: Piece) -> int:
@@ -129,6 +131,7 @@ def isolation(state: BcsState, form: FormationState, ctx: Context) -> None:
         cases[p.id] = 2 if (out and nosafe) else 1 if (out or nosafe) else 0
     name = bdata().formations[form.id].name
     if all(c == 2 for c in cases.values()):
+        assignment.formation_destroyed(state, form.id, ctx)   # 9.5: before its units go
         for p in state.pieces.values():
             if p.formation == form.id and p.status != "dead":
                 p.status, p.hex = "dead", ""
@@ -149,11 +152,12 @@ def isolation(state: BcsState, form: FormationState, ctx: Context) -> None:
 
 def on_map_units(state: BcsState) -> dict[str, int]:
     """Combat units on the map per Formation (those returning next turn from a retreat, 7.5f,
-    count as in play for 9.1i)."""
+    count as in play for 9.1i; assigned independents do not: they are its assets, 9.1i)."""
     out: dict[str, int] = {}
     for p in state.pieces.values():
         returning = p.status == "off" and p.entry == [f"hq:{p.formation}"]
-        if p.kind == "unit" and (p.status == "map" or returning):
+        if p.kind == "unit" and (p.status == "map" or returning) \
+                and not bdata().units[p.id].independent:
             out[p.formation] = out.get(p.formation, 0) + 1
     return out
 
@@ -175,6 +179,7 @@ def formations_lost(state: BcsState, before: dict[str, int], ctx: Context) -> No
         form.in_play = False
         form.prepared_defense = form.coordination = False
         form.msr_blocked = 0
+        assignment.formation_destroyed(state, fid, ctx)        # 9.5, ERR-BCS-1.2-1
         for p in (hq, state.pieces[form.trains]):
             p.hex, p.ghost = "", False
             p.status = "off" if later else "dead"

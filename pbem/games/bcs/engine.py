@@ -14,7 +14,7 @@ from pbem.core.mapdata import GameMap
 from pbem.core.options import resolve
 from pbem.core.standing import (StandingOrder, format_standing, is_standing, parse_standing,
                                 set_standing)
-from pbem.games.bcs import actions, conditions, orders, sequence
+from pbem.games.bcs import actions, assignment, conditions, orders, sequence
 from pbem.games.bcs import bot as bots
 from pbem.games.bcs.board import bdata
 from pbem.games.bcs.combat import STANDING
@@ -103,8 +103,9 @@ class BcsEngine:
         return secrets(state, side)
 
     def standing_topics(self) -> dict[str, tuple[str, ...]]:
-        """The defender's choices that standing orders answer (combat.STANDING)."""
-        return dict(STANDING)
+        """The defender's choices that standing orders answer (combat.STANDING), and whether a
+        side is asked in the Assignment Phase (assignment.STANDING)."""
+        return {**STANDING, **assignment.STANDING}
 
     def standing_store(self, state: BcsState, side: str) -> dict[str, str]:
         """A side's standing orders, in its private part."""

@@ -39,6 +39,15 @@ One order per line (docs/bcs-engine.md):
     fire B8.19 with 90-mdr         an Attack by Fire (8.3) by one adjacent unit, for a Fire Event
     answer defense top             the answer of a side asked a reaction (reactions.py): a topic
                                    of the standing orders and one of its modes
+  In the Pre-Turn Assignment Phase (2.1 (1) 2, assignment.py):
+    support 90-mdr                 a unit goes into Support (9.2e); 'concentrate 90-mdr' brings
+                                   it back as a real unit in its HQ's hex (9.2f)
+    assign 894-td to ccb           an unassigned independent is assigned (9.5); 'unassign
+                                   894-td' takes it off the map, unassigned
+    assign arty 3 to ccb           Arty Asset Points assigned to an HQ (8.0d); 'unassign arty 3
+                                   from ccb' returns them to the pool
+    rommel 10pz                    Rommel's box (BbF 2.1: dak, 10pz or 21pz)
+    assignment done                the side's Assignment Phase is over
 """
 
 from __future__ import annotations
@@ -193,11 +202,47 @@ class Recover(msgspec.Struct, tag="recover"):
     """Failure Flip: turn a Fail SNAFU of an Initial Activation into a Recovery (10.4c)."""
 
 
+# -- the Assignment Phase (2.1 (1) 2, assignment.py) ----------------------------------------------
+
+class Support(msgspec.Struct, tag="support"):
+    """A unit goes into Support (9.2e), or (on = False, 'concentrate') re-concentrates (9.2f)."""
+
+    unit: str
+    on: bool = True
+
+
+class Assign(msgspec.Struct, tag="assign"):
+    """An independent unit assigned to a Formation, or unassigned (formation "") (9.5)."""
+
+    unit: str
+    formation: str = ""
+
+
+class ArtyAssets(msgspec.Struct, tag="arty-assets"):
+    """Arty Asset Points assigned to a Formation's HQ, or unassigned from it (8.0d, 9.5)."""
+
+    points: int
+    formation: str
+    assign: bool = True
+
+
+class Rommel(msgspec.Struct, tag="rommel"):
+    """Rommel placed in a box of the 'Rommel Will Affect' display (BbF 2.1)."""
+
+    box: str
+
+
+class AssignmentDone(msgspec.Struct, tag="assignment-done"):
+    """The side's Assignment Phase is over."""
+
+
 Order = Union[Activate, Recover, Trains, Flip, Obj, Move, End, Second, First, Attack, Shock,
-              Retreat, Engage, Recon, Screen, Barrage, Fire, Answer]
+              Retreat, Engage, Recon, Screen, Barrage, Fire, Support, Assign, ArtyAssets, Rommel,
+              AssignmentDone, Answer]
 WORDS = ("answer", "activate", "recover", "trains", "flip", "obj", "move", "end", "second", "done",
          "first", "attack", "shock", "retreat", "engage", "recon", "screen",
-         "unscreen", "barrage", "fire")
+         "unscreen", "barrage", "fire", "support", "concentrate", "assign", "unassign",
+         "rommel", "assignment")
 
 
 def _hex(tok: str) -> str:
@@ -334,6 +379,9 @@ def parse_order(text: str) -> Order:
         return kind(hex=_hex(args[0]), unit=_unit(args[2]))
     if w in ("screen", "unscreen") and len(args) == 1:
         return Screen(unit=_unit(args[0]), on=w == "screen")
+    assignment = _parse_assignment(w, args)
+    if assignment is not None:
+        return assignment
     if w == "answer" and len(args) == 2 and all(UNIT.match(a.lower()) for a in args):
         return Answer(topic=args[0].lower(), mode=args[1].lower())
     if w in WORDS:
@@ -344,8 +392,56 @@ def parse_order(text: str) -> Order:
     raise OrderSyntaxError(f"unknown order {w!r}{hint}", rule=RULE)
 
 
+def _parse_assignment(w: str, args: list[str]) -> Order | None:
+    """The Assignment Phase's orders (support, concentrate, assign, unassign, rommel,
+    assignment done), or None when the line is none of them."""
+    low = [a.lower() for a in args]
+    if w in ("support", "concentrate") and len(args) == 1:
+        return Support(unit=_unit(args[0]), on=w == "support")
+    if w == "assign" and len(args) == 4 and low[0] == "arty" and low[2] == "to":
+        return ArtyAssets(points=_count(args[1]), formation=_unit(args[3]))
+    if w == "unassign" and len(args) == 4 and low[0] == "arty" and low[2] == "from":
+        return ArtyAssets(points=_count(args[1]), formation=_unit(args[3]), assign=False)
+    if w == "assign" and len(args) == 3 and low[1] == "to":
+        return Assign(unit=_unit(args[0]), formation=_unit(args[2]))
+    if w == "unassign" and len(args) == 1:
+        return Assign(unit=_unit(args[0]))
+    if w == "rommel" and len(args) == 1:
+        return Rommel(box=_unit(args[0]))
+    if w == "assignment" and low == ["done"]:
+        return AssignmentDone()
+    return None
+
+
+def _count(tok: str) -> int:
+    if not re.fullmatch(r"[1-9]\d?", tok):
+        raise OrderSyntaxError(f"{tok!r} is not a number of Arty Asset Points (1 to 99)",
+                               rule=RULE)
+    return int(tok)
+
+
+def _format_assignment(order: Order) -> str | None:
+    """The canonical text of an Assignment Phase order, or None for any other order."""
+    if isinstance(order, Support):
+        return f"{'support' if order.on else 'concentrate'} {order.unit}"
+    if isinstance(order, Assign):
+        return f"assign {order.unit} to {order.formation}" if order.formation \
+            else f"unassign {order.unit}"
+    if isinstance(order, ArtyAssets):
+        return f"assign arty {order.points} to {order.formation}" if order.assign \
+            else f"unassign arty {order.points} from {order.formation}"
+    if isinstance(order, Rommel):
+        return f"rommel {order.box}"
+    if isinstance(order, AssignmentDone):
+        return "assignment done"
+    return None
+
+
 def format_order(order: Order) -> str:
     """The canonical text of an order (parse_order(format_order(o)) == o)."""
+    assignment = _format_assignment(order)
+    if assignment is not None:
+        return assignment
     if isinstance(order, Activate):
         return f"activate {order.formation}" + (" recover" if order.recover else "") + \
             (f" at {order.at}" if order.at else "") + (f" {order.defense}" if order.defense else "")

@@ -17,6 +17,13 @@ attack_from_off_map unless ``options`` says otherwise):
   traffic = [hexes], objs = [hexes], control = {HEX = side}
   dead_pile = [ids]     destroyed units (0 steps) that may be rebuilt (9.4c)
   air = {SIDE = n}      the sides' Air Points this turn (8.0e)
+  date = "19 Feb 43"    the date of the turn (the calendar runs on from it)
+  units: dead = true (destroyed); assigned = "ccb" (an independent's Formation, "" for
+                        none); pool = true (unassigned, stored off the map); independents 5.2
+                        lacks (gore, 894-td) are added
+  arty_pool = {SIDE = n}, arty_assigned = {SIDE = {F = n}}   Arty Asset Points (8.0d)
+  rommel = "dak"        Rommel's box (BbF 2.1)
+  assigning = [SIDE, ...]   the Assignment Phase under way, these sides still to decide
   standing = {SIDE = {TOPIC = MODE}}   standing orders; every topic not given is set to its
                         first mode (combat.STANDING), except those listed (and not given) in
   ask = {SIDE = [TOPIC]}   topics the side has no standing order for: it is asked (reactions.py)
@@ -25,7 +32,9 @@ the STOP, "" for none), face, phase, next_side, turn, weather, snafu, second (bo
 status, coordination, msr_blocked, prepared_defense, recovered, in_play (formation ids), objs,
 traffic (Traffic Stopped hexes), control, air (Air Points per
 side), first_side, off (ids waiting off the map), dropped ({id = bool}: Dropped Support
-markers), in_support (ids in Support), screen ({id = bool}), finished ({id = bool}), trains ({trains id = "HEX", "HEX ghost" or "off"}), steps, dead (ids).
+markers), in_support (ids in Support), screen ({id = bool}), finished ({id = bool}), trains ({trains id = "HEX", "HEX ghost" or "off"}), steps, dead (ids);
+the Assignment Phase: formation ({id = F}), pool (ids), arty ({SIDE = {pool = n, F = n}}),
+rommel, assigning.
 """
 
 from __future__ import annotations
@@ -33,7 +42,10 @@ from __future__ import annotations
 from pbem.core.game import Context
 from pbem.core.rulecases import Case, CaseRun
 from pbem.core.standing import apply_order, parse_line
+from pbem.games.bcs.assignment import open_phase
+from pbem.games.bcs.board import bdata
 from pbem.games.bcs.engine import ENGINE
+from pbem.games.bcs.setup import _place
 from pbem.games.bcs.reactions import default_store
 from pbem.games.bcs.state import Activation, BcsState
 
@@ -47,7 +59,8 @@ class BcsCases:
     keys = frozenset({"at", "mp", "stopped", "face", "phase", "next_side", "turn", "weather",
                       "snafu", "second", "fatigue", "status", "coordination", "msr_blocked", "in_play",
                       "prepared_defense", "recovered", "objs", "traffic", "off", "screen", "finished", "trains", "steps", "dead",
-                      "control", "air", "first_side", "dropped", "in_support"})
+                      "control", "air", "first_side", "dropped", "in_support",
+                      "formation", "pool", "arty", "rommel", "assigning"})
 
     def build(self, case: Case) -> BcsState:
         """The position a case describes."""
@@ -61,6 +74,9 @@ class BcsCases:
         if pos.get("setup"):
             return state
         state.turn = pos.get("turn", 1)
+        if "date" in pos:                            # the turn's date (the calendar from it)
+            cal = bdata().ooa.calendar
+            state.dates = cal[cal.index(pos["date"]) - state.turn + 1:]
         state.weather = pos.get("weather", "No Rain")
         state.next_side = pos.get("next_side", "axis")
         state.phase = pos.get("phase", "activate")
@@ -71,6 +87,10 @@ class BcsCases:
         dead_pile = set(pos.get("dead_pile", []))
         for f in state.formations.values():
             f.in_play = False
+        for pid in listed:                           # an independent 5.2 lacks (894-td ...)
+            u = bdata().units.get(pid)
+            if pid not in state.pieces and u is not None and u.independent:
+                _place(state, pid, "", None)
         for pid, p in state.pieces.items():
             spec = listed.get(pid)
             if spec is None:
@@ -80,6 +100,10 @@ class BcsCases:
                 continue
             if spec.get("support"):                  # in Support (9.2e): no hex
                 p.status, p.hex = "support", ""
+            elif spec.get("dead"):                   # destroyed (with its steps as given)
+                p.status, p.hex = "dead", ""
+            elif spec.get("pool"):                   # unassigned, stored off the map (9.5)
+                p.status, p.hex = "pool", ""
             elif spec.get("off"):
                 p.status, p.hex = "off", ""
                 p.arrives = spec.get("arrives", p.arrives)
@@ -96,7 +120,9 @@ class BcsCases:
             p.joined = spec.get("joined", True)
             p.screen = spec.get("screen", False)
             p.dropped = spec.get("dropped", False)   # a Dropped Support marker (9.2i)
-            state.formations[p.formation].in_play = True
+            p.formation = spec.get("assigned", p.formation)   # an independent's Formation (9.5)
+            if p.formation:
+                state.formations[p.formation].in_play = True
         for fid, spec in pos.get("formations", {}).items():
             f = state.formations[fid]
             for k, v in spec.items():
@@ -117,6 +143,15 @@ class BcsCases:
         state.traffic = list(pos.get("traffic", []))
         state.objs = list(pos.get("objs", []))
         state.control.update(pos.get("control", {}))
+        for s, n in pos.get("arty_pool", {}).items():          # Arty Asset Points (8.0d)
+            state.private[s].arty_pool = n
+        for s, forms in pos.get("arty_assigned", {}).items():
+            state.private[s].arty_assigned = dict(forms)
+        state.rommel = pos.get("rommel", "")                   # BbF 2.1
+        if "assigning" in pos:                                 # the Assignment Phase (2.1)
+            state.phase, state.assigning = "assignment", list(pos["assigning"])
+            state.next_side = state.assigning[0]
+            open_phase(state)
         return state
 
     def default_side(self, state: BcsState, case: Case) -> str:
@@ -178,6 +213,18 @@ class BcsCases:
             assert state.traffic == exp["traffic"], state.traffic
         for h, s in exp.get("control", {}).items():
             assert state.control.get(h) == s, f"{h} controlled by {state.control.get(h)}"
+        for pid, fid in exp.get("formation", {}).items():       # the Assignment Phase
+            assert state.pieces[pid].formation == fid, f"{pid} of {state.pieces[pid].formation!r}"
+        for pid in exp.get("pool", []):
+            assert state.pieces[pid].status == "pool", f"{pid} is {state.pieces[pid].status}"
+        for s, want in exp.get("arty", {}).items():
+            priv = state.private[s]
+            got = {"pool": priv.arty_pool, **priv.arty_assigned}
+            assert got == want, f"{s} Arty Asset Points {got}"
+        if "rommel" in exp:
+            assert state.rommel == exp["rommel"], state.rommel
+        if "assigning" in exp:
+            assert state.assigning == exp["assigning"], state.assigning
         for s, n in exp.get("air", {}).items():
             assert state.private[s].air_points == n, state.private[s].air_points
 

@@ -1,7 +1,8 @@
 """The sequence of play as a state machine (2.0, 3.0): pre-turn rolls, first player, Activations,
 Second Activations, passing, turn end; ``pending(state)`` says who must decide what.
 
-Phases: ``first_player`` (the winner of the First Player roll chooses), ``activate`` (the side
+Phases: ``assignment`` (the Pre-Turn Assignment Phase, assignment.py: the sides that decide, in
+order), ``first_player`` (the winner of the First Player roll chooses), ``activate`` (the side
 to play must activate a Formation: it cannot pass, 3.6a), ``activities`` (the active Formation's
 Initial Actions and Activities until ``end``), ``second`` (attempt a Second Activation or not),
 ``over``.
@@ -11,13 +12,14 @@ from __future__ import annotations
 
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context, Decision
+from pbem.games.bcs import assignment
 from pbem.games.bcs.board import bdata, enemy_in, entry_hexes
 from pbem.games.bcs.command import in_radius, isolation
 from pbem.games.bcs.mixing import active_hexes, coordinate, mixed_with
 from pbem.games.bcs.movement import restack
 from pbem.games.bcs.reactions import decision
 from pbem.games.bcs.replacements import roll_and_apply
-from pbem.games.bcs.setup import arrive, place_at_hq
+from pbem.games.bcs.setup import arrivals, arrive, place_at_hq
 from pbem.games.bcs.supply import enemy_msr_hexes, msr, optimal, why_not
 from pbem.games.bcs.support import restore
 from pbem.games.bcs.snafu import obj_allowance, roll_second, roll_snafu
@@ -54,6 +56,14 @@ def pending(state: BcsState) -> list[Decision]:
         return [decision(state)]
     side = state.next_side
     turn = f"turn {state.turn}, {state.date}"
+    if state.phase == "assignment":
+        rommel = side == "axis" and assignment.rommel_due(state)
+        return [Decision(side=side, kind="assignment",
+                         prompt=f"{side}: Assignment Phase: Support, independents, Arty Asset "
+                                f"Points{', Rommel (he must be placed)' if rommel else ''}; "
+                                f"then 'assignment done' ({turn})",
+                         choices=tuple(f"rommel {b}" for b in assignment.ROMMEL_BOXES)
+                         if rommel else ("assignment done",))]
     if state.phase == "first_player":
         return [Decision(side=side, kind="first-player",
                          prompt=f"{side} won the First Player roll: take or give the first "
@@ -198,7 +208,7 @@ def activate(state: BcsState, side: str, fid: str, recover: bool, at: str,
     if defense == "prepare":
         if form.prepared_defense:
             raise IllegalOrder(f"{name(fid)} has Prepared Defense already", rule="BCS-4.5-1")
-        if bdata().hqs[form.hq].arty_points < 1:
+        if assignment.total_arty(state, fid) < 1:
             raise IllegalOrder("Prepared Defense needs at least one Arty Point", rule="BCS-4.5a")
         if _blocked_after_preparation(state, form):
             raise IllegalOrder("no Prepared Defense with an MSR Blocked marker",
@@ -447,12 +457,12 @@ def _pass_play(state: BcsState, side: str, ctx: Context) -> None:
         if can_activate(state, nxt):
             state.next_side, state.phase = nxt, "activate"
             return
-    _end_turn(state, ctx)
+    _end_turn(state, ctx, side)
 
 
-def _end_turn(state: BcsState, ctx: Context) -> None:
+def _end_turn(state: BcsState, ctx: Context, last: str) -> None:
     """Admin Phase (2.1 (3)): every HQ back to Unused; then the next turn's Pre-Turn Phase, or
-    the end of the game after the last turn."""
+    the end of the game after the last turn (last: the side that made the last Activation)."""
     for f in state.formations.values():
         f.status, f.activations, f.recovered, f.set_up_used, f.exempt = \
             "unused", 0, False, False, False
@@ -463,17 +473,19 @@ def _end_turn(state: BcsState, ctx: Context) -> None:
         ctx.log(f"Game over: {state.result.reason}")
         return
     state.turn += 1
-    _pre_turn(state, ctx)
+    _pre_turn(state, ctx, last)
 
 
 MAX_TIES = 20   # First Player ties rolled again; 20 in a row has odds below 1 in 10^17
 
 
-def _pre_turn(state: BcsState, ctx: Context) -> None:
-    """Pre-Turn Phase (2.1 (1)): reinforcements (those due at their HQ placed now, 9.3a),
-    weather (BbF 1.1), Air Points, Replacement Points applied at once (9.4, BbF 1.7), First
-    Player."""
+def _pre_turn(state: BcsState, ctx: Context, last: str = "") -> None:
+    """Pre-Turn Phase (2.1 (1)): reinforcements (those due at their HQ placed now, 9.3a; those
+    arriving in Support with their HQ), weather (BbF 1.1), Air Points, Replacement Points applied
+    at once (9.4, BbF 1.7), the Assignment Phase (the side that made the last Activation decides
+    first), First Player."""
     arrive(state)
+    assignment.arrive_in_support(state, arrivals(bdata().scenarios[state.scenario]), ctx)
     place_at_hq(state, ctx)
     if state.date == "14 Feb 43":
         state.weather = "No Rain"
@@ -484,6 +496,29 @@ def _pre_turn(state: BcsState, ctx: Context) -> None:
     state.air_due = True
     _pre_turn_air(state, ctx)
     roll_and_apply(state, ctx)
+    last = last or state.next_side
+    if not assignment.begin(state, [last, other(last)], ctx):
+        _first_player(state, ctx)
+
+
+def end_assignment(state: BcsState, side: str, ctx: Context) -> None:
+    """'assignment done': the side's Assignment Phase is over; the other side's follows, then
+    the First Player roll (on a scenario's first turn, the scenario's first player activates)."""
+    assignment.check_done(state, side)
+    state.assigning.pop(0)
+    ctx.log(f"{side} ends its Assignment Phase")
+    if state.assigning:
+        state.next_side = state.assigning[0]
+        return
+    assignment.close(state, ctx)
+    if state.turn == 1:
+        state.phase, state.next_side = "activate", state.first_side
+        return
+    _first_player(state, ctx)
+
+
+def _first_player(state: BcsState, ctx: Context) -> None:
+    """First Player Determination (2.1 (1) 3): 2d6 each, ties rolled again; the winner chooses."""
     for _ in range(MAX_TIES):
         rolls = {s: sum(ctx.rolls_of(2, 6, f"First Player: {s}")) for s in SIDES}
         ctx.log("First Player roll: " + ", ".join(f"{s} {rolls[s]}" for s in SIDES))

@@ -93,6 +93,8 @@ def new_state(scenario: str, options: dict[str, Any]) -> BcsState:
         if any(k.startswith("vp_") for k in place.kinds) and place.hex[0] in s.playing_area:
             state.control[place.hex] = "axis" if place.hex in s.victory.axis_controls else "allied"
     arrive(state)
+    from pbem.games.bcs.assignment import setup_assets
+    setup_assets(state)          # 1.4F 'in Support', 'assigned to', first-turn assets
     return state
 
 

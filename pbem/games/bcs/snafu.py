@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pbem.core.game import Context
 from pbem.games.bcs.board import bdata
+from pbem.games.bcs.assignment import rommel_drm
 from pbem.games.bcs.mixing import active_hexes, mixed_with
 from pbem.games.bcs.supply import trains_drms
 from pbem.games.bcs.state import FRESH, BcsState, FormationState
@@ -25,8 +26,8 @@ def game_drm(state: BcsState, side: str) -> list[tuple[str, int]]:
 
 def snafu_drms(state: BcsState, form: FormationState) -> list[tuple[str, int]]:
     """Every SNAFU DRM that applies (10.1b): Fresh +1, Coordination -1, minus the Fatigue level,
-    Mixed Formations -1, the Combat Trains and MSR DRMs (supply.trains_drms) and the
-    game-specific DRM."""
+    Mixed Formations -1, the Combat Trains and MSR DRMs (supply.trains_drms), the
+    game-specific DRM and Rommel +1 (BbF 2.1)."""
     out: list[tuple[str, int]] = []
     if form.fatigue == FRESH:
         out.append(("Fresh", 1))
@@ -38,6 +39,7 @@ def snafu_drms(state: BcsState, form: FormationState) -> list[tuple[str, int]]:
         out.append(("Mixed Formations", -1))
     out += trains_drms(state, form)
     out += [(n, v) for n, v in game_drm(state, form.side) if v]
+    out += rommel_drm(state, form, "snafu")
     return out
 
 
@@ -59,14 +61,17 @@ def roll_snafu(state: BcsState, form: FormationState, ctx: Context) -> tuple[str
 
 
 def roll_second(state: BcsState, form: FormationState, ctx: Context) -> bool:
-    """The Second Activation roll (3.5b): 1d6, +1 if Fresh, succeeds at or above the HQ's
-    Activation Roll number."""
+    """The Second Activation roll (3.5b): 1d6, +1 if Fresh, +1 with Rommel (BbF 2.1), succeeds
+    at or above the HQ's Activation Roll number."""
     hq = bdata().hqs[form.hq]
     name = bdata().formations[form.id].name
     die = ctx.roll(6, f"Second Activation: {name}")
-    total = die + (1 if form.fatigue == FRESH else 0)
+    mods = ([("Fresh", 1)] if form.fatigue == FRESH else []) + \
+        rommel_drm(state, form, "second_activation")
+    total = die + sum(v for _, v in mods)
     ok = total >= hq.activation_roll
-    ctx.log(f"{name} Second Activation roll: {die}{' +1 Fresh' if form.fatigue == FRESH else ''}"
+    ctx.log(f"{name} Second Activation roll: {die}"
+            f"{''.join(f' {v:+d} {n}' for n, v in mods)}"
             f" = {total} against {hq.activation_roll}: {'activates' if ok else 'fails'}")
     return ok
 

@@ -32,6 +32,8 @@ def standin(view: BcsView | dict[str, Any], side: str) -> BcsState:
     state.air_due = v.air_due
     state.traffic, state.objs, state.control = list(v.traffic), list(v.objs), dict(v.control)
     state.activation = v.activation
+    state.assigning, state.unassigned, state.rommel = list(v.assigning), list(v.unassigned), \
+        v.rommel                              # the Assignment Phase (assignment.py)
     state.private = {side: v.private, enemy: SidePrivate(standing=default_store())}
     state.wait = v.wait                       # a question: answered there without its order
     for f in state.formations.values():

@@ -11,7 +11,7 @@ import msgspec
 SIDES = ("allied", "axis")
 MP12 = 12                      # twelfths of an MP per MP
 FRESH = -1                     # Formation.fatigue value of a Fresh Formation (10.4a)
-PHASES = ("first_player", "activate", "activities", "second", "over")
+PHASES = ("assignment", "first_player", "activate", "activities", "second", "over")
 
 
 def arrival_group(p: "Piece") -> str:
@@ -33,7 +33,8 @@ class Piece(msgspec.Struct, kw_only=True):
     kind: str                    # unit | hq | trains
     hex: str = ""                # "" while off the map
     status: str = "map"          # map | off (arriving, 9.3) | dead | support (in Support, 9.2:
-                                 # with its HQ or off the map, hex "", never a real unit)
+                                 # with its HQ or off the map, hex "", never a real unit) |
+                                 # pool (an unassigned independent stored off the map, 9.5)
     entry: list[str] = []        # off: where it may enter (Entry Area letters, "hq:FORMATION")
     arrives: int = 0             # off: the game turn it arrives (its Formation's marker joins)
     steps: int = 1               # combat units: steps remaining (1.2e); hidden from the enemy
@@ -102,6 +103,10 @@ class SidePrivate(msgspec.Struct, kw_only=True):
 
     air_points: int = 0
     standing: dict[str, str] = {}
+    # Arty Asset Points (8.0d, 9.5; BbF 3.2: the 9 ID Divarty), hidden from the enemy (1.5b):
+    arty_pool: int = 0           # unassigned, off the map
+    arty_free: int = 0           # of the pool, those unassigned when this Assignment Phase began
+    arty_assigned: dict[str, int] = {}   # Formation -> Arty Asset Points assigned to its HQ
 
 
 class Reaction(msgspec.Struct, kw_only=True):
@@ -145,6 +150,10 @@ class BcsState(msgspec.Struct, kw_only=True):
     air_due: bool = True         # this turn's Air Points are still to be rolled (BbF 1.1d)
     private: dict[str, SidePrivate] = {}
     result: Result | None = None
+    # the Pre-Turn Assignment Phase (2.1 (1) 2, assignment.py):
+    assigning: list[str] = []    # the sides still to decide in it, in order
+    unassigned: list[str] = []   # independents unassigned when it began (9.5: assignable)
+    rommel: str = ""             # BbF 2.1: Rommel's box (dak, 10pz, 21pz; "" not yet placed)
     wait: Reaction | None = None       # a question waiting for a side's answer (reactions.py)
     resolving: Reaction | None = None  # the order being resolved (None between orders)
 

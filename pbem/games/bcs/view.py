@@ -45,6 +45,9 @@ class BcsView(msgspec.Struct, kw_only=True):
     options: dict[str, str | bool | int] = {}   # the house options (public, in the genesis)
     air_due: bool = False        # this turn's Air Points are still to be rolled
     enemy_off: list[Piece] = []  # enemy HQs and Combat Trains off the map (never hidden, 1.5)
+    assigning: list[str] = []    # the sides still to decide in the Assignment Phase (public)
+    unassigned: list[str] = []   # independents unassigned when it began (public, GAPS 3.2-7)
+    rommel: str = ""             # Rommel's box (BbF 2.1: the display on Map B is public)
     wait: Reaction | None = None # a question waiting for a side's answer: who, which topic,
                                  # where (reactions.public: not the order being resolved)
 
@@ -98,6 +101,8 @@ def _build_view(state: BcsState, side: str) -> BcsView:
                    options=dict(state.options), air_due=state.air_due,
                    enemy_off=[p for p in sorted(state.pieces.values(), key=lambda p: p.id)
                               if p.side == enemy and p.kind != "unit" and p.status == "off"],
+                   assigning=list(state.assigning), unassigned=list(state.unassigned),
+                   rommel=state.rommel,
                    wait=_wait(state))
 
 

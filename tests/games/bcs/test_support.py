@@ -3,6 +3,7 @@ Assignment Phase asks before it moves a unit into Support."""
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from pbem.games.bcs.engine import ENGINE
@@ -18,7 +19,8 @@ def state():
 def test_german_and_british_non_dual_av_units_may(state, uid):
     """BBF-1.6, BCS-9.2a-1: non-Dual German and British AV units may go into Support (Red, Stand
     Off, Support-only)."""
-    assert may_enter_support(state, state.pieces[uid]) is None
+    p = msgspec.structs.replace(state.pieces[uid], status="map")   # the 88 sets up in Support
+    assert may_enter_support(state, p) is None
 
 
 def test_us_av_units_never(state):
