@@ -302,10 +302,29 @@ def support(state: BcsState, side: str, uid: str, on: bool, ctx: Context) -> Non
             raise IllegalOrder(f"{uid} could not move to {name}'s HQ hex on its Move side "
                                f"(terrain, enemy units)", rule="BCS-9.2e")
     was = p.hex
+    had = any(q.status == "support" and q.formation == form.id for q in state.pieces.values())
     _into_support(p)
     ctx.log(f"A unit of {name} goes into Support", hexes=(was,) if was else ())
     ctx.log(f"{uid} goes into Support of {name}, its {p.face.capitalize()} side showing (9.2e)",
             visible_to=side)
+    if not had:
+        _cannot_get_to(state, form, ctx)
+
+
+def _cannot_get_to(state: BcsState, form: FormationState, ctx: Context) -> None:
+    """9.2i b: a Formation without Support assigns new Support; each of its units that could
+    have it but that it 'cannot get to' (out of Command Radius, or no Support Establishment Safe
+    Path) gets a Dropped Support marker."""
+    from pbem.games.bcs.support import eligible, may_restore
+    for q in sorted(state.pieces.values(), key=lambda q: q.id):
+        if q.formation != form.id or q.kind != "unit" or q.status != "map" or q.dropped:
+            continue
+        if eligible(q) and not may_restore(state, q):
+            q.dropped = True
+            ctx.log(f"{q.hex}: a Dropped Support marker (the new Support cannot get to it, "
+                    f"9.2i)", hexes=(q.hex,))
+            ctx.log(f"{q.id} in {q.hex}: a Dropped Support marker (the new Support cannot get "
+                    f"to it, 9.2i)", hexes=(q.hex,), visible_to=q.side)
 
 
 # -- independents and Arty Asset Points (8.0d, 9.1k, 9.5) ----------------------------------------
