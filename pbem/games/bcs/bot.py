@@ -16,7 +16,7 @@ import msgspec
 
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
-from pbem.games.bcs import actions, reactions
+from pbem.games.bcs import actions, heuristic, reactions
 from pbem.games.bcs.board import bdata, combat_count, entry_hexes
 from pbem.games.bcs.orders import (Attack, Barrage, Engage, Fire, Fires, Move, Obj, Order, Shock,
                                    Trains, format_order)
@@ -47,11 +47,79 @@ def play(state: BcsState, side: str, rng: random.Random, style: str = "random") 
         return []
     lines = standing(state, side, rng, style)
     d = decisions[0]
-    if d.choices and style == "heuristic" and state.wait is not None:
-        return lines + [d.choices[0]]          # the engine's choice (never asked: see standing)
+    if d.choices and style == "heuristic":
+        return lines + [_choose(state, side, d.kind, list(d.choices), rng)]
     if d.choices:
         return lines + [rng.choice(list(d.choices))]
+    if style == "heuristic":
+        return lines + _heuristic(state, side, rng)
     return lines + _activities(state, side, rng, style)
+
+
+def _choose(state: BcsState, side: str, kind: str, choices: list[str],
+            rng: random.Random) -> str:
+    """The heuristic bot's pick: take the first Activation, try every Second Activation,
+    activate the Formation with the most units near the enemy (then at random), answer a
+    question with the engine's choice (it is never asked: its standing orders answer)."""
+    if kind == "first-player":
+        return "first take"
+    if kind == "second-activation":
+        return "second"
+    if kind != "activate":
+        return choices[0]
+    grid = bdata().game_map.grid
+    enemy = [p.hex for p in state.pieces.values()
+             if p.side != side and p.kind == "unit" and p.status == "map"]
+
+    def near(line: str) -> int:
+        """Units of the Formation within 4 hexes of an enemy unit."""
+        fid = line.split()[1]
+        return sum(1 for p in state.pieces.values() if p.formation == fid and p.kind == "unit"
+                   and p.status == "map" and any(grid.distance(p.hex, h) <= 4 for h in enemy))
+    best = max(near(c) for c in choices)
+    return rng.choice([c for c in choices if near(c) == best])
+
+
+def _heuristic(state: BcsState, side: str, rng: random.Random) -> list[str]:
+    """The heuristic Activation (heuristic.py): OBJs on the nearest enemy hexes, Trains, each
+    unit but the reserve along a greedy walk toward its goals, then the best Attack worth its
+    dice (the stretch stops at its dice), else 'end'."""
+    s = msgspec.convert(msgspec.to_builtins(state), type=BcsState)
+    act = s.activation
+    assert act is not None
+    lines: list[str] = _objs(s, side, rng, nearest=True) + _trains(s, side, rng)
+    keep = heuristic.reserve(s, act.formation)
+    if act.recovery:
+        return lines + ["end"]
+    units = sorted(p.id for p in s.pieces.values()
+                   if p.formation == act.formation and p.kind in ("unit", "hq")
+                   and p.status in ("map", "off") and p.id != keep)
+    targets = heuristic.goals(s, side, act.formation)
+    grid = bdata().game_map.grid
+    units.sort(key=lambda u: (s.pieces[u].kind != "hq",      # the HQ first: the units may
+                              min((grid.distance(s.pieces[u].hex, t) for t in targets),
+                                  default=0) if s.pieces[u].status == "map" else 0))
+    for uid in units[:MAX_MOVES]:
+        p = s.pieces[uid]
+        if p.status == "off" and (p.arrives > s.turn or not entry_hexes(s, p)):
+            continue
+        if not targets:
+            continue
+        start = rng.choice(entry_hexes(s, p)) if p.status == "off" else p.hex
+        path = heuristic.path_toward(s, start, targets, rng)
+        steps = path if p.status == "off" else path[1:]
+        for cut in range(len(steps), 0, -1):
+            order = Move(units=[uid], path=steps[:cut])
+            if p.kind == "unit" and combat_count(s, steps[cut - 1]) >= 2:
+                continue
+            if _try(s, side, order) is True:
+                lines.append(format_order(order))
+                break
+        if s.wait is not None:
+            return lines
+    attack = heuristic.best_attack(s, side, keep)
+    lines.append(attack or "end")
+    return lines
 
 
 #: The heuristic bot's standing orders: the best AR defends (the Combat Table reads it), losses
@@ -112,8 +180,9 @@ def _try(s: BcsState, side: str, order: Order) -> bool | None:
     return None if s.wait is not None else True
 
 
-def _objs(s: BcsState, side: str, rng: random.Random) -> list[str]:
-    """Combat OBJs on enemy hexes within 3 hexes of the active Formation's units (4.3)."""
+def _objs(s: BcsState, side: str, rng: random.Random, nearest: bool = False) -> list[str]:
+    """Combat OBJs on enemy hexes within 3 hexes of the active Formation's units (4.3): at
+    random, or (nearest) the nearest first."""
     act = s.activation
     assert act is not None
     if act.began or act.recovery:
@@ -124,6 +193,8 @@ def _objs(s: BcsState, side: str, rng: random.Random) -> list[str]:
     near = sorted({p.hex for p in s.pieces.values() if p.side != side and p.kind == "unit"
                    and p.status == "map" and any(grid.distance(p.hex, o) <= 3 for o in own)})
     rng.shuffle(near)
+    if nearest:
+        near.sort(key=lambda h: min(grid.distance(h, o) for o in own))
     return [format_order(Obj(hex=h)) for h in near[:2] if _try(s, side, Obj(hex=h))]
 
 
