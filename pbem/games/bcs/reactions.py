@@ -31,13 +31,16 @@ from pbem.games.bcs.state import BcsState, Reaction
 #: The rule id each topic's refusals name (a topic not listed names 7.2m: owners apply their
 #: losses and retreats).
 TOPIC_RULES = {"defense": "BCS-7.2-s2", "losses": "BCS-7.2o", "engaged": "BCS-7.1e",
-               "support": "BCS-9.2h", "retreat": "BCS-7.5a-3", "reorder": "BCS-5.5f"}
+               "support": "BCS-9.2h", "retreat": "BCS-7.5a-3", "hq-retreat": "BCS-9.1f-2",
+               "advance": "BCS-7.4a", "reorder": "BCS-5.5f"}
 #: What the question is, in the prompt (a topic not listed is named by its word).
 TOPIC_TEXT = {"defense": "the defending Action Rating unit (7.2g)",
               "losses": "how further Combat Table losses are spread (7.2o)",
               "engaged": "the AV unit engaged (7.1e)",
               "support": "the Support unit used (9.2h)",
               "retreat": "where the retreating stack goes (7.5a)",
+              "hq-retreat": "where the displaced HQ goes (9.1f)",
+              "advance": "whether the Assist advances with the Attack unit (7.4a)",
               "reorder": "the order of the stack (5.5f)"}
 DEFAULT_RULE = "BCS-7.2m"
 
