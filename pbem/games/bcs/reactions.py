@@ -217,11 +217,3 @@ def detail(state: BcsState, side: str, hex_id: str) -> str:
         out.append(f"{p.id} ({p.face}) AR {bdata().units[p.id].ar}{av}, "
                    f"{p.steps} step{'s' if p.steps != 1 else ''}")
     return f"{hex_id}: " + "; ".join(out) if out else ""
-
-
-def public(w: Reaction | None) -> Reaction | None:
-    """What both sides may know of the question: who is asked what where (not the order being
-    resolved, the answers given, the dice kept or the events told)."""
-    if w is None:
-        return None
-    return Reaction(side=w.side, topic=w.topic, by=w.by, hex=w.hex)

@@ -49,7 +49,7 @@ class BcsView(msgspec.Struct, kw_only=True):
     unassigned: list[str] = []   # independents unassigned when it began (public, GAPS 3.2-7)
     rommel: str = ""             # Rommel's box (BbF 2.1: the display on Map B is public)
     wait: Reaction | None = None # a question waiting for a side's answer: who, which topic,
-                                 # where (reactions.public: not the order being resolved)
+                                 # where (_wait: not the order being resolved)
 
 
 def top_unit(units: list[Piece]) -> Piece:

@@ -12,7 +12,6 @@ once whatever the dice (BCS-7.1e: the targeted player picks the unit engaged).""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
