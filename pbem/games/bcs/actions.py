@@ -164,10 +164,10 @@ def _apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
         barrage.barrage(state, side, order.hex, order.spotter, order.arty, order.air, ctx)
         stopping.lift(state, ctx)
     elif isinstance(order, o.Fire):
-        stopping.check_free(state, order.unit, "Attack by Fire")
-        _leave_stack(state, [order.unit], ctx, check=lambda: barrage.check_fire(
-            state, side, order.hex, order.unit))
-        barrage.attack_by_fire(state, side, order.hex, order.unit, ctx)
+        stopping.check_free(state, order.host or order.unit, "Attack by Fire")
+        _leave_stack(state, [order.host or order.unit], ctx, check=lambda: barrage.check_fire(
+            state, side, order.hex, order.unit, order.host))
+        barrage.attack_by_fire(state, side, order.hex, order.unit, ctx, order.host)
         stopping.lift(state, ctx)
     elif isinstance(order, (o.Support, o.Assign, o.ArtyAssets, o.Rommel, o.AssignmentDone)):
         _assignment(state, side, order, ctx)

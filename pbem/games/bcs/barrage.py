@@ -24,7 +24,7 @@ from pbem.games.bcs.orders import Fires
 from pbem.games.bcs.shock import FIRE_EVENTS, check_fire_events_left, check_fire_stack, fire_event
 from pbem.games.bcs.snafu import effect
 from pbem.games.bcs.state import BcsState, Piece, other
-from pbem.games.bcs.support import has_access
+from pbem.games.bcs.support import check_stand_off, has_access
 from pbem.games.bcs.zoc import VISIBILITY, clear_line
 
 OUTSIDE = 1                  # 8.0: one Arty or Air Point outside an Attack Sequence
@@ -262,8 +262,9 @@ def barrage(state: BcsState, side: str, hex_id: str, spotter: str, arty: int, ai
     roll_table(state, side, hex_id, arty + air, "Destruction Mission", ctx)
 
 
-def check_fire(state: BcsState, side: str, hex_id: str, uid: str) -> Piece:
-    """Check an Attack by Fire (8.3b, 8.3c, 7.0d); the firing unit."""
+def check_fire(state: BcsState, side: str, hex_id: str, uid: str, host: str = "") -> Piece:
+    """Check an Attack by Fire (8.3b, 8.3c, 7.0d, 7.1m); the firing unit (a Stand Off unit in
+    Support fires from its host's hex)."""
     check_activities(state, side, "Attacks by Fire", "BCS-8.0b")
     act = state.activation
     assert act is not None
@@ -271,6 +272,10 @@ def check_fire(state: BcsState, side: str, hex_id: str, uid: str) -> Piece:
     if not grid.is_hex(hex_id):
         raise IllegalOrder(f"{hex_id} is not a hex of the map", rule="BCS-8.3b")
     p = state.pieces.get(uid)
+    if host or (p is not None and p.status == "support"):          # 7.1m: Stand Off
+        sp, h = check_stand_off(state, side, uid, host)
+        _check_fire_target(state, side, hex_id, h, f"{uid}'s host {h.id}")
+        return sp
     if p is None or p.side != side or p.kind != "unit" or p.status != "map":
         raise IllegalOrder(f"{uid} is not a combat unit of yours on the map", rule="BCS-8.3c")
     if p.formation != act.formation:
@@ -283,8 +288,14 @@ def check_fire(state: BcsState, side: str, hex_id: str, uid: str) -> Piece:
                            rule="BCS-8.3c")
     check_fire_stack(state, p)
     check_fire_events_left(p)
-    if hex_id not in grid.neighbours(p.hex):
-        raise IllegalOrder(f"{uid} in {p.hex} is not adjacent to {hex_id}: an Attack by Fire "
+    _check_fire_target(state, side, hex_id, p, uid)
+    return p
+
+
+def _check_fire_target(state: BcsState, side: str, hex_id: str, p: Piece, who: str) -> None:
+    """The target of an Attack by Fire fired from p's hex (8.3b, 8.3c, BbF 1.5d, 9.2g)."""
+    if hex_id not in bdata().game_map.grid.neighbours(p.hex):
+        raise IllegalOrder(f"{who} in {p.hex} is not adjacent to {hex_id}: an Attack by Fire "
                            f"is made by an adjacent unit", rule="BCS-8.3b")
     enemies = targets(state, side, hex_id)
     if not enemies:
@@ -299,13 +310,24 @@ def check_fire(state: BcsState, side: str, hex_id: str, uid: str) -> Piece:
     if any(has_access(state, q) for q in enemies):          # 9.2g: Support protects
         raise IllegalOrder(f"{hex_id} holds a unit with Support: no Attack by Fire on it (it "
                            f"is Engaged instead)", rule="BCS-8.3c")
-    return p
 
 
-def attack_by_fire(state: BcsState, side: str, hex_id: str, uid: str, ctx: Context) -> None:
+def attack_by_fire(state: BcsState, side: str, hex_id: str, uid: str, ctx: Context,
+                   host: str = "") -> None:
     """An Attack by Fire (8.3): one Fire Event (a STOP after the second, 7.0d), one Barrage
-    Table roll per enemy unit in the hex; never a Suppression Mission, never limited by 8.2a."""
-    p = check_fire(state, side, hex_id, uid)
+    Table roll per enemy unit in the hex; never a Suppression Mission, never limited by 8.2a.
+    A Stand Off unit in Support fires one of its shots (one per step, 7.1m) from its host."""
+    p = check_fire(state, side, hex_id, uid, host)
+    if host:
+        act = state.activation
+        assert act is not None
+        p.fire_events += 1
+        act.began = act.engaged = True          # 10.4b: an Attack by Fire was made
+        h = state.pieces[host]
+        ctx.log(f"{p.id} (Stand Off Support, from {h.id}) makes an Attack by Fire on {hex_id} "
+                f"(Stand Off shot {p.fire_events})", hexes=(h.hex, hex_id))
+        roll_table(state, side, hex_id, 1, "Attack by Fire", ctx)
+        return
     fire_event(state, p)
     ctx.log(f"{p.id} makes an Attack by Fire on {hex_id} (Fire Event {p.fire_events})",
             hexes=(p.hex, hex_id))

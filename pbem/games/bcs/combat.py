@@ -19,6 +19,7 @@ from pbem.games.bcs.reactions import lookup
 from pbem.games.bcs.retreat import retreat_stack
 from pbem.games.bcs.sequence import control_after_move
 from pbem.games.bcs.state import BcsState, Piece, other
+from pbem.games.bcs.support import combat_supported
 from pbem.games.bcs.terrain import PROHIBITED, step_cost
 from pbem.games.bcs.view import top_unit
 from pbem.games.bcs.board import entry_hexes, has_zoc
@@ -34,9 +35,12 @@ OBJ_ZONE = 2                 # 4.3c: each Combat OBJ makes a 2-hex-radius OBJ Zo
 #            unit, 5.5e, which reveals nothing more);
 #   losses:  further Combat Table losses (7.2o): ar-first (the AR unit until destroyed) or spread
 #            (after the first on the AR unit, one step on each other unit in turn);
-#   engaged: the AV unit engaged (7.1e): strongest (greatest AV + AR) or top.
+#   engaged: the AV unit engaged (7.1e): strongest (greatest AV + AR) or top; in a hex without
+#            AV units, the supported unit engaged: strongest (best AR) or top;
+#   support: which of several units in Support answers (9.2h, support.choose): strongest (the
+#            greatest AV, then Range) or weakest.
 STANDING = {"defense": ("best-ar", "top"), "losses": ("ar-first", "spread"),
-            "engaged": ("strongest", "top")}
+            "engaged": ("strongest", "top"), "support": ("strongest", "weakest")}
 # Owners' choices of Attacks, advances and retreats (7.2m, 7.4a, 7.5a), the same lookup:
 #   retreat:    where a retreating stack goes (7.5a): rear (the 7.5a priorities in their printed
 #               order: farthest from the Attack hex, free of EZOC, combat terrain, nearest the
@@ -268,11 +272,11 @@ def has_prepared_defense(state: BcsState, p: Piece) -> bool:
         bdata().game_map.grid.distance(p.hex, hq.hex) <= PREPARED_RANGE
 
 
-def _common(state: BcsState, p: Piece) -> list[tuple[str, int]]:
+def _common(state: BcsState, p: Piece, role: str) -> list[tuple[str, int]]:
     f = face(p)
     assert f is not None
     out = []
-    if f.assault_arrow and f.av is not None:
+    if (f.assault_arrow and f.av is not None) or combat_supported(state, p, role):   # 9.2g
         out.append(("Dual or Supported", modifier("Dual or Supported")))
     form = state.formations.get(p.formation)
     if form is not None and form.msr_blocked:
@@ -282,9 +286,10 @@ def _common(state: BcsState, p: Piece) -> list[tuple[str, int]]:
 
 def attacker_drms(state: BcsState, unit: Piece, helper: Piece | None,
                   hex_id: str) -> list[tuple[str, int]]:
-    """The attacker's Combat Table DRMs (7.2k): Dual, MSR Blocked, Assist, Prepared Defense of
-    the attacking Formation, Double OBJ Zone (Regular and Shock Attacks alike)."""
-    out = _common(state, unit)
+    """The attacker's Combat Table DRMs (7.2k): Dual or Supported, MSR Blocked, Assist,
+    Prepared Defense of the attacking Formation, Double OBJ Zone (Regular and Shock Attacks
+    alike)."""
+    out = _common(state, unit, "attack")
     if helper is not None:
         out.append(("Assist", modifier("Assist (Regular Attacks ONLY)")))
     if state.formations[unit.formation].prepared_defense:
@@ -299,10 +304,11 @@ def attacker_drms(state: BcsState, unit: Piece, helper: Piece | None,
 
 def defender_drms(state: BcsState, ar_unit: Piece, units: list[Piece],
                   from_hex: str) -> list[tuple[str, int]]:
-    """The defender's Combat Table DRMs (7.2k, 7.2L): Dual, MSR Blocked, combat terrain in the
-    hex, the hexside attacked across, Prepared Defense, a second unit in defense."""
+    """The defender's Combat Table DRMs (7.2k, 7.2L): Dual or Supported, MSR Blocked, combat
+    terrain in the hex, the hexside attacked across, Prepared Defense, a second unit in
+    defense."""
     d = bdata()
-    out = _common(state, ar_unit)
+    out = _common(state, ar_unit, "defense")
     if d.terrain[d.game_map.terrain[ar_unit.hex]].combat == "yes":
         out.append(("Terrain", modifier("Terrain (defender in combat terrain)")))
     # 7.0a, 7.2L: the hexside the Attack unit crosses (none from the virtual hex off the map)

@@ -18,7 +18,7 @@ from pbem.games.bcs.retreat import retreat_stack
 from pbem.games.bcs.shock import (FIRE_EVENTS, check_fire_events_left, check_fire_stack,
                                   fire_event)
 from pbem.games.bcs.state import BcsState, Piece, other
-from pbem.games.bcs.support import (capability, choose, drop, has_access, in_support,
+from pbem.games.bcs.support import (check_stand_off, choose, drop, has_access, in_support,
                                     lose_support, reach, support_face)
 from pbem.games.bcs.view import top_unit
 from pbem.games.bcs.zoc import VISIBILITY, clear_line
@@ -78,7 +78,7 @@ def check_engage(state: BcsState, side: str, hex_id: str, uid: str,
     p = state.pieces.get(uid)
     if p is not None and p.status == "support" and p.side == side \
             and p.formation == act.formation:
-        return _check_stand_off(state, side, hex_id, p, host)
+        return _check_stand_off(state, side, hex_id, uid, host)
     if host:
         raise IllegalOrder(f"only a Stand Off unit in Support fires from a host unit ({uid} is "
                            f"not one)", rule="BCS-7.1m-1")
@@ -106,24 +106,13 @@ def check_engage(state: BcsState, side: str, hex_id: str, uid: str,
     return p, None
 
 
-def _check_stand_off(state: BcsState, side: str, hex_id: str, sp: Piece,
+def _check_stand_off(state: BcsState, side: str, hex_id: str, uid: str,
                      host: str) -> tuple[Piece, Piece | None]:
-    """A shot of a unit in Support (7.1a, 7.1m): only a Stand Off unit, one shot per step in an
-    Activation, from the hex of a unit of the Formation with Support access (its host)."""
-    if capability(sp) != "Stand Off AV":
-        raise IllegalOrder(f"{sp.id} is in Support and not a Stand Off unit: Support cannot "
-                           f"initiate Engagements", rule="BCS-7.1a-2")
-    h = state.pieces.get(host) if host else None
-    if h is None or h.side != side or h.formation != sp.formation or not has_access(state, h):
-        raise IllegalOrder(f"a Stand Off shot of {sp.id} needs a host: a unit of its Formation "
-                           f"with Support access (engage HEX with {sp.id} from UNIT)",
-                           rule="BCS-7.1m-1")
+    """A Stand Off Engagement (7.1a, 7.1m): the unit and its host (support.check_stand_off),
+    a target within its Range from the host's hex."""
+    sp, h = check_stand_off(state, side, uid, host)
     if not bdata().game_map.grid.is_hex(hex_id):
         raise IllegalOrder(f"{hex_id} is not a hex of the map", rule="BCS-7.1b")
-    if sp.fire_events >= sp.steps:
-        raise IllegalOrder(f"{sp.id} has made its {sp.steps} Stand Off shot"
-                           f"{'s' if sp.steps > 1 else ''} (one per step) this Activation",
-                           rule="BCS-7.1m-1")
     if not targets(state, side, hex_id):
         raise IllegalOrder(f"{hex_id} holds no enemy AV unit or Support to engage",
                            rule="BCS-7.1b")
@@ -198,7 +187,7 @@ def engage(state: BcsState, side: str, hex_id: str, uid: str, ctx: Context,
     who = firer.id if host_p is None else f"{firer.id} (Stand Off Support, from {host_p.id})"
     what = target.id if tsupport is None else f"the Support of {target.id}"
     shot = f"Fire Event {firer.fire_events}" if host_p is None else \
-        f"Stand Off shot {firer.fire_events} of {firer.steps}"
+        f"Stand Off shot {firer.fire_events}"
     ctx.log(f"{who} engages {what} in {hex_id} ({shot})", hexes=(firer_hex, hex_id))
     involved = host_p is not None or tsupport is not None                      # 7.1k
     chart = "engagement_involved" if involved else "engagement_not_involved"

@@ -9,12 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from pbem.core.errors import ScenarioError
-from pbem.core.game import Context, Decision, MarkerStyle, OptionSpec, Outcome, ReportModel
+from pbem.core.game import (Context, Decision, MarkerStyle, OptionSpec, Outcome, PrivateDraw,
+                            ReportModel)
 from pbem.core.mapdata import GameMap
 from pbem.core.options import resolve
 from pbem.core.standing import (StandingOrder, format_standing, is_standing, parse_standing,
                                 set_standing)
-from pbem.games.bcs import actions, assignment, conditions, orders, sequence
+from pbem.games.bcs import actions, assignment, conditions, objective, orders, sequence
 from pbem.games.bcs import bot as bots
 from pbem.games.bcs.board import bdata
 from pbem.games.bcs.combat import STANDING
@@ -62,18 +63,22 @@ class BcsEngine:
 
     def pending(self, state: BcsState) -> list[Decision]:
         """Who must decide what."""
-        return sequence.pending(state)
+        return objective.pending(state) or sequence.pending(state)
 
     def parse_order(self, text: str) -> orders.Order | StandingOrder:
         """Parse one order line (a standing order in the core notation too)."""
         if is_standing(text):
             return parse_standing(text, self.standing_topics())
+        if text.split()[:1] == ["exit"]:              # BbF 4.0 (objective.py)
+            return objective.parse_exit(text)
         return orders.parse_order(text)
 
     def format_order(self, order: orders.Order | StandingOrder) -> str:
         """The canonical text of an order."""
         if isinstance(order, StandingOrder):
             return format_standing(order)
+        if isinstance(order, objective.Exit):
+            return objective.format_exit(order)
         return orders.format_order(order)
 
     def apply(self, state: BcsState, side: str, order: orders.Order | StandingOrder,
@@ -83,7 +88,11 @@ class BcsEngine:
         if isinstance(order, StandingOrder):
             set_standing(state.private[side].standing, order)
             return
-        actions.apply(state, side, order, ctx)
+        if isinstance(order, objective.Exit):          # BbF 4.0 (objective.py)
+            objective.exit_order(state, side, order, ctx)
+        else:
+            actions.apply(state, side, order, ctx)
+        objective.maybe_draw(state, side, ctx)         # BBF-4.0-a: at his first order of 19 Feb
 
     def view(self, state: BcsState, side: str) -> BcsView:
         """What one side may know."""
@@ -140,6 +149,25 @@ class BcsEngine:
         """Order lines for side's pending decision: random legal play, or the heuristic bot
         (style "heuristic"); both set their standing orders first."""
         return bots.play(state, side, rng, style)
+
+
+    # -- BbF 4.0: the Axis's secretly drawn Victory Objective (pbem.core.privatedraw) --------
+    def private_draw_owners(self, scenario: str) -> tuple[str, ...]:
+        """The sides that draw in secret in a scenario: the Axis where it draws (BbF 4.0)."""
+        return ("axis",) if bdata().scenarios[scenario].draw_objective else ()
+
+    def private_draws(self, state: BcsState) -> list[PrivateDraw]:
+        """The public records of the secret draws made."""
+        return objective.private_draws(state)
+
+    def draws_due(self, state: BcsState) -> set[str]:
+        """The sides whose secret draws the rules need opened now."""
+        return objective.due(state)
+
+    def disclose_draws(self, state: BcsState, owner: str, values: dict[str, int],
+                       public: bool) -> list[str]:
+        """Write opened (or, for the owner's reports, known) draws into a state."""
+        return objective.disclose(state, owner, values, public)
 
 
 ENGINE = BcsEngine()

@@ -13,9 +13,9 @@ from pbem.core.game import MapMarker, MapUnit, MarkerStyle
 from pbem.core.mapdata import GameMap
 from pbem.games.bcs.loader import BcsData, load_data
 
-PLAYABLE = ("5.2",)
-STATUS = ("scenario 5.2 playable; rules engine in progress (Support and the inactive player's "
-          "questions in a file not yet implemented)")
+PLAYABLE = ("5.2", "5.4")
+STATUS = ("scenarios 5.2 and 5.4 playable; rules engine in progress (see docs/bcs-engine.md, "
+          "'What is left')")
 DATA_ONLY = "data only, not playable yet"
 
 

@@ -19,7 +19,8 @@ from pbem.games.bcs.terrain import PROHIBITED, hex_row, is_road_hex, step_cost
 from pbem.games.bcs.terrain import StepCost
 from pbem.games.bcs.state import MP12
 from fractions import Fraction
-from pbem.games.bcs.zoc import engagement_zone, ezoc
+from pbem.games.bcs.zoc import av_zone, engagement_zone, ezoc
+from pbem.games.bcs import support
 
 
 def current_ma(state: BcsState, p: Piece) -> int:
@@ -121,7 +122,7 @@ def walk(state: BcsState, p: Piece, path: list[str], moving: set[str]) -> Walk:
             if cls in ("leg", "truck"):
                 raise IllegalOrder(f"{p.id} ({cls}) cannot move from one enemy ZOC hex ({a}) "
                                    f"directly into another ({b})", rule="BCS-6.0g-1")
-            if za == "real" or zb == "real":
+            if av_zone(za) or av_zone(zb):                         # 6.0h: Real or Support
                 raise IllegalOrder(f"{p.id} (tac) moves directly from EZOC to EZOC only between "
                                    f"non-AV EZOCs ({a} to {b})", rule="BCS-6.0g-2")
         if b in state.traffic and combat_count(state, b) - _stack_in(state, b, moving) >= 2:
@@ -142,7 +143,7 @@ def walk(state: BcsState, p: Piece, path: list[str], moving: set[str]) -> Walk:
             w.stopped = "BCS-5.1g-1"
         elif zb and cls in ("leg", "truck"):
             w.stopped = "BCS-6.0g-1"
-        elif zb == "real" and cls == "tac":
+        elif av_zone(zb) and cls == "tac":          # Real or Support AV EZOC (6.0h, 6.0i-2)
             w.stopped = "BCS-6.0h-2"
         elif cls == "truck" and engagement_zone(state, side, b):
             w.stopped = "BCS-6.1c-1"
@@ -282,9 +283,11 @@ def p_prepared(state: BcsState, pieces: list[Piece]) -> bool:
     return any(p.kind == "hq" and state.formations[p.formation].prepared_defense for p in pieces)
 
 
-def do_move(state: BcsState, side: str, units: list[str], walks: dict[str, Walk]) -> list[str]:
+def do_move(state: BcsState, side: str, units: list[str], walks: dict[str, Walk],
+            ctx: Context | None = None) -> list[str]:
     """Apply a checked move: earlier stacks (and units dropped off) finish their move, the units
-    go to the end hex with their MP spent and STOP; returns the hexes entered."""
+    go to the end hex with their MP spent and STOP; returns the hexes entered. Dropped Support
+    markers are placed and removed as 9.2i says (logged when ctx is given)."""
     act = state.activation
     assert act is not None
     for uid in act.stack:
@@ -299,8 +302,11 @@ def do_move(state: BcsState, side: str, units: list[str], walks: dict[str, Walk]
             used = act.entries.setdefault(arrival_group(p), [])
             if w.entered[0] not in used:
                 used.append(w.entered[0])
+        start = p.hex
         p.status, p.hex, p.mp, p.stopped, p.moved = "map", w.hex, w.mp, w.stopped, True
         entered = w.entered
+        support.drop_on_path(state, p, ([start] if start else []) + w.entered, ctx)    # 9.2i a
+    support.restore(state, ctx)                                                   # 9.2i
     return entered
 
 

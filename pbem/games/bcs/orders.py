@@ -37,6 +37,8 @@ One order per line (docs/bcs-engine.md):
                                    a Barrage outside an Attack Sequence (8.0, 8.1): the points
                                    ('arty N', 'air N') and the spotting unit, which STOPs
     fire B8.19 with 90-mdr         an Attack by Fire (8.3) by one adjacent unit, for a Fire Event
+    fire B8.19 with ii-25-lw-88 from ii-104-inf
+                                   a Stand Off Support Attack by Fire (7.1m) from an adjacent host
     answer defense top             the answer of a side asked a reaction (reactions.py): a topic
                                    of the standing orders and one of its modes
   In the Pre-Turn Assignment Phase (2.1 (1) 2, assignment.py):
@@ -155,10 +157,12 @@ class Barrage(msgspec.Struct, tag="barrage"):
 
 
 class Fire(msgspec.Struct, tag="fire"):
-    """An Attack by Fire (8.3): the target hex and the firing unit."""
+    """An Attack by Fire (8.3): the target hex and the firing unit; a Stand Off unit in Support
+    fires from the hex of a host unit with Support access (7.1m: 'from HOST')."""
 
     hex: str
     unit: str
+    host: str = ""
 
 
 class Retreat(msgspec.Struct, tag="retreat"):
@@ -371,9 +375,10 @@ def parse_order(text: str) -> Order:
             raise OrderSyntaxError("retreat: name each unit of the stack once, joined by '+'",
                                    rule=RULE)
         return Retreat(units=units, to=_hex(args[1]))
-    if w == "engage" and len(args) == 5 and args[1].lower() == "with" \
+    if w in ("engage", "fire") and len(args) == 5 and args[1].lower() == "with" \
             and args[3].lower() == "from":                               # 7.1m: Stand Off
-        return Engage(hex=_hex(args[0]), unit=_unit(args[2]), host=_unit(args[4]))
+        kind = Engage if w == "engage" else Fire
+        return kind(hex=_hex(args[0]), unit=_unit(args[2]), host=_unit(args[4]))
     if w in ("engage", "recon", "fire") and len(args) == 3 and args[1].lower() == "with":
         kind = Engage if w == "engage" else Recon if w == "recon" else Fire
         return kind(hex=_hex(args[0]), unit=_unit(args[2]))
@@ -469,7 +474,7 @@ def format_order(order: Order) -> str:
         word = "engage" if isinstance(order, Engage) else "recon" \
             if isinstance(order, Recon) else "fire"
         return f"{word} {order.hex} with {order.unit}" + \
-            (f" from {order.host}" if isinstance(order, Engage) and order.host else "")
+            (f" from {order.host}" if isinstance(order, (Engage, Fire)) and order.host else "")
     if isinstance(order, Attack):
         return f"attack {order.hex} with {order.unit}" + \
             (f" assist {order.assist}" if order.assist else "") + _format_fires(order.fires)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pbem.core.game import Context
 from pbem.games.bcs.board import bdata, combat_count, enemy_in, on_area
 from pbem.games.bcs.command import in_radius, safe_path
+from pbem.games.bcs.retreat import RETURNING
 from pbem.games.bcs.rules_data import mp_cost
 from pbem.games.bcs.state import SIDES, BcsState, Piece
 from pbem.games.bcs.supply import msr
@@ -34,7 +35,8 @@ def eligible(state: BcsState, p: Piece) -> str:
     Legal and a Safe Path (Tac MA for AV Repls, Leg MA for non-AV); destroyed (0 steps: units
     removed with their whole Formation never come back) while its HQ is on the map (9.1j) and
     its Trains are Legal (so that it is placed at once, 9.4c); an
-    Order of Arrival unit waiting below full strength."""
+    Order of Arrival unit waiting below full strength (not a unit off the map after a retreat:
+    7.5f, 7.5h)."""
     u = bdata().units.get(p.id)
     if u is None or p.kind != "unit" or u.non_rebuildable:
         return ""
@@ -44,7 +46,8 @@ def eligible(state: BcsState, p: Piece) -> str:
         return "map" if safe_path(state, p, "tac" if av_unit(p.id) else "leg") else ""
     if p.status == "dead":
         return "dead" if p.steps <= 0 and _trains_legal(state, p) else ""
-    if p.status == "off" and p.steps < u.steps and not any(e.startswith("hq:") for e in p.entry):
+    if p.status == "off" and p.steps < u.steps and not any(e.startswith("hq:") for e in p.entry) \
+            and RETURNING not in p.entry:            # off after a retreat: not an arrival (9.4f)
         return "arriving"
     return ""
 

@@ -4,6 +4,7 @@ top unit of each enemy stack with its count, OBJ, Traffic Stopped and VP markers
 from __future__ import annotations
 
 from pbem.core.game import MapMarker, MapUnit, MarkerStyle, Panel, ReportModel
+from pbem.games.bcs.objective import report_line
 from pbem.games.bcs.board import bdata
 from pbem.games.bcs.state import FRESH, BcsState, FormationState
 from pbem.games.bcs.view import BcsView, build_view
@@ -88,6 +89,10 @@ def report_of(v: BcsView) -> ReportModel:
             f"{d.formations[f.id].name}: HQ {f.status}, {_fatigue(f)}"
             + (", Coordination" if f.coordination else "") for f in other)),
     ]
+    line = report_line(v.objective_draw, v.objective, v.private.objective)   # BbF 4.0
+    if line or v.exits:
+        panels.append(Panel(title="Victory Objective", lines=tuple(
+            ([line] if line else []) + [f"{u} exited at {h}" for u, h in sorted(v.exits.items())])))
     if v.activation is not None:
         a = v.activation
         what = "Recovery" if a.recovery else f"SNAFU {a.snafu}"

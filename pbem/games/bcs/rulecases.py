@@ -24,6 +24,11 @@ attack_from_off_map unless ``options`` says otherwise):
   arty_pool = {SIDE = n}, arty_assigned = {SIDE = {F = n}}   Arty Asset Points (8.0d)
   rommel = "dak"        Rommel's box (BbF 2.1)
   assigning = [SIDE, ...]   the Assignment Phase under way, these sides still to decide
+  scenario = "5.4"      the scenario the position is built from (5.2 unless given)
+  objective_turn = N    the turn at whose start the Axis draws his Victory Objective (BbF 4.0)
+  drawn = true          the objective drawn (its public record); objective = "lekef" opened;
+  axis_objective = "tebessa"   the Axis's own (a referee's state)
+  exits = {UNIT = HEX}  Axis units exited for victory from that hex; mines = {HEX = breached}
   standing = {SIDE = {TOPIC = MODE}}   standing orders; every topic not given is set to its
                         first mode (combat.STANDING), except those listed (and not given) in
   ask = {SIDE = [TOPIC]}   topics the side has no standing order for: it is asked (reactions.py)
@@ -34,12 +39,12 @@ traffic (Traffic Stopped hexes), control, air (Air Points per
 side), first_side, off (ids waiting off the map), dropped ({id = bool}: Dropped Support
 markers), in_support (ids in Support), screen ({id = bool}), finished ({id = bool}), trains ({trains id = "HEX", "HEX ghost" or "off"}), steps, dead (ids);
 the Assignment Phase: formation ({id = F}), pool (ids), arty ({SIDE = {pool = n, F = n}}),
-rommel, assigning.
+rommel, assigning; BbF 4.0 and 3.1: drawn (bool), objective, axis_objective, exits, mines.
 """
 
 from __future__ import annotations
 
-from pbem.core.game import Context
+from pbem.core.game import Context, PrivateDraw
 from pbem.core.rulecases import Case, CaseRun
 from pbem.core.standing import apply_order, parse_line
 from pbem.games.bcs.assignment import open_phase
@@ -60,12 +65,13 @@ class BcsCases:
                       "snafu", "second", "fatigue", "status", "coordination", "msr_blocked", "in_play",
                       "prepared_defense", "recovered", "objs", "traffic", "off", "screen", "finished", "trains", "steps", "dead",
                       "control", "air", "first_side", "dropped", "in_support",
-                      "formation", "pool", "arty", "rommel", "assigning"})
+                      "formation", "pool", "arty", "rommel", "assigning",
+                      "drawn", "objective", "axis_objective", "exits", "mines"})
 
     def build(self, case: Case) -> BcsState:
         """The position a case describes."""
         pos = case.position
-        state = ENGINE.setup("5.2", {**OPTIONS, **pos.get("options", {})})
+        state = ENGINE.setup(pos.get("scenario", "5.2"), {**OPTIONS, **pos.get("options", {})})
         for s in state.private:                      # standing orders: the engine's choices
             store = default_store()
             for topic in pos.get("ask", {}).get(s, []):     # ... or none: the side is asked
@@ -148,6 +154,7 @@ class BcsCases:
         for s, forms in pos.get("arty_assigned", {}).items():
             state.private[s].arty_assigned = dict(forms)
         state.rommel = pos.get("rommel", "")                   # BbF 2.1
+        _objective_position(state, pos)                        # BbF 4.0, 3.1
         if "assigning" in pos:                                 # the Assignment Phase (2.1)
             state.phase, state.assigning = "assignment", list(pos["assigning"])
             state.next_side = state.assigning[0]
@@ -227,6 +234,41 @@ class BcsCases:
             assert state.assigning == exp["assigning"], state.assigning
         for s, n in exp.get("air", {}).items():
             assert state.private[s].air_points == n, state.private[s].air_points
+        _objective_check(exp, state)                           # BbF 4.0, 3.1
+
+
+def _objective_position(state: BcsState, pos: dict) -> None:
+    """Position keys of BbF 4.0 and 3.1: objective_turn, drawn, objective, axis_objective,
+    exits, mines (see the module docstring)."""
+    if "objective_turn" in pos:
+        state.objective_turn = pos["objective_turn"]
+    if pos.get("drawn"):
+        state.objective_draw = PrivateDraw(owner="axis", name="objective", seq=1, action=0,
+                                           index=0, sides=2, purpose="Axis Victory Objective")
+    state.objective = pos.get("objective", state.objective)
+    state.private["axis"].objective = pos.get("axis_objective", state.private["axis"].objective)
+    for pid, h in pos.get("exits", {}).items():
+        if pid not in state.pieces:
+            _place(state, pid, "", None)
+        state.pieces[pid].status, state.pieces[pid].hex = "exited", ""
+        state.exits[pid] = h
+    if "mines" in pos:
+        state.mines = dict(pos["mines"])
+
+
+def _objective_check(exp: dict, state: BcsState) -> None:
+    """Expectation keys of BbF 4.0 and 3.1: drawn, objective, axis_objective, exits, mines."""
+    if "drawn" in exp:
+        assert (state.objective_draw is not None) == exp["drawn"], state.objective_draw
+    if "objective" in exp:
+        assert state.objective == exp["objective"], state.objective
+    if "axis_objective" in exp:
+        assert state.private["axis"].objective == exp["axis_objective"], \
+            state.private["axis"].objective
+    if "exits" in exp:
+        assert state.exits == exp["exits"], state.exits
+    if "mines" in exp:
+        assert state.mines == exp["mines"], state.mines
 
 
 

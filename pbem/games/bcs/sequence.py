@@ -470,7 +470,9 @@ def _end_turn(state: BcsState, ctx: Context, last: str) -> None:
     if state.turn >= len(state.dates):
         state.phase = "over"
         state.result = final_result(state)
-        ctx.log(f"Game over: {state.result.reason}")
+        ctx.log(f"Game over: {state.result.reason}" if state.result is not None else
+                "Game over: the result waits for the Axis to reveal his Victory Objective "
+                "(BbF 4.0)")
         return
     state.turn += 1
     _pre_turn(state, ctx, last)

@@ -10,6 +10,7 @@ from pbem.core.errors import ScenarioError
 from pbem.core.game import Context
 from pbem.games.bcs.board import bdata
 from pbem.games.bcs.data import Arrival, Scenario
+from pbem.games.bcs.objective import initial_turn
 from pbem.games.bcs.victory import BUILT
 from pbem.games.bcs.state import FRESH, SIDES, BcsState, FormationState, Piece, SidePrivate
 
@@ -75,6 +76,10 @@ def new_state(scenario: str, options: dict[str, Any]) -> BcsState:
             form.prepared_defense = p.prepared_defense
             if p.done:
                 form.status, form.exempt = "done", True
+    for p in s.setup:                        # BbF 3.1: Minefield markers set up (5.3-5.5)
+        if p.marker == "minefield":
+            state.mines[p.hex] = p.breached
+    state.objective_turn = initial_turn(scenario, dates)    # BBF-4.0-a: the draw's turn
     for side, forms in s.markers_in_play.items():
         for fid in forms:
             state.formations[fid].in_play = True

@@ -14,6 +14,8 @@ from typing import Any
 import msgspec
 
 from pbem.games.bcs.board import bdata
+from pbem.games.bcs.data import Unit
+from pbem.games.bcs.support import eligible, has_access
 from pbem.games.bcs.loader import STANDIN_MARK
 from pbem.games.bcs.reactions import default_store
 from pbem.games.bcs.setup import new_state
@@ -36,6 +38,8 @@ def standin(view: BcsView | dict[str, Any], side: str) -> BcsState:
         v.rommel                              # the Assignment Phase (assignment.py)
     state.private = {side: v.private, enemy: SidePrivate(standing=default_store())}
     state.wait = v.wait                       # a question: answered there without its order
+    state.objective_draw, state.objective = v.objective_draw, v.objective    # BbF 4.0
+    state.exits, state.mines = dict(v.exits), dict(v.mines)                 # BbF 4.0, 3.1
     for f in state.formations.values():
         if f.side == enemy:
             f.in_play = False
@@ -62,6 +66,7 @@ def standin(view: BcsView | dict[str, Any], side: str) -> BcsState:
         for k in range(1, st.units):          # copies of the top unit stay under it (5.5e)
             fid = f"{st.top}{STANDIN_MARK}{k}"
             state.pieces[fid] = msgspec.structs.replace(top, id=fid)
+    _support(state, v, enemy)
     base = min(u.id for u in bdata().units.values() if u.side == enemy)
     for k in range(1, v.enemy_arriving - sum(1 for p in state.pieces.values()
                                              if p.side == enemy and p.status == "off") + 1):
@@ -74,3 +79,52 @@ def standin(view: BcsView | dict[str, Any], side: str) -> BcsState:
 def _put(state: BcsState, pid: str, hex_id: str, face: str) -> None:
     q: Piece = state.pieces[pid]
     q.status, q.hex, q.face = "map", hex_id, face
+
+
+def _support(state: BcsState, v: BcsView, enemy: str) -> None:
+    """The enemy's Support as the view shows it (9.2): for each HQ marker a copy of one of his
+    counters of that kind in Support (a Stand Off one of the Range shown), the Dropped Support
+    markers on the first units of each stack, and a Temporary drop (9.2j) on the units left with
+    Support in a stack the view shows without it."""
+    units = [u for u in bdata().units.values() if u.side == enemy]
+    for fid, kinds in v.support.items():
+        if state.formations[fid].side != enemy:
+            continue
+        for kind in kinds:
+            fits = sorted((u for u in units if _kind(u) == kind),
+                          key=lambda u: (kind == "stand_off"
+                                         and _range(u) != v.stand_off_range.get(fid), u.id))
+            if fits:
+                pid = f"{fits[0].id}{STANDIN_MARK}support-{fid}-{kind}"
+                state.pieces[pid] = Piece(id=pid, side=enemy, formation=fid, kind="unit",
+                                          status="support", steps=fits[0].steps)
+    for st in v.enemy:
+        here = sorted((p for p in state.pieces.values() if p.status == "map" and p.hex == st.hex
+                       and p.side == enemy and p.kind == "unit"), key=lambda p: p.id != st.top)
+        for p in here[:st.dropped]:
+            p.dropped = True
+        if not st.supported and state.activation is not None:
+            state.activation.dropped += [p.id for p in here if has_access(state, p)]
+        forms = sorted(f for f in v.support if state.formations[f].side == enemy)
+        if st.supported and forms and not any(has_access(state, p) for p in here):
+            # a supported unit of another Formation under the top (a mixed stack): a copy of
+            # the top takes a Formation with Support
+            spare = [p for p in reversed(here) if not p.dropped and eligible(p)]
+            if spare:
+                spare[0].formation = forms[0]
+
+
+def _kind(u: Unit) -> str:
+    """The Support marker a counter would give in Support ("" when it has no AV side)."""
+    faces = [f for f in (u.move, u.deployed) if f is not None and f.av is not None]
+    if not faces:
+        return ""
+    f = max(faces, key=lambda f: f.av or 0)
+    return "" if f.assault_arrow else {"offensive": "red", "limited": "limited", "light": "limited",
+                                       "stand_off": "stand_off"}[f.av_class]
+
+
+def _range(u: Unit) -> int:
+    """The Range of a counter's greater AV side (9.2e)."""
+    return max((f for f in (u.move, u.deployed) if f is not None and f.av is not None),
+               key=lambda f: f.av or 0).range

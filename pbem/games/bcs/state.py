@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import msgspec
 
+from pbem.core.game import PrivateDraw
+
 SIDES = ("allied", "axis")
 MP12 = 12                      # twelfths of an MP per MP
 FRESH = -1                     # Formation.fatigue value of a Fresh Formation (10.4a)
@@ -107,6 +109,8 @@ class SidePrivate(msgspec.Struct, kw_only=True):
     arty_pool: int = 0           # unassigned, off the map
     arty_free: int = 0           # of the pool, those unassigned when this Assignment Phase began
     arty_assigned: dict[str, int] = {}   # Formation -> Arty Asset Points assigned to its HQ
+    objective: str = ""          # the Axis's Victory Objective where this state holds it
+                                 # (BBF-4.0-a: a referee's state, his own reports; objective.py)
 
 
 class Reaction(msgspec.Struct, kw_only=True):
@@ -150,12 +154,18 @@ class BcsState(msgspec.Struct, kw_only=True):
     air_due: bool = True         # this turn's Air Points are still to be rolled (BbF 1.1d)
     private: dict[str, SidePrivate] = {}
     result: Result | None = None
+    wait: Reaction | None = None       # a question waiting for a side's answer (reactions.py)
+    resolving: Reaction | None = None  # the order being resolved (None between orders)
     # the Pre-Turn Assignment Phase (2.1 (1) 2, assignment.py):
     assigning: list[str] = []    # the sides still to decide in it, in order
     unassigned: list[str] = []   # independents unassigned when it began (9.5: assignable)
     rommel: str = ""             # BbF 2.1: Rommel's box (dak, 10pz, 21pz; "" not yet placed)
-    wait: Reaction | None = None       # a question waiting for a side's answer (reactions.py)
-    resolving: Reaction | None = None  # the order being resolved (None between orders)
+    # BbF 4.0 and 3.1 (objective.py, mines.py):
+    objective_turn: int = 0      # the turn at whose start the Axis draws (0: no draw)
+    objective_draw: PrivateDraw | None = None   # the draw's public record (pbem.core.privatedraw)
+    objective: str = ""          # the opened Victory Objective (tebessa | lekef; "" while secret)
+    exits: dict[str, str] = {}   # Axis units exited for victory -> the hex they left from
+    mines: dict[str, bool] = {}  # Minefield hexes -> breached (BbF 3.1)
 
     @property
     def date(self) -> str:

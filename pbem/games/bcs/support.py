@@ -244,3 +244,28 @@ def stand_off_range(state: BcsState, fid: str) -> int:
     """The longest Range of the Formation's Stand Off units in Support (0 when none)."""
     return max((support_face(sp).range for sp in in_support(state, fid)
                 if capability(sp) == "Stand Off AV"), default=0)
+
+
+def check_stand_off(state: BcsState, side: str, uid: str, host: str) -> tuple[Piece, Piece]:
+    """A shot of a unit in Support (7.1a, 7.1m), an Engagement or an Attack by Fire: only a
+    Stand Off unit of the active Formation, one shot per step in an Activation, fired from the
+    hex of a unit of its Formation with Support access (its host); the unit and the host."""
+    from pbem.core.errors import IllegalOrder
+    act = state.activation
+    sp = state.pieces.get(uid)
+    if act is None or sp is None or sp.status != "support" or sp.side != side \
+            or sp.formation != act.formation:
+        raise IllegalOrder(f"{uid} is not a unit in Support of the active Formation",
+                           rule="BCS-7.1m-1")
+    if capability(sp) != "Stand Off AV":
+        raise IllegalOrder(f"{uid} is in Support and not a Stand Off unit: Support cannot "
+                           f"initiate Engagements", rule="BCS-7.1a-2")
+    h = state.pieces.get(host) if host else None
+    if h is None or h.side != side or h.formation != sp.formation or not has_access(state, h):
+        raise IllegalOrder(f"a Stand Off shot of {uid} needs a host: a unit of its Formation "
+                           f"with Support access ('from UNIT')", rule="BCS-7.1m-1")
+    if sp.fire_events >= sp.steps:
+        raise IllegalOrder(f"{uid} has made its {sp.steps} Stand Off shot"
+                           f"{'s' if sp.steps > 1 else ''} (one per step) this Activation",
+                           rule="BCS-7.1m-1")
+    return sp, h

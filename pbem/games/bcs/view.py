@@ -1,12 +1,17 @@
 """What one side may know (1.5): its own pieces in full; of an enemy stack only the top unit
 (5.5e: longest Range, then greatest AV) and how many units it holds, never steps; enemy
-Prepared Defense and Air Points hidden (1.5b)."""
+Prepared Defense and Air Points hidden (1.5b). Of the enemy's Support (9.2) each HQ's Support
+markers (1.5b: Red, Limited, Stand Off) and the Range of its Stand Off Support (its Engagement
+Zones are seen), the Dropped Support markers in each stack and whether a unit there has Support
+(its Support AV ZOC is seen); never which units are in Support nor their steps."""
 
 from __future__ import annotations
 
 import msgspec
 
-from pbem.games.bcs.board import face
+from pbem.core.game import PrivateDraw
+from pbem.games.bcs.board import face, is_av
+from pbem.games.bcs.support import has_access, in_support, markers, stand_off_range
 from pbem.games.bcs.state import (Activation, BcsState, FormationState, Piece, Reaction,
                                   SidePrivate, other)
 
@@ -20,6 +25,10 @@ class EnemyStack(msgspec.Struct, kw_only=True):
     face: str = ""
     units: int = 0
     others: list[str] = []
+    dropped: int = 0             # Dropped Support markers on its units (9.2i: markers are seen)
+    supported: bool = False      # no AV unit there and a unit with its Formation's Support now
+                                 # (9.2g: a Support AV ZOC, an Engagement target, no Shock
+                                 # Attack or Attack by Fire; an AV unit gives all that anyway)
 
 
 class BcsView(msgspec.Struct, kw_only=True):
@@ -45,11 +54,21 @@ class BcsView(msgspec.Struct, kw_only=True):
     options: dict[str, str | bool | int] = {}   # the house options (public, in the genesis)
     air_due: bool = False        # this turn's Air Points are still to be rolled
     enemy_off: list[Piece] = []  # enemy HQs and Combat Trains off the map (never hidden, 1.5)
+    support: dict[str, list[str]] = {}   # Formation -> its HQ's Support markers (9.2e, 1.5b:
+                                 # red, limited, stand_off; public), both sides
+    stand_off_range: dict[str, int] = {} # Formation -> the Range of its Stand Off Support (its
+                                 # Engagement Zones are seen, 6.1a, 7.1m)
     assigning: list[str] = []    # the sides still to decide in the Assignment Phase (public)
     unassigned: list[str] = []   # independents unassigned when it began (public, GAPS 3.2-7)
     rommel: str = ""             # Rommel's box (BbF 2.1: the display on Map B is public)
     wait: Reaction | None = None # a question waiting for a side's answer: who, which topic,
                                  # where (_wait: not the order being resolved)
+    # BbF 4.0 and 3.1 (public): the Victory Objective's draw record, the objective once opened
+    # (the Axis's own is in his `private`), units exited for victory, Minefields (-> breached)
+    objective_draw: PrivateDraw | None = None
+    objective: str = ""
+    exits: dict[str, str] = {}
+    mines: dict[str, bool] = {}
 
 
 def top_unit(units: list[Piece]) -> Piece:
@@ -84,6 +103,9 @@ def _build_view(state: BcsState, side: str) -> BcsView:
         if units:
             t = top_unit(units)
             st.top, st.face, st.units = t.id, t.face, len(units) if counts else 1
+            st.dropped = sum(1 for p in units if p.dropped)
+            st.supported = not any(is_av(p) for p in units) and \
+                any(has_access(state, p) for p in units)
         st.others.sort()
     forms = [f if f.side == side else msgspec.structs.replace(f, prepared_defense=False)
              for f in sorted(state.formations.values(), key=lambda f: f.id)
@@ -101,9 +123,14 @@ def _build_view(state: BcsState, side: str) -> BcsView:
                    options=dict(state.options), air_due=state.air_due,
                    enemy_off=[p for p in sorted(state.pieces.values(), key=lambda p: p.id)
                               if p.side == enemy and p.kind != "unit" and p.status == "off"],
+                   support={f: markers(state, f) for f in sorted(state.formations)
+                            if in_support(state, f)},
+                   stand_off_range={f: r for f in sorted(state.formations)
+                                    if (r := stand_off_range(state, f))},
                    assigning=list(state.assigning), unassigned=list(state.unassigned),
                    rommel=state.rommel,
-                   wait=_wait(state))
+                   wait=_wait(state), objective_draw=state.objective_draw,
+                   objective=state.objective, exits=dict(state.exits), mines=dict(state.mines))
 
 
 def _wait(state: BcsState) -> Reaction | None:
@@ -115,6 +142,9 @@ def _wait(state: BcsState) -> Reaction | None:
 def _activation(state: BcsState, side: str) -> Activation | None:
     """The Activation under way; the enemy's moving stack is not named (it may be hidden)."""
     act = state.activation
+    if act is not None and act.dropped:       # 9.2j: the enemy's hidden units stay unnamed
+        hidden = set(secrets(state, other(side)))
+        act = msgspec.structs.replace(act, dropped=[u for u in act.dropped if u not in hidden])
     if act is None or act.side == side:
         return act
     return msgspec.structs.replace(act, stack=[])
@@ -134,4 +164,9 @@ def secrets(state: BcsState, side: str) -> list[str]:
     for units in by_hex.values():
         t = top_unit(units)
         out += [p.id for p in units if p.id != t.id and not p.revealed]
+    obj = state.private[side].objective          # BBF-4.0-a: the Axis's Victory Objective
+    if obj and not state.objective:
+        from pbem.games.bcs.objective import secret_words
+
+        out += secret_words(obj)
     return out

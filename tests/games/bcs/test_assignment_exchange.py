@@ -90,8 +90,9 @@ def test_both_sides_assign(tmp_path, position, mode):
     assert "Assignment Phase" in axis["decisions"][0]["what"]
     t.play_one(["support 90-mdr", "assignment done"])
     t.deliver()
-    st = _status(t, "allied")
-    assert "First Player" in st["decisions"][0]["what"], st
+    # the First Player roll is made: its winner (the dice pick him) is asked to choose
+    whats = [d["what"] for s in SIDES for d in _status(t, s)["decisions"]]
+    assert any("won the First Player roll" in w for w in whats), whats
     seen = [f for f in t.dirs["allied"].rglob("*.txt") if b"goes into Support" in f.read_bytes()]
     assert seen, "the Allies are told a unit went into Support"
     for f in seen:
@@ -120,7 +121,9 @@ def test_keeping_costs_no_file(tmp_path, position, mode):
     t.play_one(["end", "done"])
     t.deliver()
     assert len(_turn_files(t)) - len(before) == 1
-    st = _status(t, "allied")
+    # the Axis received the file that ended the turn: he knows the roll, whoever won it (the
+    # Allies learn it from his next file, none if he won and must now choose)
+    st = _status(t, "axis")
     assert "First Player" in st["decisions"][0]["what"], st
-    assert "Assignment Phase" not in _events(t, "allied")
+    assert "Assignment Phase" not in _events(t, "axis")
     _verify(t)

@@ -1,4 +1,4 @@
-"""Baptism By Fire is listed by `pbem games`: scenario 5.2 as a playable game, every other
+"""Baptism By Fire is listed by `pbem games`: scenarios 5.2 and 5.4 as playable games, every other
 scenario as data only with its data status; new, host and demo refuse a scenario that is not
 playable in one line, before writing anything."""
 
@@ -20,11 +20,13 @@ def test_games_lists_bbf_playable_scenario_then_the_data_only_ones_with_their_st
     lines = res.output.splitlines()
     game = lines.index(f"bcs: {GAME.title} (sides: allied, axis)")
     assert lines[game + 1] == "  5.2: Operation Spring Wind"
+    assert lines[game + 2] == "  5.4: Between a Rock and a Hard Place"
     head = lines.index(listing()[0])
     assert STATUS in lines[head] and "data only" in lines[head]
     shown = lines[head + 1:head + len(data().scenarios)]
     assert shown == listing()[1:]
-    assert PLAYABLE == ("5.2",) and not any(x.startswith("  5.2: ") for x in shown)
+    assert PLAYABLE == ("5.2", "5.4")
+    assert not any(x.startswith(("  5.2: ", "  5.4: ")) for x in shown)
     for sid in set(data().scenarios) - set(PLAYABLE):
         status, why = data().status(sid)
         line = next(x for x in shown if x.startswith(f"  {sid}: "))
@@ -38,8 +40,8 @@ def test_games_lists_bbf_playable_scenario_then_the_data_only_ones_with_their_st
       "--out", "{d}.pbem"], "5.3"),
     (["new", "BbF", "5.1", "{d}", "--side", "axis", "--key", "k.key", "--opponent", "o.pub",
       "--out", "{d}.pbem"], "5.1"),
-    (["host", "bcs", "5.4", "{d}", "--key", "r.key", "--player", "allied=a.pub", "--player",
-      "axis=b.pub", "--out", "{d}.pbem"], "5.4"),
+    (["host", "bcs", "5.5", "{d}", "--key", "r.key", "--player", "allied=a.pub", "--player",
+      "axis=b.pub", "--out", "{d}.pbem"], "5.5"),
     (["demo", "{d}", "--game", "baptism-by-fire", "--scenario", "5.6"], "5.6"),
 ], ids=["new", "new-alias", "host", "demo-alias"])
 def test_new_host_and_demo_refuse_a_data_only_scenario_in_one_line(

@@ -1,0 +1,81 @@
+"""What each side sees of Support (9.2, 1.5b) and the hosted stand-in rebuilt from it: the HQ's
+Support markers and a stack's Dropped markers are public, which units are in Support and their
+steps are not (BCS-9.2g, BCS-9.2i-2, BCS-9.2j)."""
+
+from __future__ import annotations
+
+import msgspec
+
+from pbem.core.rulecases import Case
+from pbem.games.bcs.engage import check_engage
+from pbem.games.bcs.rulecases import HOOKS
+from pbem.games.bcs.standin import standin
+from pbem.games.bcs.view import build_view
+
+
+def _state(units, **pos):
+    return HOOKS.build(Case(id="view", position={"units": units, **pos}))
+
+
+UNITS = [{"id": "cca-hq", "hex": "B5.18"}, {"id": "3-1-arm", "hex": "B7.18"},
+         {"id": "stenkhoff-hq", "hex": "B11.19"}, {"id": "ii-104-inf", "hex": "B8.19"},
+         {"id": "580-recon", "hex": "B12.19"}, {"id": "ii-25-lw-88", "support": True},
+         {"id": "ii-5-pz", "support": True}]
+
+
+def test_the_enemy_sees_the_markers_not_the_units():
+    """BCS-9.2g: the Allies see Stenkhoff's Red and Stand Off Support markers, the 88's Range
+    (its Engagement Zones) and that ii-104-inf's stack has Support; never which units are in
+    Support nor their steps."""
+    s = _state(UNITS, active="cca")
+    v = build_view(s, "allied")
+    assert v.support == {"stenkhoff": ["red", "stand_off"]}
+    assert v.stand_off_range == {"stenkhoff": 3}
+    st = next(e for e in v.enemy if e.hex == "B8.19")
+    assert st.supported and st.dropped == 0
+    raw = msgspec.json.encode(v)
+    assert b"ii-25-lw-88" not in raw and b"ii-5-pz" not in raw
+    own = build_view(s, "axis")
+    assert {p.id for p in own.own if p.status == "support"} == {"ii-25-lw-88", "ii-5-pz"}
+
+
+def test_dropped_markers_are_seen():
+    """BCS-9.2i-2: a Dropped Support marker is seen; the stack then shows no Support."""
+    units = [dict(u, dropped=True) if u["id"] == "ii-104-inf" else u for u in UNITS]
+    s = _state(units, active="cca")
+    st = next(e for e in build_view(s, "allied").enemy if e.hex == "B8.19")
+    assert st.dropped == 1 and not st.supported
+
+
+def _roundtrip(s, side):
+    v = build_view(s, side)
+    stand = standin(v, side)
+    assert msgspec.json.encode(build_view(stand, side)) == msgspec.json.encode(v)
+    return stand
+
+
+def test_the_stand_in_rebuilds_the_enemy_support():
+    """The stand-in's Support gives the same view and the same verdicts: the supported hex may
+    be engaged (BCS-7.1b) there as in the game."""
+    s = _state(UNITS, active="cca")
+    stand = _roundtrip(s, "allied")
+    assert check_engage(stand, "allied", "B8.19", "3-1-arm")[0].id == "3-1-arm"
+    units = [dict(u, dropped=True) if u["id"] == "ii-104-inf" else u for u in UNITS]
+    _roundtrip(_state(units, active="cca"), "allied")
+
+
+def test_a_temporary_drop_in_the_stand_in():
+    """BCS-9.2j: after a Temporary drop of a whole stack the view names no hidden unit (the unit
+    under the top stays unnamed), and the stand-in drops the copies for the rest of the
+    Activation."""
+    units = [{"id": "cca-hq", "hex": "B5.18"}, {"id": "3-1-arm", "hex": "B7.18"},
+             {"id": "schutte-hq", "hex": "B11.19"}, {"id": "iii-104-inf", "hex": "B8.19"},
+             {"id": "iv-104-inf", "hex": "B8.19"}, {"id": "39-609-mdr", "support": True}]
+    s = _state(units, active="cca")
+    s.activation.dropped += ["iii-104-inf", "iv-104-inf"]
+    v = build_view(s, "allied")
+    st = next(e for e in v.enemy if e.hex == "B8.19")
+    assert not st.supported and st.top == "iii-104-inf"
+    assert v.activation.dropped == ["iii-104-inf"]
+    assert b"iv-104-inf" not in msgspec.json.encode(v)
+    _roundtrip(s, "allied")
