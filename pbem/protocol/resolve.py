@@ -11,7 +11,7 @@ from pbem.core.encoding import sha256_hex
 from pbem.core.errors import FileRejected, IllegalFile, IllegalOrder, OrderSyntaxError
 from pbem.core.game import Context, Event, Game, NeedsDice
 from pbem.core.privatedraw import RULE as DRAW_RULE, DrawLine
-from pbem.core.standing import (StandingOrder, apply_order, apply_standing, format_line,
+from pbem.core.standing import (GuardedOrder, StandingOrder, apply_order, apply_standing, format_line,
                                 parse_line, topics_of)
 from pbem.core.records import Results, RollRecord, Turn
 
@@ -114,6 +114,26 @@ def _waits_for(game: Game, state: Any) -> str:
     return "; ".join(f"{d.side}: {d.prompt}" for d in ds)
 
 
+SEALED_RETURN_RULE = "PBEM-SEALED-RETURN"
+
+
+def hidden_legality(game: Game, order: Any) -> bool:
+    """Sealed mode: True if only the order's writer can check its legality (it reads the
+    writer's hidden facts: a Holdfast block's MP, say); the game's optional hook decides, a
+    guarded order by its branches. Both processors read it alike: a real order and its
+    projection answer the same."""
+    hook = getattr(game, "hidden_legality", None)
+    if hook is None or order is None or isinstance(order, StandingOrder):
+        return False
+    if isinstance(order, GuardedOrder):
+        branches = [b for b in (order.then, order.otherwise) if b]
+        try:
+            return any(hidden_legality(game, parse_line(game, b)) for b in branches)
+        except (OrderSyntaxError, IllegalOrder):
+            return True
+    return bool(hook(order))
+
+
 def standing_decision(game: Game, state: Any, side: str) -> bool:
     """Sealed mode: True if a decision pending on side is one a standing order could answer
     (the game's `standing_answers` gives lines for it with every topic set). Public: it reads
@@ -198,6 +218,8 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
             elif h.side not in pending or turn.sender in pending:
                 return
             queue.pop(0)
+            if sealed and _returned_held(h):
+                continue
             ctx = context(next_action)
             next_action += 1
             try:
@@ -216,6 +238,26 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
 
     def context(action: int) -> Context:
         return Context(dice, action=action, seq=turn.seq, private=draws is not None)
+
+    def _returned_held(h: HeldOrder) -> bool:
+        # Sealed: a held order runs later than its writer's processor could check it; if only
+        # that processor can check it, it and the writer's later held orders of its file go
+        # back to the writer on both processors alike (docs/sealed.md 5g)
+        try:
+            order = parse_line(game, h.line)
+        except (OrderSyntaxError, IllegalOrder):
+            return False
+        if not hidden_legality(game, order):
+            return False
+        rest = [x for x in queue if x.seq == h.seq and x.side == h.side]
+        for x in rest:
+            queue.remove(x)
+        events.append(Event(text=f"Order {h.index + 1} '{h.line}' of file {h.seq}"
+                            + (f" and the {len(rest)} after it" if rest else "")
+                            + ", held until now, went back to you: only your own processor can "
+                            "check it now that the position changed; send it again "
+                            f"[{SEALED_RETURN_RULE}]", visible_to=h.side, kind="skipped"))
+        return True
 
     def check_draws(ctx: Context, where: str) -> None:
         for d in ctx.draws:
@@ -277,6 +319,18 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
             events.append(Event(text=f"{which} of file {turn.seq} wait for {_waits_for(game, state)}",
                                 visible_to=turn.sender, kind="held"))
             continue
+        if sealed and rolled and hidden_legality(game, order):
+            # Sealed: after dice its writer could not see, an order only the writer's processor
+            # can check goes back to it with every later order of the file (docs/sealed.md 5g)
+            back = [j for j in range(i, len(orders))
+                    if not (orders[j] is None or isinstance(orders[j], StandingOrder))]
+            skipped.extend(back)
+            events.append(Event(text=f"Orders {i + 1}-{len(orders)} of file {turn.seq} went back "
+                                f"to you: written before the dice of this file, order {i + 1} "
+                                f"'{line}' can be checked only by your own processor; send them "
+                                f"again [{SEALED_RETURN_RULE}]",
+                                visible_to=turn.sender, kind="skipped"))
+            break
         ctx = context(i)
         try:
             if turn.sender not in pending:

@@ -19,6 +19,7 @@ from pbem.core.keys import load_private
 from pbem.core.records import Turn, read_file, seal
 from pbem.protocol import ops
 from pbem.protocol.sealing import private_path
+from pbem.protocol.session import load
 
 
 def _table(tmp_path: Path, seed: int = 7) -> Table:
@@ -328,3 +329,39 @@ def test_a_final_reveal_before_the_end_is_refused(tmp_path):
     r = t.run("receive", str(t.dirs[other]), str(bad), "--key", t.key(other))
     assert r.exit_code != 0 and "a final reveal before the game is over" in r.output, r.output
     assert snapshot(t.dirs[other]) == before
+
+
+# -- orders only their writer can check, after dice (docs/sealed.md 5g) ---------------------
+def _blocks(t: Table, side: str) -> dict[str, tuple[int, str]]:
+    s = ops.open_session(t.dirs[side], key_path=t.key(side))
+    return {b: (blk.pos, blk.kind) for b, blk in s.state.blocks.items()}
+
+
+def test_a_hidden_move_after_dice_goes_back_to_its_writer_on_both_processors(tmp_path):
+    """The receiver resolves red's file: after the attack's dice, 'move r2 1' reads r2's hidden
+    type, which blue's processor could only check leniently (a '?' may go 3) while red's checks
+    it strictly; the position the dice leave could make the two disagree (a Holdfast block's MP
+    against a path whose cost changed), and the game would stall on a state-hash mismatch. So
+    both processors give the move, and every later order of the file, back to red; the public
+    states agree (every file is accepted), red is asked again and sends the move anew."""
+    t = _table(tmp_path)
+    t.deliver()
+    for lines in (["assign r1 scout r2 tank"], ["assign b1 scout b2 tank"],
+                  ["move r1 3", "end"], ["move b1 3", "end"], ["move r1 2", "end"], ["end"]):
+        t.play_one(lines)
+        t.deliver()
+    assert _blocks(t, "red")["r1"][0] == 5 and _blocks(t, "red")["b1"][0] == 6
+    assert t.mover() == "red"
+    t.play_one(["attack r1 b1", "move r2 1", "end"])
+    t.deliver()
+    for side in ("red", "blue"):
+        assert _blocks(t, side)["r2"][0] == 0, side         # not moved on either processor
+    assert t.mover() == "red"                               # its 'end' went back too
+    told = [e.text for log in load(t.dirs["red"]).log for e in log.events
+            if "went back to you" in e.text]
+    assert told and "PBEM-SEALED-RETURN" in told[0] and "move r2 1" in told[0], told
+    t.play_one(["move r2 1", "end"])
+    t.deliver()
+    for side in ("red", "blue"):
+        assert _blocks(t, side)["r2"][0] == 1, side
+    assert t.mover() == "blue"

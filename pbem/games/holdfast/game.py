@@ -158,6 +158,11 @@ class HoldfastGame:
         """Write opened slot facts of owner into a knowledge state."""
         sealed.disclose(state, owner, facts)
 
+    def hidden_legality(self, order: Any) -> bool:
+        """True for an order only its writer's processor can check (a block's MP, its type's
+        steps and entry hexes are hidden): placing, buying, rebuilding, moving, real or seen."""
+        return sealed.hidden_legality(order)
+
     def public(self, state: HoldfastState) -> dict[str, Any]:
         """What both sides know (blocks by slot and hex)."""
         return sealed.public(state)

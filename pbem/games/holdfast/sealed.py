@@ -528,3 +528,10 @@ def _attack(state: HoldfastState, w: World, side: str, o: SeenAttack, ctx: Conte
                        extra=sum(1 for k in kinds if k in ("leader", "team")), cost=cost,
                        hits=hits, claims=claims)
     combat.resolve(state, w, side, plan, ctx)
+
+
+def hidden_legality(order: Any) -> bool:
+    """True for an order whose legality reads its writer's hidden facts (MP, steps by type,
+    entry hexes by nationality): only the writer's processor can check it (docs/sealed.md 5g)."""
+    return isinstance(order, (Place, Buy, Rebuild, Move, SeenPlace, SeenBuy, SeenRebuild,
+                              SeenMove))
