@@ -18,6 +18,7 @@ import msgspec
 
 from pbem.core.errors import IllegalOrder, OrderSyntaxError
 from pbem.core.game import Context, Game
+from pbem.core.sealed import hidden_legality
 from pbem.core.standing import StandingOrder, apply_order, parse_line
 
 
@@ -26,9 +27,11 @@ class ImaginedDice:
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
+        self.count = 0
 
     def roll(self, action: int, index: int, sides: int, cls: str = "all") -> int:
         """One imagined die."""
+        self.count += 1
         return self.rng.randint(1, sides)
 
 
@@ -42,13 +45,16 @@ def _pending(game: Game, state: Any) -> set[str]:
 
 def plan_stretch(game: Game, state: Any, side: str, rng: random.Random, style: str = "random",
                  *, max_orders: int = 120, reactions: bool = True,
-                 held: list[tuple[str, str]] | None = None) -> list[str]:
+                 held: list[tuple[str, str]] | None = None, sealed: bool = False) -> list[str]:
     """Order lines for side's whole stretch: every decision it makes until the game waits for
     the other side for more than one answer (or the game ends).
 
     held: the other side's orders already written and waiting for an answer of side, as
     (side, line) in order (peer mode: they are in the file side received); the planner plays
     them where the game comes back to that side, as the real resolution will.
+
+    sealed: the stretch ends before an order only its writer can check once dice have been
+    imagined before it (it would go back to the writer, docs/sealed.md 5g).
     """
     sim = _copy(game, state)
     imagined = ImaginedDice(random.Random(rng.random()))
@@ -70,10 +76,14 @@ def plan_stretch(game: Game, state: Any, side: str, rng: random.Random, style: s
                 break
             continue
         progressed = False
+        stop = False
         for text in game.bot(sim, side, rng, style):
             try:
-                apply_order(game, sim, side, parse_line(game, text),
-                            Context(imagined, action=action))
+                order = parse_line(game, text)
+                if sealed and imagined.count and hidden_legality(game, order):
+                    stop = True
+                    break
+                apply_order(game, sim, side, order, Context(imagined, action=action))
             except (IllegalOrder, OrderSyntaxError):
                 continue
             action += 1
@@ -81,7 +91,7 @@ def plan_stretch(game: Game, state: Any, side: str, rng: random.Random, style: s
             progressed = True
             if side not in _pending(game, sim):
                 break
-        if not progressed:
+        if stop or not progressed:
             break
     return lines
 

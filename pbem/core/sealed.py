@@ -36,8 +36,8 @@ import msgspec
 
 from pbem.core.dice import KeyedDice
 from pbem.core.errors import IllegalOrder, OrderSyntaxError
-from pbem.core.game import Context
-from pbem.core.standing import StandingOrder, is_standing, parse_line
+from pbem.core.game import Context, Game
+from pbem.core.standing import GuardedOrder, StandingOrder, is_standing, parse_line
 
 SEALED_METHODS = ("facts", "conceal", "project", "reveals", "disclose", "public")
 STANDING_FACT = "standing."
@@ -212,3 +212,20 @@ def check_play(game: Any, state: Any, rng: random.Random, *, max_orders: int = 4
             problems.append(f"{side} has a decision and no bot order is legal")
             break
     return problems
+
+
+def hidden_legality(game: Game, order: Any) -> bool:
+    """Sealed mode: True if only the order's writer can check its legality (it reads the
+    writer's hidden facts: a Holdfast block's MP, say); the game's optional hook decides, a
+    guarded order by its branches. Both processors read it alike: a real order and its
+    projection answer the same."""
+    hook = getattr(game, "hidden_legality", None)
+    if hook is None or order is None or isinstance(order, StandingOrder):
+        return False
+    if isinstance(order, GuardedOrder):
+        branches = [b for b in (order.then, order.otherwise) if b]
+        try:
+            return any(hidden_legality(game, parse_line(game, b)) for b in branches)
+        except (OrderSyntaxError, IllegalOrder):
+            return True
+    return bool(hook(order))

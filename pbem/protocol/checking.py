@@ -18,6 +18,7 @@ from typing import Any
 from pbem.core.dice import NoDice
 from pbem.core.errors import IllegalOrder, OrderError, OrderSyntaxError
 from pbem.core.game import Context, Game, NeedsDice
+from pbem.core.sealed import hidden_legality
 from pbem.core.standing import (StandingOrder, apply_order, apply_standing, format_line,
                                 parse_line)
 from pbem.protocol.resolve import copy_state
@@ -141,6 +142,13 @@ def check_orders(game: Game, state: Any, side: str, numbered: list[tuple[int, st
             out.after_dice = [m for m, _, _ in parsed[i + 1:]]
             _no_search(parsed, i + 1, "it comes after dice", out, name)
             _probe(game, state, side, parsed, i, bad, out, name, sealed)
+            back = [m for m, _, o in parsed[i + 1:] if sealed and hidden_legality(game, o)]
+            if back:
+                out.warnings.append(
+                    f"{name}: line {back[0]}: in a sealed game an order that reads your hidden "
+                    f"facts goes back to you when it comes after dice (line {n}): it and the "
+                    "lines after it will not be carried out; put it before that line or send "
+                    "it in your next file (docs/sealed.md 5g)")
             return out
         except OrderError as e:
             msg = _line_error(name, n, line, e)

@@ -94,7 +94,8 @@ def _bot_orders(ex: Exchange, s: Any, side: str, rng: random.Random, style: str)
     # peer mode: the other side's held orders are in the file this side received
     held = ([(h.side, h.line) for h in s.held] if s.genesis.mode in ("peer", "sealed")
             else None)
-    lines = plan_stretch(s.game, s.state, side, rng, style, held=held) + ["pass"]
+    lines = plan_stretch(s.game, s.state, side, rng, style, held=held,
+                         sealed=s.genesis.mode == "sealed") + ["pass"]
     path = ex.root / "orders" / f"{ex.count + 1:05d}-{side}.txt"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -11,7 +11,8 @@ from pbem.core.encoding import sha256_hex
 from pbem.core.errors import FileRejected, IllegalFile, IllegalOrder, OrderSyntaxError
 from pbem.core.game import Context, Event, Game, NeedsDice
 from pbem.core.privatedraw import RULE as DRAW_RULE, DrawLine
-from pbem.core.standing import (GuardedOrder, StandingOrder, apply_order, apply_standing, format_line,
+from pbem.core.sealed import hidden_legality
+from pbem.core.standing import (StandingOrder, apply_order, apply_standing, format_line,
                                 parse_line, topics_of)
 from pbem.core.records import Results, RollRecord, Turn
 
@@ -115,23 +116,6 @@ def _waits_for(game: Game, state: Any) -> str:
 
 
 SEALED_RETURN_RULE = "PBEM-SEALED-RETURN"
-
-
-def hidden_legality(game: Game, order: Any) -> bool:
-    """Sealed mode: True if only the order's writer can check its legality (it reads the
-    writer's hidden facts: a Holdfast block's MP, say); the game's optional hook decides, a
-    guarded order by its branches. Both processors read it alike: a real order and its
-    projection answer the same."""
-    hook = getattr(game, "hidden_legality", None)
-    if hook is None or order is None or isinstance(order, StandingOrder):
-        return False
-    if isinstance(order, GuardedOrder):
-        branches = [b for b in (order.then, order.otherwise) if b]
-        try:
-            return any(hidden_legality(game, parse_line(game, b)) for b in branches)
-        except (OrderSyntaxError, IllegalOrder):
-            return True
-    return bool(hook(order))
 
 
 def standing_decision(game: Game, state: Any, side: str) -> bool:

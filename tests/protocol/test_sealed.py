@@ -352,6 +352,10 @@ def test_a_hidden_move_after_dice_goes_back_to_its_writer_on_both_processors(tmp
         t.deliver()
     assert _blocks(t, "red")["r1"][0] == 5 and _blocks(t, "red")["b1"][0] == 6
     assert t.mover() == "red"
+    orders = tmp_path / "orders-back.txt"
+    orders.write_text("attack r1 b1\nmove r2 1\nend\n")
+    r = t.run("check", str(t.dirs["red"]), str(orders), "--key", t.key("red"))
+    assert "line 2: in a sealed game an order that reads your hidden facts goes back" in r.output
     t.play_one(["attack r1 b1", "move r2 1", "end"])
     t.deliver()
     for side in ("red", "blue"):
@@ -365,3 +369,34 @@ def test_a_hidden_move_after_dice_goes_back_to_its_writer_on_both_processors(tmp
     for side in ("red", "blue"):
         assert _blocks(t, side)["r2"][0] == 1, side
     assert t.mover() == "blue"
+
+
+def test_a_sealed_bot_stretch_ends_before_a_hidden_move_that_would_go_back():
+    """The planner of the bots (pbem.core.planning) stops a sealed stretch before an order
+    that would go back (docs/sealed.md 5g): the file never projects a move that is not carried
+    out. In peer mode the same stretch goes on past the attack's imagined dice."""
+    import random
+
+    from fixtures.blindgame import Block, BlindState
+    from pbem.core.planning import plan_stretch
+    from pbem.core.sealed import hidden_legality
+
+    def position() -> BlindState:
+        return BlindState(turn=1, active="red", assigned=["red", "blue"], blocks={
+            "r1": Block(side="red", pos=5, kind="scout", vet=0),
+            "r2": Block(side="red", pos=0, kind="tank", vet=0),
+            "b1": Block(side="blue", pos=6, kind="?"),
+            "b2": Block(side="blue", pos=9, kind="?")})
+
+    def after_attack(lines: list[str]) -> list[str]:
+        first = next((i for i, x in enumerate(lines) if x.startswith("attack")), None)
+        return [] if first is None else [x for x in lines[first + 1:] if x.startswith("move")]
+
+    sealed = [plan_stretch(BLIND, position(), "red", random.Random(s), sealed=True)
+              for s in range(40)]
+    peer = [plan_stretch(BLIND, position(), "red", random.Random(s)) for s in range(40)]
+    assert any(x.startswith("attack") for lines in sealed for x in lines)
+    assert not any(after_attack(lines) for lines in sealed), sealed
+    assert any(after_attack(lines) for lines in peer)
+    assert hidden_legality(BLIND, BLIND.parse_order("move r2 1"))
+    assert not hidden_legality(BLIND, BLIND.parse_order("attack r1 b1"))
