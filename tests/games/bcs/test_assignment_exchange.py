@@ -93,12 +93,16 @@ def test_both_sides_assign(tmp_path, position, mode):
     # the First Player roll is made: its winner (the dice pick him) is asked to choose
     whats = [d["what"] for s in SIDES for d in _status(t, s)["decisions"]]
     assert any("won the First Player roll" in w for w in whats), whats
-    seen = [f for f in t.dirs["allied"].rglob("*.txt") if b"goes into Support" in f.read_bytes()]
-    assert seen, "the Allies are told a unit went into Support"
-    for f in seen:
-        for line in f.read_text(encoding="utf-8").splitlines():
-            if "Support" in line:
-                assert "90-mdr" not in line, line
+    # what the Allies are told: in their reports (hosted mode renders them only when a view is
+    # owed, not before their next decision if the Axis won the roll) or in the log of their
+    # archive (peer mode logs a received file once its results are sent, so not yet if the
+    # Allies won the roll and have not written their next file)
+    reports = [x for f in t.dirs["allied"].rglob("*.txt")
+               for x in f.read_text(encoding="utf-8").splitlines()]
+    told = [x for x in _events(t, "allied").splitlines() + reports if "goes into Support" in x]
+    assert told, "the Allies are told a unit went into Support"
+    for line in told + [x for x in reports if "Support" in x]:
+        assert "90-mdr" not in line, line
     assert "3 Arty Asset Points assigned to CCC Arm Bde (8.0d)" in _events(t, "allied")
     # the Axis's reports (hosted: everything it holds; peer: the Allies' order lines travel
     # in their files, the residual risk of peer mode, docs/protocol.md)
