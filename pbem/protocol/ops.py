@@ -456,6 +456,15 @@ def owes_reply(s: Session, replied_to_orders: bool | None = None) -> bool:
     return s.owes_reveal(me)
 
 
+def reveal_after_own_file(s: Session) -> bool:
+    """Peer mode: this party's own last file made the rules need its private draws opened (it
+    ended the game, say), so no receive will write a reply: its next file, written with
+    `pbem submit` (orders or none), opens them first (docs/protocol.md 6a)."""
+    tip = s.ledger.tip_seq
+    return (s.draws is not None and tip > 0 and s.ledger.turn(tip).sender == s.party
+            and not s.unresolved() and s.draws.reveal_owed())
+
+
 def _after_resolution(s: Session, new_logs: list[Any], out: str | None, result: Outcome,
                       *, replied_to_orders: bool, again: bool = False) -> None:
     """Peer mode: write reports, then the automatic reply if this party owes no decision.
@@ -682,7 +691,8 @@ def submit_orders(root: str | Path, orders_path: str, *, key_path: str, out: str
             return result
         if s.over:
             raise PbemError(f"{root}: the game is over")
-        if owes_reply(s):
+        opening = reveal_after_own_file(s)
+        if owes_reply(s) and not opening:
             raise PbemError(f"{root}: you owe the automatic reply to file {seq - 1}, which "
                             "was received but not answered (the receive was interrupted): run "
                             "the same 'pbem receive' again")
@@ -694,6 +704,8 @@ def submit_orders(root: str | Path, orders_path: str, *, key_path: str, out: str
             raise PbemError(f"{root}: you have no decision to make now; file {seq} must come "
                             f"from {', '.join(sorted(expected)) or 'nobody'}")
         numbered = read_lines(orders_path)
+        if opening and not numbered:
+            numbered = [(1, "pass")]      # the file opens the private draws and may say no more
         numbered, answered = _sealed_answers(s, numbered)
         checked = check_orders(s.game, s.state, s.party, numbered, name=Path(orders_path).name,
                                sealed=s.facts is not None)
@@ -841,6 +853,10 @@ def unsent_reminder(s: Session) -> list[str]:
 def waiting_for(s: Session) -> list[tuple[str, str]]:
     """(party, what it must do) for everyone the game is waiting for."""
     root = s.archive.root
+    if reveal_after_own_file(s):
+        return [(s.party, "your last file made the rules need your private draw opened: write "
+                          f"'pbem submit {root} ORDERS --key KEY --out FILE' (an empty orders "
+                          "file will do); your processor opens it first")]
     if owes_reply(s):
         tip = s.ledger.tip_seq
         what = (f"file {tip} from {s.ledger.turn(tip).sender}" if tip

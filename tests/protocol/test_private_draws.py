@@ -18,7 +18,7 @@ from fixtures.cupgame import GAME as CUP
 from fixtures.table import Table, snapshot
 from pbem.core.armor import scan
 from pbem.core.keys import load_private
-from pbem.core.privatedraw import draw_key, private_share
+from pbem.core.privatedraw import REVEAL_KIND, draw_key, private_share
 from pbem.core.records import Turn, read_file, seal
 from pbem.core.registry import register
 from pbem.protocol import ops
@@ -289,3 +289,29 @@ def test_hosted_the_referee_draws_with_axis_dice_the_allied_view_never_holds_it(
                 if r.purpose.startswith("objective"))
     assert roll.visible_to == "axis" and roll.sides == 2
     t.ok("verify", str(t.dirs["host"]))
+
+
+def test_an_opening_due_after_the_owners_own_last_file_goes_in_his_next_file(tmp_path):
+    """The axis's own 'end' ends the game (scenario axis-last) and the rules then need his
+    objective opened: no receive follows to write an automatic reply, so his status says to
+    submit, and his next file, orders or none, opens it first; the game ends and verifies."""
+    t = Table(tmp_path, game="cup", scenario="axis-last", mode="peer", sides=SIDES)
+    t.rng.seed(3)
+    for _ in range(60):
+        t.deliver()
+        s = ops.open_session(t.dirs["axis"], key_path=t.key("axis"))
+        if CUP.pending(s.state) and CUP.pending(s.state)[0].kind == REVEAL_KIND:
+            break
+        assert t.mover() is not None
+        t.play_one()
+    assert s.ledger.turn(s.ledger.tip_seq).sender == "axis" and not s.unresolved()
+    status = t.ok("status", str(t.dirs["axis"]), "--key", t.key("axis")).output
+    assert "made the rules need your private draw opened" in status, status
+    assert t.mover() == "axis"
+    last = t.play_one([])                 # an empty orders file: the processor opens the draw
+    assert read_file(Path(last)).payload.orders[0].startswith("draws reveal ")
+    t.deliver()
+    for side in SIDES:
+        s = ops.open_session(t.dirs[side], key_path=t.key(side))
+        assert s.state.objective in ("north", "south") and CUP.outcome(s.state) is not None
+        t.ok("verify", str(t.dirs[side]))
