@@ -9,16 +9,16 @@ import msgspec
 
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
-from pbem.games.bcs import assignment
+from pbem.games.bcs import assignment, setupphase
 from pbem.games.bcs import orders as o
-from pbem.games.bcs import barrage, hq_retreat, reactions, screens, sequence, stopping
+from pbem.games.bcs import barrage, hq_retreat, mines, reactions, screens, sequence, stopping
 from pbem.games.bcs.combat import attack, check_attack
 from pbem.games.bcs.engage import check_engage, engage
 from pbem.games.bcs.recon import check_recon, recon
 from pbem.games.bcs.retreat import voluntary
 from pbem.games.bcs.shock import check_shock, shock
 from pbem.games.bcs.command import formations_lost, in_radius, on_map_units
-from pbem.games.bcs.mixing import coordinate, hq_mixed_with, mixed_with
+from pbem.games.bcs.mixing import coordinate, hq_mixed_with, mixed_with, stacked_with
 from pbem.games.bcs.movement import check_move, do_move, flip_allowed
 from pbem.games.bcs.state import BcsState
 
@@ -54,7 +54,8 @@ def _answer(state: BcsState, side: str, order: o.Answer, ctx: Context) -> None:
     if not w.order:
         return
     again = msgspec.structs.replace(w, answers={**w.answers,
-                                                f"{side} {order.topic}": order.mode})
+                                                reactions.answer_key(w, side, order.mode):
+                                                order.mode})
     try:
         reactions.run(state, w.by, o.parse_order(w.order), w.order, ctx, _run, reveal_named,
                       again=again)
@@ -102,7 +103,8 @@ def _apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
         assert act is not None
         combat = any(state.pieces[u].kind == "unit" for u in order.units)
         mixing = mixed_with if combat else hq_mixed_with
-        coordinate(state, act.formation, mixing(state, act.formation, entered), ctx)
+        coordinate(state, act.formation, mixing(state, act.formation, entered), ctx,
+                   stacked_with(state, act.formation, entered))          # BCS-OPT5-b
     elif isinstance(order, o.Flip):
         p = flip_allowed(state, side, order.unit)
         p.face = "move" if p.face == "deployed" else "deployed"
@@ -115,6 +117,7 @@ def _apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
     elif isinstance(order, o.Second):
         sequence.second(state, side, order.attempt, ctx)
     elif isinstance(order, o.Attack):
+        mines.check_attack_from(state, side, [order.unit, order.assist])      # BbF 3.1b
         screens.check_order(state, [order.unit, order.assist], order.hex, "attack")
         for uid in (order.unit, order.assist):
             stopping.check_free(state, uid, "Attack")
@@ -134,6 +137,7 @@ def _apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
         else:
             voluntary(state, side, order.units, order.to, ctx)
     elif isinstance(order, o.Engage):
+        mines.check_attack_from(state, side, [order.host or order.unit])      # BbF 3.1b
         screens.check_order(state, [order.host or order.unit], order.hex, "engage")
         _leave_stack(state, [order.host or order.unit], ctx, check=lambda: check_engage(
             state, side, order.hex, order.unit, order.host))
@@ -147,6 +151,7 @@ def _apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
             state, side, order.hex, order.unit))
         recon(state, side, order.hex, order.unit, ctx)
     elif isinstance(order, o.Shock):
+        mines.check_attack_from(state, side, [order.unit])                    # BbF 3.1b
         screens.check_order(state, [order.unit], order.hex, "attack")
         stopping.check_free(state, order.unit, "Shock Attack")
         fires = order.fires
@@ -164,6 +169,7 @@ def _apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
         barrage.barrage(state, side, order.hex, order.spotter, order.arty, order.air, ctx)
         stopping.lift(state, ctx)
     elif isinstance(order, o.Fire):
+        mines.check_attack_from(state, side, [order.host or order.unit])      # BbF 3.1b
         stopping.check_free(state, order.host or order.unit, "Attack by Fire")
         _leave_stack(state, [order.host or order.unit], ctx, check=lambda: barrage.check_fire(
             state, side, order.hex, order.unit, order.host))
@@ -171,6 +177,12 @@ def _apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
         stopping.lift(state, ctx)
     elif isinstance(order, (o.Support, o.Assign, o.ArtyAssets, o.Rommel, o.AssignmentDone)):
         _assignment(state, side, order, ctx)
+    elif isinstance(order, o.Setup):                     # the Set-up decision (1.4A, 1.4D, 1.4E)
+        setupphase.setup(state, side, order.unit, order.hex, order.face, ctx)
+    elif isinstance(order, o.SetupDone):
+        setupphase.done(state, side, ctx)
+    elif isinstance(order, o.Mine):
+        sequence.place_mine(state, side, order.hex, ctx)                      # BbF 3.1a
     else:
         assert isinstance(order, o.First)
         sequence.first(state, side, order.take, ctx)

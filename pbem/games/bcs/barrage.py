@@ -20,6 +20,7 @@ from pbem.games.bcs.board import at, bdata, face, is_av
 from pbem.games.bcs.combat import (can, check_activities, has_prepared_defense, in_obj_zone, lose,
                                    modifier)
 from pbem.games.bcs.command import in_radius
+from pbem.games.bcs.mines import barrage_drm
 from pbem.games.bcs.orders import Fires
 from pbem.games.bcs.shock import FIRE_EVENTS, check_fire_events_left, check_fire_stack, fire_event
 from pbem.games.bcs.snafu import effect
@@ -215,7 +216,8 @@ def roll_table(state: BcsState, side: str, hex_id: str, rounds: int, what: str,
                ctx: Context) -> None:
     """Destruction on the Barrage Table (8.1b, 8.3d): for each round one die per enemy unit in
     the hex (the units there when the fire began); a roll in the row's loss range costs that unit
-    a step. The dice are public; which unit each hit and its row only the owner is told."""
+    a step (the die modified against a unit in a minefield hex, TEC note 3). The dice are
+    public; which unit each hit and its row only the owner is told."""
     units = targets(state, side, hex_id)
     owner = other(side)
     dice: list[int] = []
@@ -230,8 +232,11 @@ def roll_table(state: BcsState, side: str, hex_id: str, rounds: int, what: str,
                 continue
             row = row_of(state, p)
             lo, hi = loss_range(row)
-            hit = lo <= die <= hi
-            ctx.log(f"Barrage Table: {die} against {p.id} ({row}, loss on "
+            drm = barrage_drm(state, hex_id)          # TEC note 3 (BbF 3.1c)
+            got = die + drm
+            hit = lo <= got and (got <= hi or hi == 6)     # every loss range ends at 6
+            mod = f" {drm:+d} Minefield = {got}" if drm else ""
+            ctx.log(f"Barrage Table: {die}{mod} against {p.id} ({row}, loss on "
                     f"{bdata().cell('barrage', row, 'Loss Range')}): "
                     f"{'a step lost' if hit else 'no effect'}", visible_to=owner)
             if hit:

@@ -18,8 +18,9 @@ from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.games.bcs import actions, heuristic, reactions
 from pbem.games.bcs.board import bdata, combat_count, entry_hexes
-from pbem.games.bcs.orders import (Attack, Barrage, Engage, Fire, Fires, Move, Obj, Order, Shock,
-                                   Trains, format_order)
+from pbem.games.bcs.orders import (Attack, Barrage, Engage, Fire, Fires, Move, Obj, Order, Setup,
+                                   Shock, Trains, format_order)
+from pbem.games.bcs.terrain import hex_row
 from pbem.games.bcs.supply import SUPPLY_ROADS, msr, road_hexes
 from pbem.games.bcs.sequence import pending
 from pbem.games.bcs.state import BcsState
@@ -47,6 +48,8 @@ def play(state: BcsState, side: str, rng: random.Random, style: str = "random") 
         return []
     lines = standing(state, side, rng, style)
     d = decisions[0]
+    if d.kind == "setup":
+        return lines + _setup(state, side, rng, style)
     if d.choices and style == "heuristic":
         return lines + [_choose(state, side, d.kind, list(d.choices), rng)]
     if d.choices:
@@ -59,10 +62,13 @@ def play(state: BcsState, side: str, rng: random.Random, style: str = "random") 
 def _choose(state: BcsState, side: str, kind: str, choices: list[str],
             rng: random.Random) -> str:
     """The heuristic bot's pick: take the first Activation, try every Second Activation,
-    activate the Formation with the most units near the enemy (then at random), answer a
-    question with the engine's choice (it is never asked: its standing orders answer)."""
+    activate the Formation with the most units near the enemy (then at random), a Minefield
+    across the enemy's road nearest him (heuristic.minefield), answer a question with the
+    engine's choice (it is never asked: its standing orders answer)."""
     if kind == "first-player":
         return "first take"
+    if kind == "minefield":
+        return heuristic.minefield(state, choices)
     if kind == "second-activation":
         return "second"
     if kind != "activate":
@@ -166,6 +172,41 @@ def _trains(s: BcsState, side: str, rng: random.Random) -> list[str]:
             continue
         return [format_order(order)]
     return []
+
+
+def _setup(state: BcsState, side: str, rng: random.Random, style: str) -> list[str]:
+    """The Set-up decision (1.4A, 1.4D, 1.4E): each counter of a zone placed (random: a random
+    hex of the zone that takes it; heuristic: combat terrain first, then nearest its HQ, then
+    the hex id), then (random) about one unit in three on its other side (the heuristic bot
+    keeps the printed Move sides: mobility first); 'setup done'."""
+    from pbem.games.bcs.setupphase import choosable, zone_of
+    s = msgspec.convert(msgspec.to_builtins(state), type=BcsState)
+    grid = bdata().game_map.grid
+    out: list[str] = []
+    for pid in sorted(c for c in s.setup_zones
+                      if s.pieces[c].side == side and s.pieces[c].status == "setup"):
+        hexes = zone_of(s, pid)
+        if style == "heuristic":
+            hq = s.pieces[s.formations[s.pieces[pid].formation].hq] \
+                if s.pieces[pid].formation else None
+            near = hq.hex if hq is not None and hq.status == "map" else hexes[0]
+            hexes.sort(key=lambda h: (bdata().terrain[hex_row(h)].combat != "yes",
+                                      grid.distance(near, h), h))
+        else:
+            rng.shuffle(hexes)
+        for h in hexes:
+            order = Setup(unit=pid, hex=h)
+            if _try(s, side, order) is True:
+                out.append(format_order(order))
+                break
+    if style != "heuristic":
+        for uid in choosable(s, side):
+            if rng.random() < 1 / 3:
+                order = Setup(unit=uid, face="move" if s.pieces[uid].face == "deployed"
+                              else "deployed")
+                if _try(s, side, order) is True:
+                    out.append(format_order(order))
+    return out + ["setup done"]
 
 
 def _try(s: BcsState, side: str, order: Order) -> bool | None:

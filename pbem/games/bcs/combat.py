@@ -15,6 +15,8 @@ from pbem.games.bcs.board import at, bdata, combat_count, face, hq_of, is_combat
 from pbem.games.bcs.data import Face
 from pbem.games.bcs.command import exempt, in_radius
 from pbem.games.bcs.hq_retreat import jump
+from pbem.games.bcs.mines import against, against_attacker, closed
+from pbem.games.bcs.mixing import mark
 from pbem.games.bcs.reactions import lookup
 from pbem.games.bcs.retreat import retreat_stack
 from pbem.games.bcs.sequence import control_after_move
@@ -54,8 +56,17 @@ STANDING = {"defense": ("best-ar", "top"), "losses": ("ar-first", "spread"),
 # 5.5f's reordering for an Attack is the choice of the AR units: the defender's `defense` mode
 # (best-ar puts the best AR unit on top for the Attack), the attacker's Attack unit named in
 # his order; the normal order (5.5e) is back right after the Attack (views always show it).
+#   hq-order:   the order units of an Automatic Retreat are placed by their HQ (7.5f box):
+#               strongest or weakest first; retreat.hq_order;
+#   trains-retreat: where displaced Combat Trains within 10 hexes of their Source go (10.3d):
+#               edge (stop in that map edge hex) or hq (the Entry hex Source nearest the HQ);
+#               hq_retreat.trains_back;
+#   arrival:    the hex at or next to its HQ a unit back from a retreat off the map (7.5k) or a
+#               reinforcement due at its HQ (9.3a) goes to: hq (the HQ's hex first) or clear
+#               (free of EZOC first); retreat.at_hq_hex.
 STANDING.update({"retreat": ("rear", "hq", "edge"), "hq-retreat": ("rear", "pocket"),
-                 "advance": ("alone", "assist")})
+                 "advance": ("alone", "assist"), "hq-order": ("strongest", "weakest"),
+                 "trains-retreat": ("edge", "hq"), "arrival": ("hq", "clear")})
 PREPARED_RANGE = 6           # 4.5: Deployed units within 6 hexes of the HQ have Prepared Defense
 
 
@@ -287,7 +298,8 @@ def _common(state: BcsState, p: Piece, role: str) -> list[tuple[str, int]]:
 def attacker_drms(state: BcsState, unit: Piece, helper: Piece | None,
                   hex_id: str) -> list[tuple[str, int]]:
     """The attacker's Combat Table DRMs (7.2k): Dual or Supported, MSR Blocked, Assist,
-    Prepared Defense of the attacking Formation, Double OBJ Zone (Regular and Shock Attacks
+    Prepared Defense of the attacking Formation, Double OBJ Zone, an Axis Attack unit in a
+    minefield hex next to the Allied unit it attacks (TEC note 4) (Regular and Shock Attacks
     alike)."""
     out = _common(state, unit, "attack")
     if helper is not None:
@@ -299,6 +311,7 @@ def attacker_drms(state: BcsState, unit: Piece, helper: Piece | None,
         out.append(("Double OBJ Zone", modifier("Double OBJ Zone")))
     if unit.status == "off":                         # 9.3f as printed: Attack from Off Map
         out.append(("Attack from off map", modifier("Attack from off map (9.3f)")))
+    out += against_attacker(state, unit, unit.hex, hex_id)      # TEC notes 3, 4 (BbF 3.1c)
     return out
 
 
@@ -306,7 +319,7 @@ def defender_drms(state: BcsState, ar_unit: Piece, units: list[Piece],
                   from_hex: str) -> list[tuple[str, int]]:
     """The defender's Combat Table DRMs (7.2k, 7.2L): Dual or Supported, MSR Blocked, combat
     terrain in the hex, the hexside attacked across, Prepared Defense, a second unit in
-    defense."""
+    defense, a minefield in the hex (TEC note 3)."""
     d = bdata()
     out = _common(state, ar_unit, "defense")
     if d.terrain[d.game_map.terrain[ar_unit.hex]].combat == "yes":
@@ -319,6 +332,7 @@ def defender_drms(state: BcsState, ar_unit: Piece, units: list[Piece],
         out.append(("Prepared Defense", modifier("Prepared Defense")))
     if len(units) >= 2:
         out.append(("Second unit in defense", modifier("Second unit in defense")))
+    out += against(state, ar_unit.hex)                          # TEC note 3 (BbF 3.1c)
     return out
 
 
@@ -335,6 +349,8 @@ def place_traffic(state: BcsState, hex_id: str, ctx: Context) -> None:
         state.traffic.append(hex_id)
     ctx.log(f"Traffic Stopped in {hex_id}", hexes=(hex_id,))
     act = state.activation
+    if act is not None and state.options.get("middle_ground_coordination"):   # BCS-OPT5-b
+        mark(state, act.formation, 1, "a Traffic result", ctx)
     for p in at(state, hex_id):
         if act is not None and p.side == act.side and not p.stopped:
             p.stopped = "BCS-5.1g-1"
@@ -473,7 +489,10 @@ def _apply(state: BcsState, side: str, unit: Piece, ar_unit: Piece, defenders: l
                for p in defenders):
         if traffic:
             place_traffic(state, hex_id, ctx)
-        if unit.status != "dead" and not any(p.side != side for p in at(state, hex_id)):
+        if unit.status != "dead" and closed(state, unit, hex_id):             # BbF 3.1b
+            ctx.log(f"no advance into the unbreached Minefield in {hex_id} (BbF 3.1b)",
+                    hexes=(hex_id,))
+        elif unit.status != "dead" and not any(p.side != side for p in at(state, hex_id)):
             frm = unit.hex
             movers = [unit]
             if helper is not None and helper.status != "dead" and helper.hex == frm and \

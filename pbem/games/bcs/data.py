@@ -234,12 +234,26 @@ class OoaFile(_Strict, kw_only=True):
     arrival: list[Arrival]
 
 
+class Zone(_Strict, kw_only=True):
+    """Where the owner may set a counter up (1.4A, 1.4D): 'w/i X' of a hex (``of`` and
+    ``within``: at or within X hexes), a list of hexes, or the hexes between two corner hexes'
+    columns and rows (``box``: the boundary lines included)."""
+
+    of: str = ""
+    within: int | None = None
+    hexes: list[str] = []
+    box: list[str] = []           # two hexes of one sheet: the columns and rows between them
+
+
 class Placement(_Strict, kw_only=True):
     """One counter (or marker) of a scenario set-up."""
 
     side: str
-    hex: str
+    hex: str = ""                  # "" only with a zone: the owner places it (1.4A, 1.4D)
     counter: str = ""
+    face: str = ""                 # the side the set-up states (move | deployed); "" = the
+                                   # owner's choice (1.4E)
+    zone: Zone | None = None       # a set-up zone instead of a hex (1.4A, 1.4D)
     marker: str = ""               # a marker id (minefield ...) instead of a counter
     steps: int | None = None       # [n]: current steps (1.4C)
     fatigue: int | None = None
@@ -278,6 +292,7 @@ class Scenario(_Strict, kw_only=True):
     last_turn: str
     turns: int
     first_player: str
+    weather: str = ""              # the first turn's weather when preset (1.4G); "" = BbF 1.1
     draw_objective: bool = False
     dead_pile: list[str] = []
     markers_in_play: dict[str, list[str]]   # side -> formation ids with activation markers

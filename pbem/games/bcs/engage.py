@@ -14,6 +14,7 @@ from pbem.core.game import Context
 from pbem.games.bcs.board import at, bdata, face, is_av
 from pbem.games.bcs.combat import can, double_obj, lose, mode, place_traffic
 from pbem.games.bcs.hq_retreat import jump
+from pbem.games.bcs.mines import against, against_attacker
 from pbem.games.bcs.retreat import retreat_stack
 from pbem.games.bcs.shock import (FIRE_EVENTS, check_fire_events_left, check_fire_stack,
                                   fire_event)
@@ -201,6 +202,8 @@ def engage(state: BcsState, side: str, hex_id: str, uid: str, ctx: Context,
         group = in_support(state, target.formation)
         if len(group) > 1 and all(reach(sp, hex_id, firer_hex) for sp in group):    # 7.1k
             tmods.append(("Multiple Supports", _modifier("Multiple Supports (Support ONLY 7.1k)")))
+    mods += against_attacker(state, firer, firer_hex, hex_id)      # TEC notes 3, 4 (BbF 3.1c)
+    tmods += against(state, hex_id)                                # TEC note 3 (BbF 3.1c)
     net = firer_base + sum(v for _, v in mods) - target_base - sum(v for _, v in tmods)
     dice = ctx.rolls_of(2, 6, f"Engagement Table: {who} engages {hex_id}")
     total = sum(dice) + net
@@ -216,6 +219,11 @@ def engage(state: BcsState, side: str, hex_id: str, uid: str, ctx: Context,
             ctx.log(f"the target is not Support: the {result} reads {read} (7.1i, 7.1m)",
                     hexes=(hex_id,))
             result = read
+    if result == "Both Loss" and state.options.get("ranged_fires") \
+            and bdata().game_map.grid.distance(firer_hex, hex_id) > 1:       # Optional 1
+        result = "No Result"
+        ctx.log(f"Ranged Fires: at range {bdata().game_map.grid.distance(firer_hex, hex_id)} "
+                f"the Both Loss reads No Effect (BCS-OPT1)", hexes=(hex_id,))
     if target.screen and result == "Both Loss":               # BbF 1.5d (rules helper)
         result = "Target must Retreat, no losses"
         ctx.log(f"{target.id} is Screening: the Both Loss becomes {result} (BbF 1.5d)",

@@ -15,7 +15,7 @@ from pbem.core.mapdata import GameMap
 from pbem.core.options import resolve
 from pbem.core.standing import (StandingOrder, format_standing, is_standing, parse_standing,
                                 set_standing)
-from pbem.games.bcs import actions, assignment, conditions, objective, orders, sequence
+from pbem.games.bcs import actions, assignment, conditions, objective, orders, sequence, setupphase
 from pbem.games.bcs import bot as bots
 from pbem.games.bcs.board import bdata
 from pbem.games.bcs.combat import STANDING
@@ -37,7 +37,7 @@ class BcsEngine:
     aliases = ("bbf", "baptism-by-fire")
     sides = ("allied", "axis")
     state_type = BcsState
-    rules_version = "bcs-engine-3"   # bump whenever the rules change (pinned in every genesis)
+    rules_version = "bcs-engine-4"   # bump whenever the rules change (pinned in every genesis)
 
     def scenarios(self) -> dict[str, str]:
         """The scenarios the engine plays (5.2 so far)."""
@@ -113,8 +113,9 @@ class BcsEngine:
 
     def standing_topics(self) -> dict[str, tuple[str, ...]]:
         """The defender's choices that standing orders answer (combat.STANDING), and whether a
-        side is asked in the Assignment Phase (assignment.STANDING)."""
-        return {**STANDING, **assignment.STANDING}
+        side is asked in the Assignment Phase (assignment.STANDING) and in the Set-up decision
+        (setupphase.STANDING)."""
+        return {**STANDING, **assignment.STANDING, **setupphase.STANDING}
 
     def standing_store(self, state: BcsState, side: str) -> dict[str, str]:
         """A side's standing orders, in its private part."""

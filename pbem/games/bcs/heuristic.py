@@ -15,6 +15,8 @@ Defense it cannot see), never on the state itself.
 - **Goals.** The Axis goes for the VP hexes 5.2 makes it take and for enemy units near its own;
   the Allies first put a unit into (or next to) each VP hex they must hold, then close on enemy
   units within 5 hexes, otherwise hold their ground.
+- **Minefields** (BbF 3.1a) go where the Axis comes: a road hex without an Allied unit (a unit
+  in a minefield has the DRM against it too), nearest the Axis units.
 - **Defence** is its standing orders (bot.HEURISTIC_STANDING): the best AR defends, losses
   spread, the strongest AV unit is engaged; every other topic its first mode.
 """
@@ -231,3 +233,23 @@ def path_toward(state: BcsState, start: str, targets: list[str], rng: random.Ran
         best = min(grid.distance(n, goal) for n in options)
         path.append(rng.choice(sorted(n for n in options if grid.distance(n, goal) == best)))
     return path
+
+
+def minefield(state: BcsState, choices: list[str]) -> str:
+    """The `mine HEX` line to choose (BbF 3.1a): a hex with no Allied unit first (the DRM would
+    be against it), then a road hex (no road negates a minefield), then the nearest the Axis
+    units, then the hex id."""
+    from pbem.games.bcs.terrain import is_road_hex
+
+    grid = bdata().game_map.grid
+    axis = [p.hex for p in state.pieces.values()
+            if p.side == "axis" and p.kind == "unit" and p.status == "map"]
+    allied = {p.hex for p in state.pieces.values()
+              if p.side == "allied" and p.kind == "unit" and p.status == "map"}
+
+    def key(line: str) -> tuple[bool, bool, int, str]:
+        """Allied unit there, off road, distance to the Axis, hex."""
+        h = line.split()[1]
+        return (h in allied, not is_road_hex(h),
+                min((grid.distance(h, a) for a in axis), default=0), h)
+    return min(choices, key=key)

@@ -6,6 +6,8 @@ from __future__ import annotations
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.games.bcs.board import bdata, enemy_in, on_area
+from pbem.games.bcs.mines import closed
+from pbem.games.bcs.mixing import mark
 from pbem.games.bcs.snafu import effect
 from pbem.games.bcs.state import BcsState, Piece
 from pbem.games.bcs.supply import enemy_msr_hexes, msr_possible
@@ -29,6 +31,8 @@ def why_not_end(state: BcsState, hq: Piece, to: str) -> tuple[str, str]:
         return "BCS-9.1a", f"an HQ ends its retreat in a non-railroad road hex, not {to}"
     if enemy_in(state, hq.side, to):
         return "BCS-9.1f-2", f"{to} holds an enemy piece"
+    if closed(state, hq, to):
+        return "BBF-3.1b-1", f"{to} is an unbreached Minefield"
     if ezoc(state, hq.side, to):
         return "BCS-9.1f-2", f"{to} is in an enemy ZOC"
     if engagement_zone(state, hq.side, to):
@@ -81,9 +85,7 @@ def retreat(state: BcsState, hq: Piece, to: str, ctx: Context) -> None:
     if form.prepared_defense:
         form.prepared_defense = False
         ctx.log(f"{name} loses its Prepared Defense (HQ retreat)")
-    if not form.coordination:
-        form.coordination = True
-        ctx.log(f"{name} gets a Coordination marker (HQ retreat)")
+    mark(state, form.id, 1, "HQ retreat", ctx)         # 4.4a (Optional 5: accumulates)
 
 
 def voluntary(state: BcsState, side: str, hq_id: str, to: str, ctx: Context) -> None:
@@ -105,7 +107,8 @@ def hq_may_enter(state: BcsState, hq: Piece, hex_id: str) -> bool:
     hex of the playing area (5.4d) free of enemy pieces, EZOC and enemy Engagement Zones (6.0f,
     6.1c)."""
     return on_area(state, hex_id) and is_road_hex(hex_id) and not enemy_in(state, hq.side, hex_id) \
-        and not ezoc(state, hq.side, hex_id) and not engagement_zone(state, hq.side, hex_id)
+        and not closed(state, hq, hex_id) and not ezoc(state, hq.side, hex_id) \
+        and not engagement_zone(state, hq.side, hex_id)
 
 
 FARTHEST = 15                    # how far a jumped HQ is looked for a hex beyond 3 (9.1f note)
@@ -134,17 +137,16 @@ def jumped_hq_hex(state: BcsState, hq: Piece) -> str:
     with a unit of its Formation first (the HQ may escape into a pocket, ERR-BCS-1.2-4). Among
     equals: a complete MSR possible, nearest its own Trains, then the hex id (the escape: the
     nearest, then the hex id). "" when there is none."""
-    from pbem.games.bcs.combat import mode
+    from pbem.games.bcs.reactions import lookup
 
     grid = bdata().game_map.grid
-    own = {q.hex for q in state.pieces.values() if q.formation == hq.formation
-           and q.kind == "unit" and q.status == "map"}
-    escape = sorted((h for h in own if h != hq.hex and is_road_hex(h)
-                     and not enemy_in(state, hq.side, h) and not ezoc(state, hq.side, h)
-                     and not engagement_zone(state, hq.side, h)
-                     and h not in enemy_msr_hexes(state, hq.side)),
-                    key=lambda h: (grid.distance(hq.hex, h), h))
-    if escape and mode(state, hq.side, "hq-retreat") == "pocket":
+    escape = _escapes(state, hq)
+    choices = hq_choices(state, hq)
+    how = lookup(state, hq.side, "hq-retreat", lambda: choices, hq.hex) \
+        if len(choices) > 1 else "rear"  # no choice, no question
+    if how not in ("rear", "pocket"):
+        return how                       # the hex the owner chose (one of hq_choices)
+    if escape and how == "pocket":
         return escape[0]
     trains = state.pieces[state.formations[hq.formation].trains]
     road = [h for h in grid.all_hexes() if on_area(state, h) and is_road_hex(h)
@@ -164,6 +166,33 @@ def jumped_hq_hex(state: BcsState, hq: Piece) -> str:
         if ring:
             return ring[0]
     return escape[0] if escape else ""
+
+
+def _escapes(state: BcsState, hq: Piece) -> list[str]:
+    """The hexes an HQ may escape to (errata v1.2 to 7.5a): a hex with a unit of its Formation
+    meeting 9.1f's ending-location requirements (a non-railroad road hex free of enemy pieces,
+    EZOC, Engagement Zones and enemy MSRs), at any distance; nearest first."""
+    grid = bdata().game_map.grid
+    own = {q.hex for q in state.pieces.values() if q.formation == hq.formation
+           and q.kind == "unit" and q.status == "map"}
+    return sorted((h for h in own if h != hq.hex and is_road_hex(h)
+                   and not enemy_in(state, hq.side, h) and not ezoc(state, hq.side, h)
+                   and not engagement_zone(state, hq.side, h)
+                   and h not in enemy_msr_hexes(state, hq.side)),
+                  key=lambda h: (grid.distance(hq.hex, h), h))
+
+
+def hq_choices(state: BcsState, hq: Piece) -> list[str]:
+    """Every hex the owner may place his displaced HQ in (9.1f, asked: 'answer hq-retreat
+    HEX'): a hex 3 away meeting the ending location, one farther (up to FARTHEST) where a
+    complete MSR is also possible, or an escape into a pocket (ERR-BCS-1.2-4); nearest first."""
+    grid = bdata().game_map.grid
+    out = set(_escapes(state, hq))
+    for h in grid.within(hq.hex, FARTHEST):
+        if RETREAT <= grid.distance(hq.hex, h) and on_area(state, h) and is_road_hex(h) \
+                and not why_not_end(state, hq, h)[0]:
+            out.add(h)
+    return sorted(out, key=lambda h: (grid.distance(hq.hex, h), h))
 
 
 def trains_back(state: BcsState, trains: Piece) -> str:
@@ -192,10 +221,41 @@ def trains_back(state: BcsState, trains: Piece) -> str:
             if n not in prev and on_area(state, n):
                 prev[n] = h
                 todo.append(n)
+    if path and len(path) <= TRAINS_BACK + 1:
+        to = _trains_at_source(state, trains, path[-1], goals)
+        if to:
+            return to
     for h in path[TRAINS_BACK:] or path[-1:]:
         if h != trains.hex and not enemy_in(state, trains.side, h):
             return h
     return ""
+
+
+def _trains_at_source(state: BcsState, trains: Piece, source: str,
+                      goals: frozenset[str]) -> str:
+    """Trains within 10 hexes of the Source they last used (10.3d): the owner stops them in
+    that map edge hex or shifts them to another Entry hex Supply Source, by his choice for the
+    topic `trains-retreat`: `edge` (that Source), `hq` (the Source nearest its HQ), or, asked,
+    a Source hex ('answer trains-retreat B1.12'); only a hex without an enemy unit. Not read
+    when there is one such hex only. "" when there is none."""
+    from pbem.games.bcs.reactions import lookup
+
+    grid = bdata().game_map.grid
+    free = [h for h in sorted(goals) if h != trains.hex and not enemy_in(state, trains.side, h)]
+    if not free:
+        return ""
+    if len(free) == 1:
+        return free[0]
+    options = sorted(free, key=lambda h: (h != source, grid.distance(source, h), h))
+    how = lookup(state, trains.side, "trains-retreat", lambda: options, trains.hex)
+    if how == "edge":
+        return options[0]
+    if how == "hq":
+        hq = state.pieces[state.formations[trains.formation].hq]
+        if hq.status != "map":
+            return options[0]
+        return min(options, key=lambda h: (grid.distance(hq.hex, h), h))
+    return how
 
 
 def jump(state: BcsState, side: str, hexes: list[str], ctx: Context, cause: str = "") -> None:

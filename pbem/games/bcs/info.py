@@ -54,7 +54,7 @@ class BcsDataOnly:
         d = data()
         out = []
         for p in d.scenarios[scenario].setup:
-            if not p.counter:
+            if not p.counter or not p.hex:      # a counter of a set-up zone: placed in play
                 continue
             if p.counter in d.units:
                 u = d.units[p.counter]

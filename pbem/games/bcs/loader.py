@@ -11,8 +11,8 @@ from pbem.core.errors import ScenarioError
 from pbem.core.mapdata import GameMap, check_source, load_map
 from pbem.games.bcs.amendments import check_amendments, lookup
 from pbem.games.bcs.data import (AmendmentsFile, Arrival, ChartsFile, CountersFile, DiceTable,
-                                 Disagreement, Erratum, Formation, HQ, Matrix, OoaFile, Scenario,
-                                 TecFile, TerrainRow, Trains, Unit)
+                                 Disagreement, Erratum, Formation, HQ, Matrix, OoaFile, Placement,
+                                 Scenario, TecFile, TerrainRow, Trains, Unit, Zone)
 
 DATA_DIR = Path(__file__).resolve().parents[3] / "scenarios" / "bcs"
 SIDES = ("allied", "axis")
@@ -311,6 +311,53 @@ def _sheets_of_entry(gm: GameMap, e: str) -> set[str]:
     return set()
 
 
+def zone_hexes(gm: GameMap, zone: Zone, area: list[str]) -> list[str]:
+    """The hexes of a set-up zone inside the playing area, sorted: at or within X hexes of the
+    location (1.4A), the hexes listed, or every hex between the corners' columns and rows, the
+    boundary lines included (1.4D)."""
+    if zone.of:
+        out = gm.grid.within(zone.of, zone.within or 0)
+    elif zone.box:
+        (s1, c1, r1), (_, c2, r2) = (gm.grid.printed(h) for h in zone.box)
+        out = [h for h in gm.grid.all_hexes() if h[0] == s1
+               and min(c1, c2) <= gm.grid.printed(h)[1] <= max(c1, c2)
+               and min(r1, r2) <= gm.grid.printed(h)[2] <= max(r1, r2)]
+    else:
+        out = list(zone.hexes)
+    return sorted(h for h in out if h[0] in area)
+
+
+def _check_zone(path: Path, where: str, p: Placement, s: Scenario, gm: GameMap) -> None:
+    """A set-up zone (1.4A, 1.4D): one form (of + within, hexes or box), every hex on the map,
+    some hex inside the playing area, a counter and no fixed hex or Support."""
+    z = p.zone
+    assert z is not None
+    forms = [bool(z.of or z.within is not None), bool(z.hexes), bool(z.box)]
+    if sum(forms) != 1:
+        raise _fail(path, where, "a set-up zone is 'of' a hex 'within' X hexes, a list of "
+                    "'hexes' or a 'box' of two corner hexes (one of them)", "BCS-1.4D")
+    if not p.counter:
+        raise _fail(path, where, "only a counter is set up in a zone", "BCS-1.4A")
+    if p.hex or p.support:
+        raise _fail(path, where, "a counter set up in a zone has no fixed hex and is not in "
+                    "Support (the owner places it)", "BCS-1.4A")
+    if forms[0]:
+        if not gm.grid.is_hex(z.of):
+            raise _fail(path, where, f"zone: unknown hex {z.of!r}", "BCS-1.4A")
+        if z.within is None or not 1 <= z.within <= 20:
+            raise _fail(path, where, "zone: 'within' is the X of 'w/i X' (1 to 20 hexes)",
+                        "BCS-1.4A")
+    for h in [*z.hexes, *z.box]:
+        if not gm.grid.is_hex(h):
+            raise _fail(path, where, f"zone: unknown hex {h!r}", "BCS-1.4D")
+    if len(set(z.hexes)) != len(z.hexes):
+        raise _fail(path, where, "zone: a hex listed twice", "BCS-1.4D")
+    if z.box and (len(z.box) != 2 or z.box[0][0] != z.box[1][0]):
+        raise _fail(path, where, "zone: a box is two corner hexes of one map sheet", "BCS-1.4D")
+    if not zone_hexes(gm, z, s.playing_area):
+        raise _fail(path, where, "zone: no hex of it lies in the playing area", "BCS-1.4D")
+
+
 def _scenario_problems(d: BcsData, s: Scenario) -> list[str]:
     """What the seeds leave out of a scenario: activation markers whose HQ never appears."""
     placed = {p.counter for p in s.setup if p.counter}
@@ -348,6 +395,9 @@ def _check_scenario(path: Path, s: Scenario, d: BcsData) -> list[str]:
     if cal.index(s.last_turn) - cal.index(s.first_turn) + 1 != s.turns:
         raise _fail(path, f"scenario {s.id}", f"{s.first_turn} to {s.last_turn} is not "
                     f"{s.turns} turns", s.rule)
+    if s.weather not in ("", "No Rain", "Rain"):
+        raise _fail(path, f"scenario {s.id}", f"unknown first-turn weather {s.weather!r}",
+                    "BCS-1.4G")
     if s.first_player not in SIDES:
         raise _fail(path, f"scenario {s.id}", f"unknown first player {s.first_player!r}", s.rule)
     for letter in s.playing_area:
@@ -369,10 +419,26 @@ def _check_scenario(path: Path, s: Scenario, d: BcsData) -> list[str]:
             raise _fail(path, where, f"undefined counter {p.counter!r}", p.rule)
         if p.marker and p.marker not in d.markers:
             raise _fail(path, where, f"undefined marker {p.marker!r}", p.rule)
-        if not d.game_map.grid.is_hex(p.hex):
+        if p.zone is not None:
+            _check_zone(path, where, p, s, d.game_map)
+        elif not d.game_map.grid.is_hex(p.hex):
             raise _fail(path, where, f"unknown hex {p.hex!r}", p.rule)
-        if p.hex[0] not in s.playing_area:
+        elif p.hex[0] not in s.playing_area:
             raise _fail(path, where, "outside the playing area", p.rule)
+        if p.face:
+            u = d.units.get(p.counter) if p.counter in d.units else None
+            if p.face not in ("move", "deployed") or u is None:
+                raise _fail(path, where, f"face {p.face!r}: a combat unit's side is 'move' or "
+                            f"'deployed'", "BCS-1.4E")
+            if p.face == "deployed" and u.deployed is None:
+                raise _fail(path, where, f"{p.counter} has no Deployed side (1.2b)", "BCS-1.4E")
+            if p.face == "deployed" and p.screen:
+                raise _fail(path, where, "a Screen marker goes on a Move side (BbF 1.5)",
+                            "BCS-1.4E")
+            cls = (u.deployed if p.face == "deployed" and u.deployed else u.move).mclass
+            if p.hex and getattr(d.terrain[d.game_map.terrain[p.hex]], cls) == "P":
+                raise _fail(path, where, f"its {p.face} side may not be in {p.hex}'s terrain",
+                            "BCS-1.4E")
         if p.assigned_to and p.assigned_to not in d.formations:
             raise _fail(path, where, f"unknown formation {p.assigned_to!r}", p.rule)
         if p.counter in d.units and p.steps is not None \

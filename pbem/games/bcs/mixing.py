@@ -13,7 +13,7 @@ from __future__ import annotations
 from pbem.core.game import Context
 from pbem.games.bcs.board import bdata
 from pbem.games.bcs.command import in_radius
-from pbem.games.bcs.state import BcsState
+from pbem.games.bcs.state import BcsState, FormationState
 
 TOLERANCE = 0.87                 # a hex's inner radius (circumradius 1): the outline touches it
 ARMOURED_CCS = "US 1 Arm Div"    # BbF 1.3: its Combat Commands are Buddies of every Allied one
@@ -104,16 +104,58 @@ def active_hexes(state: BcsState, fid: str) -> list[str]:
                    if p.formation == fid and p.status == "map" and p.kind != "trains"})
 
 
-def coordinate(state: BcsState, fid: str, others: list[str], ctx: Context) -> None:
-    """Mixing gives a Coordination marker to each Formation involved that lacks one (4.4a)."""
-    if not others:
-        return
-    for f in [fid, *others]:
-        form = state.formations[f]
+MAX_COORDINATION = 3             # Optional 5 Middle Ground Coordination: at most 3 markers
+
+
+def markers(form: FormationState) -> int:
+    """A Formation's Coordination markers: 0 or 1 (4.4b), up to 3 with Optional 5."""
+    return 1 + form.extra_coordination if form.coordination else 0
+
+
+def mark(state: BcsState, fid: str, n: int, why: str, ctx: Context) -> None:
+    """Give a Formation n Coordination markers (4.4a): one at most as printed (4.4b), or with
+    Optional 5 (house option middle_ground_coordination) accumulated up to 3, the excess
+    ignored (BCS-OPT5-a)."""
+    form = state.formations[fid]
+    name = bdata().formations[fid].name
+    if not state.options.get("middle_ground_coordination"):
         if not form.coordination:
             form.coordination = True
-            ctx.log(f"{bdata().formations[f].name} gets a Coordination marker (Mixed "
-                    f"Formations)")
+            ctx.log(f"{name} gets a Coordination marker ({why})")
+        return
+    before = markers(form)
+    after = min(MAX_COORDINATION, before + n)
+    if after == before:
+        ctx.log(f"{name} has {MAX_COORDINATION} Coordination markers: the excess is ignored "
+                f"({why}, BCS-OPT5-a)")
+        return
+    form.coordination, form.extra_coordination = True, after - 1
+    got = after - before
+    ctx.log(f"{name} gets {got} Coordination marker{'s' if got > 1 else ''} ({why}): {after} "
+            f"in all (Optional 5, BCS-OPT5-a)")
+
+
+def stacked_with(state: BcsState, fid: str, hexes: list[str]) -> list[str]:
+    """The other friendly Formations (not Buddies) with a combat unit in one of these hexes:
+    a stack of units of several Formations, even in passing (Optional 5, BCS-OPT5-b)."""
+    side = state.formations[fid].side
+    return sorted({p.formation for p in state.pieces.values()
+                   if p.kind == "unit" and p.status == "map" and p.hex in hexes
+                   and p.side == side and p.formation and p.formation != fid
+                   and state.formations[p.formation].in_play and not buddies(fid, p.formation)})
+
+
+def coordinate(state: BcsState, fid: str, others: list[str], ctx: Context,
+               stacked: list[str] | None = None) -> None:
+    """Mixing gives a Coordination marker to each Formation involved that lacks one (4.4a); with
+    Optional 5 a stack of units of several Formations (stacked) gives each two (BCS-OPT5-b)."""
+    stacks = (stacked or []) if state.options.get("middle_ground_coordination") else []
+    if not others and not stacks:
+        return
+    for f in [fid, *sorted({*others, *stacks})]:
+        two = bool(stacks) and (f == fid or f in stacks)
+        mark(state, f, 2 if two else 1, "Mixed Formations, stacked" if two
+             else "Mixed Formations", ctx)
 
 
 HQ_MIXING = 2                    # errata v1.0 to 9.1a: a moving HQ mixes within 2 hexes of a unit

@@ -9,7 +9,7 @@ from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.games.bcs.board import (at, bdata, combat_count, enemy_in, entry_hexes, mclass,
                                   on_area, printed_ma)
-from pbem.games.bcs import screens
+from pbem.games.bcs import mines, screens
 from pbem.games.bcs.hq_retreat import may_jump
 from pbem.games.bcs.rules_data import mp_cost
 from pbem.games.bcs.command import exempt, hq_distance, radius
@@ -43,6 +43,7 @@ class Walk:
     def __init__(self, hex_id: str, mp: int, stopped: str) -> None:
         self.hex, self.mp, self.stopped = hex_id, mp, stopped
         self.entered: list[str] = []
+        self.breach = ""          # the unbreached minefield hex it breaches (BbF 3.1b)
 
 
 def walk(state: BcsState, p: Piece, path: list[str], moving: set[str]) -> Walk:
@@ -59,6 +60,9 @@ def walk(state: BcsState, p: Piece, path: list[str], moving: set[str]) -> Walk:
                                f"not {start}", rule="BCS-9.3-1")
         if enemy_in(state, side, start):
             raise IllegalOrder(f"{start} holds an enemy unit", rule="BCS-5.4f")
+        if mines.closed(state, p, start):
+            raise IllegalOrder(f"{start} is an unbreached Minefield: no Axis unit enters the map "
+                               f"there", rule="BBF-3.1b-1")
         w = Walk(start, 0, "")
         w.entered.append(start)
         steps = path[1:]
@@ -70,7 +74,7 @@ def walk(state: BcsState, p: Piece, path: list[str], moving: set[str]) -> Walk:
     if not steps and p.status != "off":
         raise IllegalOrder(f"{p.id}: the path enters no hex", rule="BCS-5.1-1")
     skip = screens.ignored(state, p, steps)
-    for b in steps:
+    for i, b in enumerate(steps):
         a = w.hex
         if w.stopped:
             raise IllegalOrder(f"{p.id} has stopped in {a} and cannot move on", rule=w.stopped)
@@ -97,7 +101,11 @@ def walk(state: BcsState, p: Piece, path: list[str], moving: set[str]) -> Walk:
         if b in state.control and state.control[b] != side and b not in state.objs:
             raise IllegalOrder(f"{b} is an enemy-controlled Victory hex without a friendly OBJ",
                                rule="BBF-4.1-c")
-        cost = step_cost(a, b, cls, rain)
+        breach = mines.closed(state, p, b)
+        if breach:                     # BbF 3.1b: an Axis unit enters it only to breach it
+            mines.check_breach(state, p, b, moving, last=i == len(steps) - 1)
+        # TEC note 2: no road negates an unbreached minefield
+        cost = off_road_cost(a, b, cls, rain) if breach else step_cost(a, b, cls, rain)
         if cost.mp == PROHIBITED:
             raise IllegalOrder(f"{p.id} ({cls}) cannot enter {b} from {a}: prohibited terrain",
                                rule="BCS-5.2c")
@@ -129,6 +137,12 @@ def walk(state: BcsState, p: Piece, path: list[str], moving: set[str]) -> Walk:
             raise IllegalOrder(f"{b} has a Traffic Stopped marker and two units already",
                                rule="BCS-5.1g-4")
         mp = cost.mp + screens.zone_cost(state, p, b)                    # BbF 1.5e, Optional 8
+        if breach:                     # the TEC's minefield row: the rest of its MA ("all")
+            if w.mp >= ma and not (first_step and ma > 0):
+                raise IllegalOrder(f"{p.id} has no MP left to breach the Minefield in {b}",
+                                   rule="BCS-5.1b")
+            mp = max(ma - w.mp, 0)
+            w.breach = b
         if w.mp + mp > ma:
             if not (first_step and ma > 0):
                 raise IllegalOrder(f"{p.id} has {_mp(ma - w.mp)} MP left, entering {b} costs "
@@ -305,6 +319,8 @@ def do_move(state: BcsState, side: str, units: list[str], walks: dict[str, Walk]
         start = p.hex
         p.status, p.hex, p.mp, p.stopped, p.moved = "map", w.hex, w.mp, w.stopped, True
         entered = w.entered
+        if w.breach:
+            mines.breach(state, p, w.breach, ctx)                                # BbF 3.1b
         support.drop_on_path(state, p, ([start] if start else []) + w.entered, ctx)    # 9.2i a
     support.restore(state, ctx)                                                   # 9.2i
     return entered
@@ -361,7 +377,7 @@ def restack(state: BcsState, side: str, ctx: Context) -> None:
             while combat_count(state, p.hex) > 2 or p.hex == h:
                 here = p.hex
                 back = [n for n in grid.neighbours(here) if n not in seen and on_area(state, n)
-                        and not enemy_in(state, side, n)
+                        and not enemy_in(state, side, n) and not mines.closed(state, p, n)
                         and step_cost(here, n, mclass(p), rain).mp != PROHIBITED]
                 if not back:
                     break

@@ -65,11 +65,31 @@ OPTIONS: dict[str, OptionSpec] = {
         doc="Optional rule 5.1h Unit Traffic: a unit entering a hex with a friendly unit that has "
             "finished moving (or of an inactive Formation, Buddies included) gets no road "
             "benefit there (off by default, as the designer suggests)"),
+    "ranged_fires": OptionSpec(
+        default=False, choices=(False, True),
+        doc="Series Optional 1 Ranged Fires (BCS-OPT1): in an Engagement at a range greater "
+            "than 1 hex a Both Loss result reads No Effect (off by default: the printed rules)"),
+    "middle_ground_coordination": OptionSpec(
+        default=False, choices=(False, True),
+        doc="Series Optional 5 Middle Ground Coordination (BCS-OPT5-a, -b): Coordination "
+            "markers and their SNAFU DRMs accumulate up to 3 a Formation; a stack of units of "
+            "several Formations gives each two; each Traffic result gives the active Formation "
+            "one (off by default: the printed rules, one marker at most)"),
+    "historical_weather": OptionSpec(
+        default=False, choices=(False, True),
+        doc="BbF 1.1 Historical Note (BBF-1.1f): no Weather roll; Rain on the 18, 19 and 20 "
+            "Feb turns, No Rain on every other (off by default: the Weather Table is rolled)"),
     "entry_blocking": OptionSpec(
         required=True, choices=("attack_from_off_map", "five_hex_errata"),
         doc="BBF-G12: a blocked Entry hex: printed 9.3f (Attack from Off Map, +2 DRM) or the "
             "v1.0 errata (enter within 5 hexes); the sources disagree and there is no safe "
             "default, so the players must choose"),
+    "setup_decision": OptionSpec(
+        default="keep", choices=("keep", "allied", "axis", "both"),
+        doc="BCS-1.4E: the sides asked in the Set-up decision before turn 1 (units on either "
+            "counter side): each starts with the standing order 'setup ask'; 'keep' (the "
+            "default) plays the printed set-up, Move sides up, and costs no file (a side with "
+            "counters to place in a set-up zone, 1.4A, is always asked)"),
     "keep_coordination_if_mixed": OptionSpec(
         default=False, choices=(False, True),
         doc="BBF-G13: keep the Coordination marker after the SNAFU roll while 10.1e applies"),
@@ -83,8 +103,9 @@ OPTIONS: dict[str, OptionSpec] = {
             "return to the pool (ERR-BCS-1.2-1)"),
     "optional_rules": OptionSpec(
         default="none", choices=("none",),
-        doc="BBF-G16: series optional rules are each a switch (Optional 3 as one group); none "
-            "is used until the engine builds them"),
+        doc="BBF-G16: series optional rules are each a switch of their own (ranged_fires, "
+            "middle_ground_coordination; Optional 3 as one group); those not built yet "
+            "(docs/bcs.md, 'Optional rules not built, and why') are never used"),
     "tiger_rolls": OptionSpec(
         default=False, choices=(False,),
         doc="BBF-G17: Optional 4 Tiger Rolls is disabled (no base Tiger rule in v1.2 or BbF)"),

@@ -40,7 +40,9 @@ One order per line (docs/bcs-engine.md):
     fire B8.19 with ii-25-lw-88 from ii-104-inf
                                    a Stand Off Support Attack by Fire (7.1m) from an adjacent host
     answer defense top             the answer of a side asked a reaction (reactions.py): a topic
-                                   of the standing orders and one of its modes
+                                   of the standing orders and one of its modes, or one of the
+                                   choices his question lists: 'answer hq-retreat B17.13' (the
+                                   hex), 'answer hq-order kern+drake' (the order of his units)
   In the Pre-Turn Assignment Phase (2.1 (1) 2, assignment.py):
     support 90-mdr                 a unit goes into Support (9.2e); 'concentrate 90-mdr' brings
                                    it back as a real unit in its HQ's hex (9.2f)
@@ -50,6 +52,12 @@ One order per line (docs/bcs-engine.md):
                                    from ccb' returns them to the pool
     rommel 10pz                    Rommel's box (BbF 2.1: dak, 10pz or 21pz)
     assignment done                the side's Assignment Phase is over
+  In the Set-up decision before turn 1 (1.4A, 1.4D, 1.4E, setupphase.py):
+    setup 3-6-arminf deployed      a unit of the set-up on its Deployed (or Move) side
+    setup kern B23.15 [deployed]   a counter the set-up gives a zone placed in it (and its side)
+    setup done                     the side's Set-up is over
+  In the Reinforcement & Weather Phase of the Minefields' arrival (BbF 3.1a, mines.py):
+    mine A31.18                    the US player places one Minefield marker, unbreached
 """
 
 from __future__ import annotations
@@ -196,10 +204,17 @@ class Screen(msgspec.Struct, tag="screen"):
 
 
 class Answer(msgspec.Struct, tag="answer"):
-    """The answer to a reaction the game asks (reactions.py): a standing-order topic and mode."""
+    """The answer to a reaction the game asks (reactions.py): a standing-order topic and one of
+    its modes, or one of the owner's own choices the question lists (a hex, units in order)."""
 
     topic: str
     mode: str
+
+
+class Mine(msgspec.Struct, tag="mine"):
+    """A Minefield marker placed unbreached by the US player (BbF 3.1a)."""
+
+    hex: str
 
 
 class Recover(msgspec.Struct, tag="recover"):
@@ -240,13 +255,27 @@ class AssignmentDone(msgspec.Struct, tag="assignment-done"):
     """The side's Assignment Phase is over."""
 
 
+class Setup(msgspec.Struct, tag="setup"):
+    """A counter of the set-up placed in its zone (hex, 1.4A, 1.4D) and/or a unit set on a
+    counter side (face: move | deployed, 1.4E); "" leaves that part as it is."""
+
+    unit: str
+    hex: str = ""
+    face: str = ""
+
+
+class SetupDone(msgspec.Struct, tag="setup-done"):
+    """The side's Set-up decision is over."""
+
+
 Order = Union[Activate, Recover, Trains, Flip, Obj, Move, End, Second, First, Attack, Shock,
               Retreat, Engage, Recon, Screen, Barrage, Fire, Support, Assign, ArtyAssets, Rommel,
-              AssignmentDone, Answer]
+              AssignmentDone, Answer, Mine, Setup, SetupDone]
 WORDS = ("answer", "activate", "recover", "trains", "flip", "obj", "move", "end", "second", "done",
          "first", "attack", "shock", "retreat", "engage", "recon", "screen",
          "unscreen", "barrage", "fire", "support", "concentrate", "assign", "unassign",
-         "rommel", "assignment")
+         "rommel", "assignment", "mine", "setup")
+FACES = ("move", "deployed")
 
 
 def _hex(tok: str) -> str:
@@ -342,6 +371,8 @@ def parse_order(text: str) -> Order:
         return Move(units=units, path=path)
     if w == "end" and not args:
         return End()
+    if w == "mine" and len(args) == 1:
+        return Mine(hex=_hex(args[0]))
     if w == "recover" and not args:
         return Recover()
     if w == "second" and not args:
@@ -387,8 +418,11 @@ def parse_order(text: str) -> Order:
     assignment = _parse_assignment(w, args)
     if assignment is not None:
         return assignment
-    if w == "answer" and len(args) == 2 and all(UNIT.match(a.lower()) for a in args):
-        return Answer(topic=args[0].lower(), mode=args[1].lower())
+    if w == "answer" and len(args) == 2 and UNIT.match(args[0].lower()) and HEX.match(args[1]):
+        return Answer(topic=args[0].lower(), mode=_hex(args[1]))    # a hex he places a piece in
+    if w == "answer" and len(args) == 2 and UNIT.match(args[0].lower()) and \
+            all(UNIT.match(u) for u in args[1].lower().split("+")):
+        return Answer(topic=args[0].lower(), mode=args[1].lower())  # a mode, or units in order
     if w in WORDS:
         raise OrderSyntaxError(f"malformed {w!r} order: {text.strip()!r} (see docs/bcs-engine.md)",
                                rule=RULE)
@@ -415,6 +449,16 @@ def _parse_assignment(w: str, args: list[str]) -> Order | None:
         return Rommel(box=_unit(args[0]))
     if w == "assignment" and low == ["done"]:
         return AssignmentDone()
+    if w == "setup" and low == ["done"]:
+        return SetupDone()
+    if w == "setup" and len(args) == 2 and low[1] in FACES:
+        return Setup(unit=_unit(args[0]), face=low[1])
+    if w == "setup" and len(args) == 2:
+        return Setup(unit=_unit(args[0]), hex=_hex(args[1]))
+    if w == "setup" and len(args) == 3 and low[2] in FACES:
+        return Setup(unit=_unit(args[0]), hex=_hex(args[1]), face=low[2])
+    if w == "setup":
+        raise OrderSyntaxError("setup UNIT [HEX] [move | deployed], or setup done", rule=RULE)
     return None
 
 
@@ -439,6 +483,10 @@ def _format_assignment(order: Order) -> str | None:
         return f"rommel {order.box}"
     if isinstance(order, AssignmentDone):
         return "assignment done"
+    if isinstance(order, SetupDone):
+        return "setup done"
+    if isinstance(order, Setup):
+        return " ".join(w for w in ("setup", order.unit, order.hex, order.face) if w)
     return None
 
 
@@ -482,5 +530,7 @@ def format_order(order: Order) -> str:
         return f"barrage {order.hex}{_format_points(order.arty, order.air)} spot {order.spotter}"
     if isinstance(order, Answer):
         return f"answer {order.topic} {order.mode}"
+    if isinstance(order, Mine):
+        return f"mine {order.hex}"
     assert isinstance(order, Screen)
     return f"{'screen' if order.on else 'unscreen'} {order.unit}"

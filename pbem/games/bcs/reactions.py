@@ -14,6 +14,11 @@ same order again from the same state with the same answers, the same dice (repla
 again) and the events already told left out, so the result is the one a standing order would
 have given; the game then goes on (the active side's held orders resume: the core's
 continuation). A later choice of the same order may ask again.
+
+Where the rulebook lets the owner place a piece or order his units (9.1f, 7.5a, 7.5f, 7.5k,
+10.3d, BbF 1.5d), the rules pass ``lookup`` the choices themselves: they go with the question
+(``Reaction.options``, with the unit placed, ``subject``) to the side asked only, his answer may
+name one ('answer hq-retreat B13.09'), anything else is refused naming the topic's rule.
 """
 
 from __future__ import annotations
@@ -32,26 +37,36 @@ from pbem.games.bcs.state import BcsState, Reaction
 #: losses and retreats).
 TOPIC_RULES = {"defense": "BCS-7.2-s2", "losses": "BCS-7.2o", "engaged": "BCS-7.1e",
                "support": "BCS-9.2h", "retreat": "BCS-7.5a-3", "hq-retreat": "BCS-9.1f-2",
-               "advance": "BCS-7.4a", "reorder": "BCS-5.5f"}
+               "advance": "BCS-7.4a", "reorder": "BCS-5.5f", "hq-order": "BCS-7.5f-7",
+               "trains-retreat": "BCS-10.3d-2", "arrival": "BCS-7.5k"}
 #: What the question is, in the prompt (a topic not listed is named by its word).
 TOPIC_TEXT = {"defense": "the defending Action Rating unit (7.2g)",
               "losses": "how further Combat Table losses are spread (7.2o)",
               "engaged": "the AV unit engaged (7.1e)",
               "support": "the Support unit used (9.2h)",
-              "retreat": "where the retreating stack goes (7.5a)",
+              "retreat": "where his retreating units go (7.5a, 7.5f)",
               "hq-retreat": "where the displaced HQ goes (9.1f)",
               "advance": "whether the Assist advances with the Attack unit (7.4a)",
-              "reorder": "the order of the stack (5.5f)"}
+              "reorder": "the order of the stack (5.5f)",
+              "hq-order": "the order his units are placed by their HQ (7.5f)",
+              "trains-retreat": "where the displaced Combat Trains go (10.3d)",
+              "arrival": "where his units arriving at their HQ go (7.5k, 9.3a)"}
 DEFAULT_RULE = "BCS-7.2m"
 
 
 class Ask(Exception):
-    """A choice a side has no answer for: the order stops and the side is asked."""
+    """A choice a side has no answer for: the order stops and the side is asked (options: his
+    own choices besides the topic's modes, a hex or an order of units; where: the hex
+    concerned when it is not the order's)."""
 
-    def __init__(self, side: str, topic: str) -> None:
+    def __init__(self, side: str, topic: str, options: list[str] | None = None,
+                 where: str = "", subject: str = "") -> None:
         super().__init__(f"{side} is asked {topic}")
         self.side = side
         self.topic = topic
+        self.options = list(options or [])
+        self.where = where
+        self.subject = subject
 
 
 def topics() -> dict[str, tuple[str, ...]]:
@@ -70,16 +85,28 @@ def default_store() -> dict[str, str]:
     return {t: modes[0] for t, modes in topics().items()}
 
 
-def lookup(state: BcsState, side: str, topic: str) -> str:
+def lookup(state: BcsState, side: str, topic: str,
+           options: Callable[[], list[str]] | None = None, where: str = "",
+           subject: str = "") -> str:
     """The mode side chooses for topic in the order being resolved: the answer already given in
-    this order, else its standing order; Ask when it has neither (the order stops, it is asked)."""
+    this order, else its standing order; Ask when it has neither (the order stops, it is asked).
+    options: the owner's own choices in this instance (the hexes he may place a piece in, the
+    orders of his units), offered when he is asked; an answer naming one of them is returned
+    for this instance only (``where``, the hex concerned, public; ``subject``, his unit placed
+    when each unit is placed apart, told to him only)."""
     run = state.resolving
     key = f"{side} {topic}"
+    own = choice_key(key, where, subject)
+    if run is not None and options is not None and own in run.answers:
+        pick = run.answers[own]
+        if pick not in options():
+            raise IllegalOrder(f"{topic}: {pick} is not one of the choices", rule=rule_of(topic))
+        return pick
     if run is not None and key in run.answers:
         return run.answers[key]
     mode = answer(state.private[side].standing, topic)
     if mode is None:
-        raise Ask(side, topic)
+        raise Ask(side, topic, options() if options is not None else [], where, subject)
     if run is not None:
         run.answers[key] = mode        # kept: a re-run reads the same, whatever he sets later
     return mode
@@ -143,8 +170,9 @@ def run(state: BcsState, side: str, order: object, text: str, ctx: Context,
         _restore(state, before)
         reveal(state, rctx.events)               # what the enemy has read stays known
         state.wait = Reaction(side=a.side, topic=a.topic, by=side, order=text,
-                              hex=_hex_of(order), answers=answers, rolls=rctx.values,
-                              events=len(rctx.events))
+                              hex=a.where or _hex_of(order), answers=answers,
+                              rolls=rctx.values, events=len(rctx.events), options=a.options,
+                              subject=a.subject)
         state.resolving = None
         return
     except IllegalOrder:
@@ -177,9 +205,22 @@ def check_answer(state: BcsState, side: str, topic: str, mode: str) -> Reaction:
         raise IllegalOrder(f"the question is {w.topic}, not {topic} (answer {w.topic} "
                            f"{'|'.join(topics().get(w.topic, ()))})", rule=rule_of(w.topic))
     modes = topics().get(topic, ())
-    if mode not in modes:
-        raise IllegalOrder(f"{topic}: {mode!r} is not one of {', '.join(modes)}", rule=rule)
+    if mode not in modes and mode not in w.options:
+        own = f" nor one of the {len(w.options)} choices the question lists" if w.options else ""
+        raise IllegalOrder(f"{topic}: {mode!r} is not one of {', '.join(modes)}{own}", rule=rule)
     return w
+
+
+def choice_key(key: str, where: str, subject: str) -> str:
+    """The key of one of the owner's own choices among an order's answers ("SIDE TOPIC")."""
+    return f"{key} {where} {subject}" if subject else f"{key} {where}"
+
+
+def answer_key(w: Reaction, side: str, mode: str) -> str:
+    """Where an answer is kept in the order's answers: a mode serves every time the order reads
+    the topic; one of the owner's own choices (a hex, an order) only where he was asked."""
+    key = f"{side} {w.topic}"
+    return key if mode in topics().get(w.topic, ()) else choice_key(key, w.hex, w.subject)
 
 
 def check_waiting(state: BcsState, side: str) -> None:
@@ -200,7 +241,12 @@ def decision(state: BcsState) -> Decision:
     prompt = (f"{w.side}: choose {TOPIC_TEXT.get(w.topic, w.topic)}{where} for {w.by}'s "
               f"order (answer {w.topic} {'|'.join(modes)}; 'standing {w.topic} MODE' answers "
               f"it from now on)")
-    return Decision(side=w.side, kind=w.topic, prompt=prompt, detail=detail(state, w.side, w.hex),
+    private = detail(state, w.side, w.hex)
+    if w.options:                       # his own choices: private (they may name his units)
+        what = f" for {w.subject}" if w.subject else ""
+        own = f"his own choices{what} (answer {w.topic} CHOICE): {', '.join(w.options)}"
+        private = f"{private}; {own}" if private else own
+    return Decision(side=w.side, kind=w.topic, prompt=prompt, detail=private,
                     choices=tuple(f"answer {w.topic} {m}" for m in modes),
                     reaction=w.side != w.by)
 

@@ -1,9 +1,12 @@
 """The report model of one side, built from that side's view only: own pieces in full, the
-top unit of each enemy stack with its count, OBJ, Traffic Stopped and VP markers, panels."""
+top unit of each enemy stack with its count, OBJ, Traffic Stopped, VP and Minefield markers,
+panels."""
 
 from __future__ import annotations
 
 from pbem.core.game import MapMarker, MapUnit, MarkerStyle, Panel, ReportModel
+from pbem.games.bcs.mines import report_lines
+from pbem.games.bcs.mixing import markers as coordination_markers
 from pbem.games.bcs.objective import report_line
 from pbem.games.bcs.board import bdata
 from pbem.games.bcs.state import FRESH, BcsState, FormationState
@@ -21,6 +24,8 @@ MARKER_STYLES: dict[str, MarkerStyle] = {
     "obj": MarkerStyle(shape="circle", fill="#e02020", stroke="#6b0000", symbol="O",
                        css="combat"),
     "traffic": MarkerStyle(shape="no_entry", fill="#ffffff", stroke="#b00000", css="other"),
+    "minefield": MarkerStyle(shape="square", fill="#8b0000", stroke="#2b0000", accent="#ffffff",
+                             symbol="M", css="minefield"),       # BbF 3.1 (as info.py draws it)
 }
 
 
@@ -75,6 +80,9 @@ def report_of(v: BcsView) -> ReportModel:
     markers += [MapMarker(hex=h, kind="traffic", label="Traffic Stopped") for h in v.traffic]
     markers += [MapMarker(hex=h, kind="objective", label=f"VP {s}")
                 for h, s in sorted(v.control.items())]
+    markers += [MapMarker(hex=h, kind="minefield",                      # BbF 3.1: public
+                          label="Minefield (Breached)" if b else "Minefield")
+                for h, b in sorted(v.mines.items())]
     own = [f for f in v.formations if f.side == v.side and f.in_play]
     other = [f for f in v.formations if f.side != v.side]
     panels = [
@@ -82,17 +90,19 @@ def report_of(v: BcsView) -> ReportModel:
                                    f"Air Points: {v.private.air_points}")),
         Panel(title="Your Formations", lines=tuple(
             f"{d.formations[f.id].name}: HQ {f.status}, {_fatigue(f)}"
-            + (", Coordination" if f.coordination else "")
+            + _coordination(f)
             + (", Prepared Defense" if f.prepared_defense else "")
             + (f", MSR Blocked {f.msr_blocked}" if f.msr_blocked else "") for f in own)),
         Panel(title="Enemy Formations", lines=tuple(
             f"{d.formations[f.id].name}: HQ {f.status}, {_fatigue(f)}"
-            + (", Coordination" if f.coordination else "") for f in other)),
+            + _coordination(f) for f in other)),
     ]
     line = report_line(v.objective_draw, v.objective, v.private.objective)   # BbF 4.0
     if line or v.exits:
         panels.append(Panel(title="Victory Objective", lines=tuple(
             ([line] if line else []) + [f"{u} exited at {h}" for u, h in sorted(v.exits.items())])))
+    if v.mines or v.mines_due:                                           # BbF 3.1
+        panels.append(Panel(title="Minefields", lines=tuple(report_lines(v.mines, v.mines_due))))
     if v.activation is not None:
         a = v.activation
         what = "Recovery" if a.recovery else f"SNAFU {a.snafu}"
@@ -102,3 +112,9 @@ def report_of(v: BcsView) -> ReportModel:
     return ReportModel(game="bcs", game_title=TITLE, scenario=v.scenario, side=v.side,
                        turn=v.turn, turn_label=f"Turn {v.turn} ({v.date})", phase=v.phase,
                        units=units, markers=markers, panels=panels, legend=list(LEGEND))
+
+
+def _coordination(f: FormationState) -> str:
+    """A Formation's Coordination markers in the report (more than one with Optional 5)."""
+    n = coordination_markers(f)
+    return "" if not n else ", Coordination" + (f" x{n}" if n > 1 else "")

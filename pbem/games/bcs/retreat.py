@@ -20,6 +20,7 @@ from pbem.core.game import Context
 from pbem.games.bcs.board import (at, bdata, combat_count, edge_hexes, hq_of, mclass, on_area,
                                   playing_area)
 from pbem.games.bcs.command import safe_path
+from pbem.games.bcs.mines import closed, retreat_loss
 from pbem.games.bcs.rules_data import mp_cost
 from pbem.games.bcs.snafu import effect
 from pbem.games.bcs.state import BcsState, Piece
@@ -54,7 +55,8 @@ def affected_by(cls: str, zone: str) -> bool:
 
 def _open_for(state: BcsState, units: list[Piece], hex_id: str) -> bool:
     side = units[0].side
-    return (all(enterable(state, p, hex_id) for p in units)
+    return (all(enterable(state, p, hex_id) and not closed(state, p, hex_id)   # BbF 3.1b
+                for p in units)
             and not any(q.side != side for q in at(state, hex_id))
             and combat_count(state, hex_id) + len(units) <= 2)
 
@@ -145,14 +147,16 @@ def _place(state: BcsState, units: list[Piece], to: str, ctx: Context) -> None:
     for p in units:
         if affected_by(mclass(p), zone):
             _step(state, p, ctx, "retreat into an EZOC, 7.5e")
+    retreat_loss(state, units, ctx)          # TEC note 3: a retreat ended in a Minefield
 
 
 def retreat_three(state: BcsState, units: list[Piece], attack_hex: str, ctx: Context) -> None:
     """Retreat 3 hexes to a common hex and flip to the Move side (7.5b, 7.5f), to the hex the
-    owner chooses by his `retreat` mode (7.5a) or off the map edge (7.5h); terrain on the way
-    does not matter (7.5d). With no hex open and no edge in reach, stay and lose a step per
+    owner chooses by his `retreat` mode (7.5a) or, asked, names himself among the open hexes
+    locally to the rear ('answer retreat B10.21'), or off the map edge (7.5h); terrain on the
+    way does not matter (7.5d). With no hex open and no edge in reach, stay and lose a step per
     unit (7.5c)."""
-    from pbem.games.bcs.combat import mode
+    from pbem.games.bcs.reactions import lookup
 
     grid = bdata().game_map.grid
     here = units[0].hex
@@ -165,7 +169,13 @@ def retreat_three(state: BcsState, units: list[Piece], attack_hex: str, ctx: Con
     for p, f in zip(units, faces):
         p.face = f
     edge, letters = exit_areas(state, here)
-    how = mode(state, units[0].side, "retreat")
+    # the hexes he may choose himself (asked): locally to the rear, away from the Attack hex
+    rear = [h for h in ok if grid.distance(attack_hex, h) > grid.distance(attack_hex, here) + 1]
+    how = lookup(state, units[0].side, "retreat", lambda: sorted(rear or ok), here) \
+        if edge or len(ok) > 1 else "rear"              # no choice, no question
+    if how not in ("rear", "hq", "edge"):
+        _place(state, units, how, ctx)   # the hex the owner chose
+        return
     if edge and how == "edge":
         _off_edge(state, units, edge, letters, ctx)
         return
@@ -193,6 +203,88 @@ def _within(centre: str, n: int) -> list[str]:
     return sorted(seen)
 
 
+def _by_hq(state: BcsState, units: list[Piece], hq: Piece, attack_hex: str) -> list[str]:
+    """Where each unit goes, placed in this order, by its HQ (7.5f box): the HQ's hex or one
+    next to it it may end in (free of EZOC, then farthest from the Attack hex, then the hex id),
+    "" off the map; the state is left as it was."""
+    grid = bdata().game_map.grid
+    start = [p.hex for p in units]
+    out = []
+    try:
+        for p in units:
+            spots = [h for h in [hq.hex, *grid.neighbours(hq.hex)] if _open_for(state, [p], h)]
+            to = min(spots, key=lambda h: (bool(ezoc(state, p.side, h)),
+                                           -grid.distance(attack_hex, h), h)) if spots else ""
+            out.append(to)
+            if to:
+                p.hex = to
+    finally:
+        for p, h in zip(units, start):
+            p.hex = h
+    return out
+
+
+def hq_order(state: BcsState, units: list[Piece], hq: Piece, attack_hex: str) -> list[Piece]:
+    """The order the owner places his units by their HQ in (7.5f box, "in the order chosen by
+    the owning player"), read only when it changes where they go (the topic `hq-order`):
+    `strongest` (most steps, then best AR, first), `weakest` (the reverse), or, asked, the
+    units in his order ('answer hq-order kern+drake')."""
+    from itertools import permutations
+
+    from pbem.games.bcs.reactions import lookup
+
+    ranked = sorted(units, key=lambda p: (-p.steps, -bdata().units[p.id].ar, p.id))
+    orders = [list(o) for o in permutations(ranked)]
+    # it matters when it decides which units stay on the map (each one's hex is asked apart)
+    results = {tuple(sorted(p.id for p, to in zip(o, _by_hq(state, o, hq, attack_hex)) if to))
+               for o in orders}
+    if len(results) < 2:
+        return ranked
+    how = lookup(state, units[0].side, "hq-order",
+                 lambda: ["+".join(p.id for p in o) for o in orders], units[0].hex)
+    if how == "strongest":
+        return ranked
+    if how == "weakest":
+        return ranked[::-1]
+    return [state.pieces[u] for u in how.split("+")]
+
+
+def _hex_by_hq(state: BcsState, p: Piece, spots: list[str], hq: Piece, attack_hex: str,
+               here: str) -> str:
+    """The hex by its HQ a unit of an Automatic Retreat goes to (7.5f box: "retreat to/adjacent
+    to HQ", the owner places it), by his choice for the topic `retreat`: `hq` the HQ's hex
+    first, `rear` (or `edge`) a hex free of EZOC, then farthest from the Attack hex; asked, the
+    hex he names among those that take it ('answer retreat B12.19'), read for each unit apart
+    and only when there is more than one."""
+    from pbem.games.bcs.reactions import lookup
+
+    grid = bdata().game_map.grid
+    how = lookup(state, p.side, "retreat", lambda: sorted(spots), here, p.id) \
+        if len(spots) > 1 else "rear"
+    if how in spots:
+        return how                       # the hex the owner chose
+    return min(spots, key=lambda h: (how == "hq" and h != hq.hex, bool(ezoc(state, p.side, h)),
+                                     -grid.distance(attack_hex, h), h))
+
+
+def at_hq_hex(state: BcsState, p: Piece, spots: list[str], hq: Piece) -> str:
+    """The hex at or next to its HQ a unit arriving there goes to (a unit back from a retreat
+    off the map, 7.5f box and 7.5k, or a reinforcement due at its HQ, 9.3a), placed by its owner
+    by his choice for the topic `arrival`: `hq` the HQ's hex first, then hexes free of EZOC;
+    `clear` hexes free of EZOC first, then the HQ's hex; then the hex id; asked, the hex he
+    names among those that take it ('answer arrival B14.10'), read for each unit apart and only
+    when there is more than one."""
+    from pbem.games.bcs.reactions import lookup
+
+    how = lookup(state, p.side, "arrival", lambda: sorted(spots), hq.hex, p.id) \
+        if len(spots) > 1 else "hq"
+    if how in spots:
+        return how                       # the hex the owner chose
+    if how == "clear":
+        return min(spots, key=lambda h: (bool(ezoc(state, p.side, h)), h != hq.hex, h))
+    return min(spots, key=lambda h: (h != hq.hex, bool(ezoc(state, p.side, h)), h))
+
+
 def retreat_to_hq(state: BcsState, units: list[Piece], attack_hex: str, ctx: Context) -> None:
     """An Automatic Retreat of Leg or Truck units: to or next to the HQ, flipped to the Move
     side; off the map to return next turn when the HQ is less than 3 hexes away or no hex within
@@ -203,6 +295,9 @@ def retreat_to_hq(state: BcsState, units: list[Piece], attack_hex: str, ctx: Con
     near = hq is None or hq.status != "map" or grid.distance(here, hq.hex) < HQ_NEAR
     for p in units:
         p.face = "move"
+    if not near:
+        units = hq_order(state, units, hq, attack_hex)  # type: ignore[arg-type]
+    for p in units:
         spots = [] if near else [h for h in [hq.hex, *grid.neighbours(hq.hex)]  # type: ignore
                                  if _open_for(state, [p], h)]
         if not spots:
@@ -213,14 +308,14 @@ def retreat_to_hq(state: BcsState, units: list[Piece], attack_hex: str, ctx: Con
             ctx.log(f"{p.id} retreats off the map: it returns next turn at its HQ (7.5f)",
                     visible_to=p.side)
             continue
-        to = min(spots, key=lambda h: (bool(ezoc(state, p.side, h)),
-                                       -grid.distance(attack_hex, h), h))
+        to = _hex_by_hq(state, p, spots, hq, attack_hex, here)  # type: ignore[arg-type]
         p.hex = to
         ctx.log(f"a unit of the stack in {here} retreats to {to}, by its HQ", hexes=(here, to))
         ctx.log(f"{p.id} retreats from {here} to {to}, by its HQ", visible_to=p.side,
                 hexes=(here, to))
         if affected_by(mclass(p), ezoc(state, p.side, to)):
             _step(state, p, ctx, "retreat into an EZOC, 7.5e")
+        retreat_loss(state, [p], ctx)        # TEC note 3: a retreat ended in a Minefield
 
 
 def retreat_stack(state: BcsState, units: list[Piece], ar_unit: Piece, kind: str,

@@ -29,17 +29,26 @@ attack_from_off_map unless ``options`` says otherwise):
   drawn = true          the objective drawn (its public record); objective = "lekef" opened;
   axis_objective = "tebessa"   the Axis's own (a referee's state)
   exits = {UNIT = HEX}  Axis units exited for victory from that hex; mines = {HEX = breached}
+  mines_due = N         BbF 3.1a: the Allies place N Minefield markers now (phase mines)
+  units: an HQ or Combat Trains the scenario lacks (stark-hq in 5.2) is added as listed
+  setting = [SIDE, ...]  the Set-up decision under way (1.4A-E), these sides still to decide:
+                        every unit on the map is one of the set-up; zones = {UNIT = {of, within,
+                        hexes, box}} its counters to place (not placed yet), fixed = {UNIT =
+                        face} the sides the set-up states; weather_due = true: the first turn's
+                        weather is still to be rolled (1.4G)
   standing = {SIDE = {TOPIC = MODE}}   standing orders; every topic not given is set to its
                         first mode (combat.STANDING), except those listed (and not given) in
   ask = {SIDE = [TOPIC]}   topics the side has no standing order for: it is asked (reactions.py)
 Expectation keys beyond the core's: at (hex per piece), mp (MP12 spent), stopped (rule id of
 the STOP, "" for none), face, phase, next_side, turn, weather, snafu, second (bool), fatigue,
-status, coordination, msr_blocked, prepared_defense, recovered, in_play (formation ids), objs,
+status, coordination, extra_coordination (Optional 5's markers beyond the first), msr_blocked,
+prepared_defense, recovered, in_play (formation ids), objs,
 traffic (Traffic Stopped hexes), control, air (Air Points per
 side), first_side, off (ids waiting off the map), dropped ({id = bool}: Dropped Support
 markers), in_support (ids in Support), screen ({id = bool}), finished ({id = bool}), trains ({trains id = "HEX", "HEX ghost" or "off"}), steps, dead (ids);
 the Assignment Phase: formation ({id = F}), pool (ids), arty ({SIDE = {pool = n, F = n}}),
-rommel, assigning; BbF 4.0 and 3.1: drawn (bool), objective, axis_objective, exits, mines.
+rommel, assigning; the Set-up decision: setting, home ({id = set-up hex});
+BbF 4.0 and 3.1: drawn (bool), objective, axis_objective, exits, mines, mines_due.
 """
 
 from __future__ import annotations
@@ -52,7 +61,7 @@ from pbem.games.bcs.board import bdata
 from pbem.games.bcs.engine import ENGINE
 from pbem.games.bcs.setup import _place
 from pbem.games.bcs.reactions import default_store
-from pbem.games.bcs.state import Activation, BcsState
+from pbem.games.bcs.state import Activation, BcsState, SetupZone
 
 OPTIONS = {"entry_blocking": "attack_from_off_map"}
 
@@ -62,11 +71,13 @@ class BcsCases:
 
     game = ENGINE
     keys = frozenset({"at", "mp", "stopped", "face", "phase", "next_side", "turn", "weather",
-                      "snafu", "second", "fatigue", "status", "coordination", "msr_blocked", "in_play",
+                      "snafu", "second", "fatigue", "status", "coordination", "extra_coordination",
+                      "msr_blocked", "in_play",
                       "prepared_defense", "recovered", "objs", "traffic", "off", "screen", "finished", "trains", "steps", "dead",
                       "control", "air", "first_side", "dropped", "in_support",
-                      "formation", "pool", "arty", "rommel", "assigning",
-                      "drawn", "objective", "axis_objective", "exits", "mines"})
+                      "formation", "pool", "arty", "rommel", "assigning", "setting", "home",
+                      "drawn", "objective", "axis_objective", "exits", "mines",
+                      "mines_due"})
 
     def build(self, case: Case) -> BcsState:
         """The position a case describes."""
@@ -84,6 +95,8 @@ class BcsCases:
             cal = bdata().ooa.calendar
             state.dates = cal[cal.index(pos["date"]) - state.turn + 1:]
         state.weather = pos.get("weather", "No Rain")
+        state.weather_due = pos.get("weather_due", False)       # 1.4G
+        state.setting, state.setup_zones, state.setup_fixed = [], {}, {}
         state.next_side = pos.get("next_side", "axis")
         state.phase = pos.get("phase", "activate")
         state.air_due = False
@@ -95,8 +108,9 @@ class BcsCases:
             f.in_play = False
         for pid in listed:                           # an independent 5.2 lacks (894-td ...)
             u = bdata().units.get(pid)
-            if pid not in state.pieces and u is not None and u.independent:
-                _place(state, pid, "", None)
+            if pid not in state.pieces and ((u is not None and u.independent)
+                                            or pid in bdata().hqs or pid in bdata().trains):
+                _place(state, pid, "", None)         # ... or an HQ or Trains (stark-hq)
         for pid, p in state.pieces.items():
             spec = listed.get(pid)
             if spec is None:
@@ -155,6 +169,8 @@ class BcsCases:
             state.private[s].arty_assigned = dict(forms)
         state.rommel = pos.get("rommel", "")                   # BbF 2.1
         _objective_position(state, pos)                        # BbF 4.0, 3.1
+        if "setting" in pos:                                   # the Set-up decision (1.4)
+            _setting(state, pos)
         if "assigning" in pos:                                 # the Assignment Phase (2.1)
             state.phase, state.assigning = "assignment", list(pos["assigning"])
             state.next_side = state.assigning[0]
@@ -162,7 +178,10 @@ class BcsCases:
         return state
 
     def default_side(self, state: BcsState, case: Case) -> str:
-        """The side whose decision is pending (the active side in an Activation)."""
+        """The side whose decision is pending (the active side in an Activation; the Allies
+        placing Minefield markers, BbF 3.1a)."""
+        if state.phase == "mines":
+            return "allied"
         return state.activation.side if state.activation is not None else state.next_side
 
     def apply(self, state: BcsState, side: str, text: str, ctx: Context, case: Case) -> None:
@@ -203,8 +222,8 @@ class BcsCases:
             if key in exp:
                 assert act is not None and getattr(act, key) == exp[key], \
                     f"{key}: {act and getattr(act, key)!r}"
-        for key in ("fatigue", "status", "coordination", "msr_blocked", "prepared_defense",
-                    "recovered"):
+        for key in ("fatigue", "status", "coordination", "extra_coordination", "msr_blocked",
+                    "prepared_defense", "recovered"):
             for fid, v in exp.get(key, {}).items():
                 got = getattr(state.formations[fid], key)
                 assert got == v, f"{fid} {key} is {got!r}"
@@ -232,9 +251,30 @@ class BcsCases:
             assert state.rommel == exp["rommel"], state.rommel
         if "assigning" in exp:
             assert state.assigning == exp["assigning"], state.assigning
+        if "setting" in exp:                                   # the Set-up decision (1.4)
+            assert state.setting == exp["setting"], state.setting
+        for pid, h in exp.get("home", {}).items():
+            assert state.pieces[pid].home == h, f"{pid} home {state.pieces[pid].home!r}"
         for s, n in exp.get("air", {}).items():
             assert state.private[s].air_points == n, state.private[s].air_points
         _objective_check(exp, state)                           # BbF 4.0, 3.1
+
+
+def _setting(state: BcsState, pos: dict) -> None:
+    """The Set-up decision under way (position keys setting, zones, fixed): every unit on the
+    map is one of the set-up (its hex its home); the zones' counters wait to be placed."""
+    for p in state.pieces.values():
+        if p.status == "map":
+            p.home = p.hex
+    for pid, z in pos.get("zones", {}).items():
+        p = state.pieces[pid]
+        p.status, p.hex, p.home, p.start = "setup", "", "", ""
+        if p.formation:
+            state.formations[p.formation].in_play = True
+        state.setup_zones[pid] = SetupZone(**z)
+    state.setup_fixed = dict(pos.get("fixed", {}))
+    state.setting = list(pos["setting"])
+    state.phase, state.next_side = "setup", state.setting[0]
 
 
 def _objective_position(state: BcsState, pos: dict) -> None:
@@ -254,6 +294,8 @@ def _objective_position(state: BcsState, pos: dict) -> None:
         state.exits[pid] = h
     if "mines" in pos:
         state.mines = dict(pos["mines"])
+    if "mines_due" in pos:                           # BbF 3.1a: the Allies place them now
+        state.phase, state.mines_due = "mines", pos["mines_due"]
 
 
 def _objective_check(exp: dict, state: BcsState) -> None:
@@ -269,6 +311,8 @@ def _objective_check(exp: dict, state: BcsState) -> None:
         assert state.exits == exp["exits"], state.exits
     if "mines" in exp:
         assert state.mines == exp["mines"], state.mines
+    if "mines_due" in exp:
+        assert state.mines_due == exp["mines_due"], state.mines_due
 
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
-from pbem.games.bcs.board import at, bdata, combat_count, enemy_in, face, mclass, on_area
+from pbem.games.bcs.board import at, bdata, combat_count, enemy_in, face, hq_of, mclass, on_area
+from pbem.games.bcs.mines import closed, retreat_loss
 from pbem.games.bcs.rules_data import mp_cost
 from pbem.games.bcs.state import MP12, BcsState, Piece
 from pbem.games.bcs.terrain import hex_row
@@ -98,10 +99,12 @@ def ignored(state: BcsState, p: Piece, path: list[str]) -> frozenset[str]:
 
 
 def retreat_hex(state: BcsState, p: Piece, frm: str) -> str:
-    """Where a Screening unit retreats (BbF 1.5d; the owner is not asked yet): a hex 3 away it
-    may enter on its side showing, with no enemy piece, preferring an empty hex (it may not end
-    stacked), then one free of EZOC, then the farthest from the hex the enemy came from, then
-    the hex id. "" when there is none."""
+    """Where a Screening unit retreats (BbF 1.5d): a hex 3 away it may enter on its side
+    showing, with no enemy piece, placed by its owner's choice for the topic `retreat`: `rear`
+    (or `edge`) prefers an empty hex (it may not end stacked), then one free of EZOC, then the
+    farthest from the hex the enemy came from, then the hex id; `hq` an empty hex, then the
+    nearest its HQ; asked, any of these hexes ('answer retreat B10.17'). "" when there is
+    none."""
     grid = bdata().game_map.grid
     rain = state.weather == "Rain"
     f = face(p)
@@ -109,9 +112,23 @@ def retreat_hex(state: BcsState, p: Piece, frm: str) -> str:
     spots = [h for h in grid.within(p.hex, RETREAT)
              if grid.distance(p.hex, h) == RETREAT and on_area(state, h)
              and not enemy_in(state, p.side, h) and combat_count(state, h) < 2
+             and not closed(state, p, h)                                   # BbF 3.1b
              and mp_cost(bdata().terrain[hex_row(h)], f.mclass, rain) != "P"]
     if not spots:
         return ""
+    from pbem.games.bcs.reactions import lookup
+
+    # locally to the rear (7.5a): away from the enemy's hex, where the ring allows it
+    spots = [h for h in spots if grid.distance(frm, h) > grid.distance(frm, p.hex) + 1] or spots
+
+    how = lookup(state, p.side, "retreat", lambda: sorted(spots), p.hex) \
+        if len(spots) > 1 else "rear"                   # no choice, no question
+    if how not in ("rear", "hq", "edge"):
+        return how                       # the hex the owner chose
+    hq = hq_of(state, p)
+    if how == "hq" and hq is not None and hq.status == "map":
+        return min(spots, key=lambda h: (combat_count(state, h) > 0,
+                                         grid.distance(hq.hex, h), h))
     return min(spots, key=lambda h: (combat_count(state, h) > 0, bool(ezoc(state, p.side, h)),
                                      -grid.distance(frm, h), h))
 
@@ -127,6 +144,7 @@ def displace(state: BcsState, side: str, entered: list[str], ctx: Context) -> No
             q.hex = to
             ctx.log(f"an enemy unit enters {h}: the Screening {q.id} retreats to {to} (BbF 1.5d)",
                     hexes=(h, to))
+            retreat_loss(state, [q], ctx)      # TEC note 3: a retreat ended in a Minefield
         prev = h
 
 

@@ -1,10 +1,12 @@
 """The sequence of play as a state machine (2.0, 3.0): pre-turn rolls, first player, Activations,
 Second Activations, passing, turn end; ``pending(state)`` says who must decide what.
 
-Phases: ``assignment`` (the Pre-Turn Assignment Phase, assignment.py: the sides that decide, in
+Phases: ``setup`` (the Set-up decision before turn 1, setupphase.py: the sides that decide, in
+order), ``assignment`` (the Pre-Turn Assignment Phase, assignment.py: the sides that decide, in
 order), ``first_player`` (the winner of the First Player roll chooses), ``activate`` (the side
 to play must activate a Formation: it cannot pass, 3.6a), ``activities`` (the active Formation's
 Initial Actions and Activities until ``end``), ``second`` (attempt a Second Activation or not),
+``mines`` (the Allies place the Minefield markers of their arrival turn, BbF 3.1a, mines.py),
 ``over``.
 """
 
@@ -12,14 +14,14 @@ from __future__ import annotations
 
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context, Decision
-from pbem.games.bcs import assignment
+from pbem.games.bcs import assignment, mines
 from pbem.games.bcs.board import bdata, enemy_in, entry_hexes
 from pbem.games.bcs.command import in_radius, isolation
 from pbem.games.bcs.mixing import active_hexes, coordinate, mixed_with
 from pbem.games.bcs.movement import restack
 from pbem.games.bcs.reactions import decision
 from pbem.games.bcs.replacements import roll_and_apply
-from pbem.games.bcs.setup import arrivals, arrive, place_at_hq
+from pbem.games.bcs.setup import arrivals, arrive, historical_weather, place_at_hq
 from pbem.games.bcs.supply import enemy_msr_hexes, msr, optimal, why_not
 from pbem.games.bcs.support import restore
 from pbem.games.bcs.snafu import obj_allowance, roll_second, roll_snafu
@@ -54,8 +56,12 @@ def pending(state: BcsState) -> list[Decision]:
         return []
     if state.wait is not None:          # a side asked a reaction (reactions.py)
         return [decision(state)]
+    if state.phase == "mines":          # BbF 3.1a: the US player places Minefield markers
+        return [mines.decision(state)]
     side = state.next_side
     turn = f"turn {state.turn}, {state.date}"
+    if state.phase == "setup":
+        return [_setup_decision(state, side)]
     if state.phase == "assignment":
         rommel = side == "axis" and assignment.rommel_due(state)
         return [Decision(side=side, kind="assignment",
@@ -86,6 +92,21 @@ def pending(state: BcsState) -> list[Decision]:
                             f"{'Second ' if act.second else ''}Activation ({what}): "
                             f"move, then end ({turn})",
                      detail=_units_detail(state, act.formation))]
+
+
+def _setup_decision(state: BcsState, side: str) -> Decision:
+    """The Set-up decision (1.4A, 1.4D, 1.4E; setupphase.py): the counters to place in their
+    zones and the units whose side the owner chooses (the detail is the deciding side's)."""
+    from pbem.games.bcs.setupphase import choosable, describe
+    zones = [f"{c} {describe(state.setup_zones[c])}" for c in sorted(state.setup_zones)
+             if state.pieces[c].side == side and state.pieces[c].status == "setup"]
+    sides = [f"{u} {state.pieces[u].face}" for u in choosable(state, side)]
+    detail = "; ".join(([f"to place: {', '.join(zones)}"] if zones else [])
+                       + ([f"sides: {', '.join(sides)}"] if sides else []))
+    return Decision(side=side, kind="setup",
+                    prompt=f"{side}: Set-up before turn 1 ({state.date}): 'setup UNIT HEX' places "
+                           f"a counter of a set-up zone, 'setup UNIT move|deployed' chooses a "
+                           f"unit's side; then 'setup done'", detail=detail)
 
 
 def _units_detail(state: BcsState, fid: str) -> str:
@@ -149,6 +170,9 @@ def place_trains(state: BcsState, side: str, fid: str, to: str, ctx: Context) ->
         return
     if hq.status != "map":
         raise IllegalOrder(f"{name(fid)}'s HQ is not on the map", rule="BCS-10.3a-c")
+    if mines.closed(state, trains, to):
+        raise IllegalOrder(f"{to} is an unbreached Minefield: no Axis piece is placed there",
+                           rule="BBF-3.1b-1")
     m, rule, why = why_not(state, side, to, hq.hex)
     if m is None:
         raise IllegalOrder(f"{to} is not a Legal hex for {name(fid)}'s Combat Trains: {why}",
@@ -329,7 +353,7 @@ def _start(state: BcsState, form: FormationState, ctx: Context) -> None:
     form.coordination = bool(keep)
     coordinate(state, form.id, others, ctx)
     if not keep:
-        form.coordination = False
+        form.coordination, form.extra_coordination = False, 0     # all paid (BCS-OPT5-a)
     state.phase = "activities"
 
 
@@ -379,6 +403,7 @@ def end_activities(state: BcsState, side: str, ctx: Context) -> None:
     # Trains without Optimal Distance turn Ghost (10.3b, 10.3c).
     state.objs = []
     state.traffic = []
+    mines.flip_breached(state, ctx)              # BbF 3.1b: at the end of the Activation
     trains = state.pieces[form.trains]
     if trains.status == "map":
         m = msr(state, form)
@@ -485,12 +510,34 @@ def _pre_turn(state: BcsState, ctx: Context, last: str = "") -> None:
     """Pre-Turn Phase (2.1 (1)): reinforcements (those due at their HQ placed now, 9.3a; those
     arriving in Support with their HQ), weather (BbF 1.1), Air Points, Replacement Points applied
     at once (9.4, BbF 1.7), the Assignment Phase (the side that made the last Activation decides
-    first), First Player."""
+    first), First Player. Minefield markers arriving (BbF 3.1a) are placed by the Allies after
+    the reinforcements, before the weather roll (phase mines, then _weather)."""
     arrive(state)
     assignment.arrive_in_support(state, arrivals(bdata().scenarios[state.scenario]), ctx)
     place_at_hq(state, ctx)
+    state.next_side = last or state.next_side      # kept through the phase mines
+    if mines.arrive(state, ctx):
+        return
+    _weather(state, ctx)
+
+
+def place_mine(state: BcsState, side: str, hex_id: str, ctx: Context) -> None:
+    """`mine HEX` (BbF 3.1a): a Minefield marker placed; after the last one the Pre-Turn Phase
+    goes on with the weather."""
+    mines.place(state, side, hex_id, ctx)
+    if not state.mines_due:
+        _weather(state, ctx)
+
+
+def _weather(state: BcsState, ctx: Context) -> None:
+    """The rest of the Pre-Turn Phase after the reinforcements: weather (BbF 1.1), Air Points,
+    Replacement Points, the Assignment Phase (state.next_side, the side that made the last
+    Activation, decides first), First Player."""
     if state.date == "14 Feb 43":
         state.weather = "No Rain"
+    elif state.options.get("historical_weather"):              # BbF 1.1 Historical Note
+        state.weather = historical_weather(state.date)
+        ctx.log(f"Historical weather, {state.date}: {state.weather} (no roll, BBF-1.1f)")
     else:
         die = ctx.roll(6, f"Weather, {state.date}")
         state.weather = bdata().roll("weather", die)
@@ -498,7 +545,7 @@ def _pre_turn(state: BcsState, ctx: Context, last: str = "") -> None:
     state.air_due = True
     _pre_turn_air(state, ctx)
     roll_and_apply(state, ctx)
-    last = last or state.next_side
+    last = state.next_side
     if not assignment.begin(state, [last, other(last)], ctx):
         _first_player(state, ctx)
 
@@ -534,7 +581,18 @@ def _first_player(state: BcsState, ctx: Context) -> None:
 
 
 def _pre_turn_air(state: BcsState, ctx: Context) -> None:
-    """Air Points (BbF 1.1d), each side's own hidden roll; none on Rain turns (1.1c)."""
+    """Air Points (BbF 1.1d), each side's own hidden roll; none on Rain turns (1.1c). On a
+    scenario's first turn whose weather is not preset (1.4G, BbF 1.1) the weather is rolled
+    first, before the first Activation."""
+    if state.weather_due and state.options.get("historical_weather"):     # BbF 1.1 note
+        state.weather_due = False
+        state.weather = historical_weather(state.date)
+        ctx.log(f"Historical weather, {state.date}: {state.weather} (no roll, BBF-1.1f)")
+    if state.weather_due:
+        state.weather_due = False
+        die = ctx.roll(6, f"Weather, {state.date}")
+        state.weather = bdata().roll("weather", die)
+        ctx.log(f"Weather roll {die}: {state.weather} (first turn, 1.4G)")
     if not state.air_due:
         return
     state.air_due = False

@@ -100,7 +100,25 @@ def new_state(scenario: str, options: dict[str, Any]) -> BcsState:
     arrive(state)
     from pbem.games.bcs.assignment import setup_assets
     setup_assets(state)          # 1.4F 'in Support', 'assigned to', first-turn assets
+    # 1.4G: the first turn's weather as the scenario presets it (BbF 1.1: always No Rain on a
+    # 14 Feb first turn), else rolled before the first Activation; the first player is preset
+    if s.weather:
+        state.weather = s.weather
+    elif state.options.get("historical_weather"):              # BbF 1.1 Historical Note
+        state.weather = historical_weather(state.date)
+    elif s.first_turn != "14 Feb 43":
+        state.weather_due = True
+    from pbem.games.bcs.setupphase import begin
+    begin(state)                 # 1.4A, 1.4D, 1.4E: the Set-up decision, if any side decides
     return state
+
+
+HISTORICAL_RAIN = ("18 Feb 43", "19 Feb 43", "20 Feb 43")   # BbF 1.1 Historical Note
+
+
+def historical_weather(date: str) -> str:
+    """The weather of a turn as it was (BbF 1.1 Historical Note, option historical_weather)."""
+    return "Rain" if date in HISTORICAL_RAIN else "No Rain"
 
 
 def arrive(state: BcsState) -> None:
@@ -147,11 +165,12 @@ def place_at_hq(state: BcsState, ctx: Context) -> None:
     """Reinforcements due at their HQ are placed in the Reinforcement Phase (9.3a, errata v1.0),
     only while the HQ's Combat Trains are Legal (else they wait for the first Reinforcement
     Phase in which they are, 9.3i), Move side up in the HQ's hex or a hex next to it that is not
-    Prohibited to them, holds no enemy piece and takes them without overstacking. The owner's
-    choice is made by the engine: the HQ's hex, then hexes free of EZOC, then the hex id.
+    Prohibited to them, holds no enemy piece and takes them without overstacking, the hex the
+    owner chooses (retreat.at_hq_hex: his standing order `arrival`, or he is asked).
     Units off the map after a retreat come back this way, without the Legal Trains requirement
     (7.5k)."""
     from pbem.games.bcs.board import combat_count, enemy_in, mclass, on_area
+    from pbem.games.bcs.mines import closed                   # BbF 3.1b
     from pbem.games.bcs.supply import msr
     from pbem.games.bcs.terrain import hex_row
     from pbem.games.bcs.rules_data import mp_cost
@@ -176,12 +195,13 @@ def place_at_hq(state: BcsState, ctx: Context) -> None:
         p.face = "move"
         spots = [h for h in [hq.hex, *grid.neighbours(hq.hex)]
                  if on_area(state, h) and not enemy_in(state, p.side, h)
-                 and combat_count(state, h) < 2
+                 and not closed(state, p, h) and combat_count(state, h) < 2
                  and mp_cost(bdata().terrain[hex_row(h)], mclass(p), rain) != "P"]
         if not spots:
             ctx.log(f"{p.id} waits: no hex at its HQ takes it (9.3i)", visible_to=p.side)
             continue
-        to = min(spots, key=lambda h: (h != hq.hex, bool(ezoc(state, p.side, h)), h))
+        from pbem.games.bcs.retreat import at_hq_hex
+        to = at_hq_hex(state, p, spots, hq)      # the owner's choice (topic `arrival`)
         p.status, p.hex, p.start, p.joined = "map", to, to, False
         ctx.log(f"{p.id} arrives at its HQ in {to} (9.3a, 9.3i)", hexes=(to,))
 

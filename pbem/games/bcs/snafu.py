@@ -5,7 +5,7 @@ from __future__ import annotations
 from pbem.core.game import Context
 from pbem.games.bcs.board import bdata
 from pbem.games.bcs.assignment import rommel_drm
-from pbem.games.bcs.mixing import active_hexes, mixed_with
+from pbem.games.bcs.mixing import active_hexes, markers, mixed_with
 from pbem.games.bcs.supply import trains_drms
 from pbem.games.bcs.state import FRESH, BcsState, FormationState
 
@@ -33,8 +33,9 @@ def snafu_drms(state: BcsState, form: FormationState) -> list[tuple[str, int]]:
         out.append(("Fresh", 1))
     elif form.fatigue > 0:
         out.append((f"Fatigue {form.fatigue}", -form.fatigue))
-    if form.coordination:
-        out.append(("Coordination", -1))
+    if form.coordination:                    # Optional 5: one DRM a marker (BCS-OPT5-a)
+        n = markers(form)
+        out.append(("Coordination" if n == 1 else f"Coordination x{n}", -n))
     if mixed_with(state, form.id, active_hexes(state, form.id)):
         out.append(("Mixed Formations", -1))
     out += trains_drms(state, form)

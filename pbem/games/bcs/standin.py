@@ -18,7 +18,7 @@ from pbem.games.bcs.data import Unit
 from pbem.games.bcs.support import eligible, has_access
 from pbem.games.bcs.loader import STANDIN_MARK
 from pbem.games.bcs.reactions import default_store
-from pbem.games.bcs.setup import new_state
+from pbem.games.bcs.setup import _place, new_state
 from pbem.games.bcs.state import BcsState, Piece, SidePrivate, other
 from pbem.games.bcs.view import BcsView
 
@@ -40,6 +40,9 @@ def standin(view: BcsView | dict[str, Any], side: str) -> BcsState:
     state.wait = v.wait                       # a question: answered there without its order
     state.objective_draw, state.objective = v.objective_draw, v.objective    # BbF 4.0
     state.exits, state.mines = dict(v.exits), dict(v.mines)                 # BbF 4.0, 3.1
+    state.mines_due = v.mines_due                                          # BbF 3.1a
+    state.setting, state.setup_zones = list(v.setting), dict(v.setup_zones)  # 1.4A-E
+    state.setup_fixed, state.weather_due = dict(v.setup_fixed), v.weather_due
     for f in state.formations.values():
         if f.side == enemy:
             f.in_play = False
@@ -77,6 +80,8 @@ def standin(view: BcsView | dict[str, Any], side: str) -> BcsState:
 
 
 def _put(state: BcsState, pid: str, hex_id: str, face: str) -> None:
+    if pid not in state.pieces:          # an HQ or Trains its scenario's set-up lacks (a
+        _place(state, pid, "", None)     # rule case or test adds one: stark-hq in 5.2)
     q: Piece = state.pieces[pid]
     q.status, q.hex, q.face = "map", hex_id, face
 

@@ -13,7 +13,8 @@ from pbem.core.game import PrivateDraw
 SIDES = ("allied", "axis")
 MP12 = 12                      # twelfths of an MP per MP
 FRESH = -1                     # Formation.fatigue value of a Fresh Formation (10.4a)
-PHASES = ("assignment", "first_player", "activate", "activities", "second", "over")
+PHASES = ("setup", "assignment", "first_player", "activate", "activities", "second", "over",
+          "mines")
 
 
 def arrival_group(p: "Piece") -> str:
@@ -36,7 +37,8 @@ class Piece(msgspec.Struct, kw_only=True):
     hex: str = ""                # "" while off the map
     status: str = "map"          # map | off (arriving, 9.3) | dead | support (in Support, 9.2:
                                  # with its HQ or off the map, hex "", never a real unit) |
-                                 # pool (an unassigned independent stored off the map, 9.5)
+                                 # pool (an unassigned independent stored off the map, 9.5) |
+                                 # setup (set up in a zone, not placed yet: 1.4A, 1.4D)
     entry: list[str] = []        # off: where it may enter (Entry Area letters, "hq:FORMATION")
     arrives: int = 0             # off: the game turn it arrives (its Formation's marker joins)
     steps: int = 1               # combat units: steps remaining (1.2e); hidden from the enemy
@@ -72,6 +74,7 @@ class FormationState(msgspec.Struct, kw_only=True):
     activations: int = 0         # this turn
     fatigue: int = 0             # FRESH (-1), 0 .. 4 (10.4a)
     coordination: bool = False   # Coordination marker (4.4)
+    extra_coordination: int = 0  # markers beyond the first, 0-2 (Optional 5, BCS-OPT5-a)
     prepared_defense: bool = False
     msr_blocked: int = 0         # MSR Blocked level 0-2 (10.2b)
     recovered: bool = False      # made a Recovery Activation this turn (10.4c)
@@ -97,6 +100,7 @@ class Activation(msgspec.Struct, kw_only=True):
     arty_used: int = 0           # Arty Points used in this Activation (8.0b)
     barraged: list[str] = []     # hexes that had a Barrage Mission in this Activation (8.2a)
     dropped: list[str] = []      # units Temporarily Dropped from Support for its rest (9.2j)
+    breaches: list[str] = []     # minefield hexes breached in it, Breached at its end (BbF 3.1b)
 
 
 class SidePrivate(msgspec.Struct, kw_only=True):
@@ -113,6 +117,16 @@ class SidePrivate(msgspec.Struct, kw_only=True):
                                  # (BBF-4.0-a: a referee's state, his own reports; objective.py)
 
 
+class SetupZone(msgspec.Struct, kw_only=True):
+    """A set-up zone of one counter (1.4A, 1.4D; data.Zone): 'w/i X' of a hex, a list of hexes
+    or the hexes between two corners' columns and rows (boundary lines included)."""
+
+    of: str = ""
+    within: int = 0
+    hexes: list[str] = []
+    box: list[str] = []
+
+
 class Reaction(msgspec.Struct, kw_only=True):
     """A choice of a side asked while an order is resolved (reactions.py): who is asked which
     topic of combat.STANDING, whose order it is, and the order's run so far."""
@@ -125,6 +139,10 @@ class Reaction(msgspec.Struct, kw_only=True):
     answers: dict[str, str] = {} # "SIDE TOPIC" -> mode, every choice read so far in the order
     rolls: list[int] = []        # the dice rolled so far in the order (replayed on answering)
     events: int = 0              # the order's events already told
+    options: list[str] = []      # the owner's own choices besides the modes (a hex, an order of
+                                 # units), private to the side asked (view._wait)
+    subject: str = ""            # his unit the choice places, when units are placed one by one
+                                 # (private to the side asked, like options)
 
 
 class Result(msgspec.Struct, kw_only=True):
@@ -166,6 +184,12 @@ class BcsState(msgspec.Struct, kw_only=True):
     objective: str = ""          # the opened Victory Objective (tebessa | lekef; "" while secret)
     exits: dict[str, str] = {}   # Axis units exited for victory -> the hex they left from
     mines: dict[str, bool] = {}  # Minefield hexes -> breached (BbF 3.1)
+    mines_due: int = 0           # Minefield markers the Allies still place (phase mines, 3.1a)
+    # the Set-up decision before the first turn (1.4A, 1.4D, 1.4E; setupphase.py), public:
+    setting: list[str] = []      # the sides still to decide in it, in order
+    setup_zones: dict[str, SetupZone] = {}   # counter -> the zone its owner places it in
+    setup_fixed: dict[str, str] = {}         # unit -> the side the set-up states (1.4E)
+    weather_due: bool = False    # the first turn's weather is still to be rolled (1.4G)
 
     @property
     def date(self) -> str:

@@ -13,7 +13,7 @@ from pbem.core.game import PrivateDraw
 from pbem.games.bcs.board import face, is_av
 from pbem.games.bcs.support import has_access, in_support, markers, stand_off_range
 from pbem.games.bcs.state import (Activation, BcsState, FormationState, Piece, Reaction,
-                                  SidePrivate, other)
+                                  SetupZone, SidePrivate, other)
 
 
 class EnemyStack(msgspec.Struct, kw_only=True):
@@ -69,6 +69,12 @@ class BcsView(msgspec.Struct, kw_only=True):
     objective: str = ""
     exits: dict[str, str] = {}
     mines: dict[str, bool] = {}
+    mines_due: int = 0           # Minefield markers the Allies still place (BbF 3.1a, public)
+    # the Set-up decision before turn 1 (1.4A, 1.4D, 1.4E; public: the set-up is printed)
+    setting: list[str] = []
+    setup_zones: dict[str, SetupZone] = {}
+    setup_fixed: dict[str, str] = {}
+    weather_due: bool = False    # the first turn's weather is still to be rolled (1.4G)
 
 
 def top_unit(units: list[Piece]) -> Piece:
@@ -129,14 +135,22 @@ def _build_view(state: BcsState, side: str) -> BcsView:
                                     if (r := stand_off_range(state, f))},
                    assigning=list(state.assigning), unassigned=list(state.unassigned),
                    rommel=state.rommel,
-                   wait=_wait(state), objective_draw=state.objective_draw,
-                   objective=state.objective, exits=dict(state.exits), mines=dict(state.mines))
+                   wait=_wait(state, side), objective_draw=state.objective_draw,
+                   objective=state.objective, exits=dict(state.exits), mines=dict(state.mines),
+                   mines_due=state.mines_due,
+                   setting=list(state.setting), setup_zones=dict(state.setup_zones),
+                   setup_fixed=dict(state.setup_fixed), weather_due=state.weather_due)
 
 
-def _wait(state: BcsState) -> Reaction | None:
-    """What both sides may know of a question waiting (reactions.py): who is asked what where."""
+def _wait(state: BcsState, side: str) -> Reaction | None:
+    """What both sides may know of a question waiting (reactions.py): who is asked what where;
+    the choices besides the modes (a hex, an order of his units) only for the side asked."""
     w = state.wait
-    return None if w is None else Reaction(side=w.side, topic=w.topic, by=w.by, hex=w.hex)
+    if w is None:
+        return None
+    mine = side == w.side
+    return Reaction(side=w.side, topic=w.topic, by=w.by, hex=w.hex,
+                    options=list(w.options) if mine else [], subject=w.subject if mine else "")
 
 
 def _activation(state: BcsState, side: str) -> Activation | None:

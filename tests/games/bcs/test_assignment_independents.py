@@ -52,3 +52,45 @@ def test_unassigned_independent_retreats_as_all_other(monkeypatch, assigned):
     p = run.state.pieces["894-td"]
     if not assigned:
         assert p.status == "map" and bdata().game_map.grid.distance("B8.19", p.hex) == 3, p.hex
+
+
+def _unassigned_case(expect: dict, orders: list[str], **position) -> Case:
+    units = [{"id": "reim-hq", "hex": "B49.17"}, {"id": "ii-86-inf", "hex": "B7.18"},
+             {"id": "894-td", "hex": "B8.19", "assigned": ""},
+             {"id": "cca-hq", "hex": "B8.23"}]
+    return Case(id="ERR-BCS-1.1-2", position={"units": units, "active": "reim",
+                                              "objs": ["B8.19"], **position},
+                orders=orders, dice=[6, 6], expect=expect)
+
+
+def test_unassigned_independent_retreat_asked(monkeypatch):
+    """ERR-BCS-1.1-2 asked: its 'All other Retreats' 3-hex retreat is placed by its owner
+    (7.5a-3): without a standing order 'retreat' he is asked after the Combat Table, nothing
+    moved; answered with a hex of his choice 3 hexes away (B9.21) in his next file, never by an
+    HQ as a Leg unit's Automatic Retreat would be; a hex toward the Attack hex is refused."""
+    from pbem.games.bcs.rulecases import HOOKS
+    _leg_894(monkeypatch)
+    run_and_check(HOOKS, _unassigned_case(
+        {"pending": "retreat", "pending_side": "allied", "reaction": True,
+         "at": {"894-td": "B8.19"}}, ["attack B8.19 with ii-86-inf"],
+        ask={"allied": ["retreat"]}))
+    run_and_check(HOOKS, _unassigned_case(
+        {"pending": "activation", "not_events": ["by its HQ"],
+         "events": ["the stack in B8.19 retreats to B9.21"], "at": {"894-td": "B9.21"}},
+        ["attack B8.19 with ii-86-inf", "allied: answer retreat B9.21"],
+        ask={"allied": ["retreat"]}))
+    run_and_check(HOOKS, _unassigned_case(
+        {"error": "BCS-7.5a-3"}, ["attack B8.19 with ii-86-inf", "allied: answer retreat B6.17"],
+        ask={"allied": ["retreat"]}))
+
+
+def test_unassigned_independent_retreat_standing(monkeypatch):
+    """ERR-BCS-1.1-2 answered by the standing order 'retreat rear': not asked, the 7.5a
+    priorities, farthest from the Attack hex (B10.21)."""
+    from pbem.games.bcs.rulecases import HOOKS
+    _leg_894(monkeypatch)
+    run_and_check(HOOKS, _unassigned_case(
+        {"pending": "activation", "not_events": ["by its HQ"],
+         "events": ["the stack in B8.19 retreats to B10.21"], "at": {"894-td": "B10.21"}},
+        ["attack B8.19 with ii-86-inf"], ask={"allied": ["retreat"]},
+        standing={"allied": {"retreat": "rear"}}))

@@ -7,8 +7,8 @@ from hypothesis import given, strategies as st
 
 from pbem.core.errors import OrderSyntaxError
 from pbem.games.bcs.orders import (Activate, Attack, Barrage, Engage, Fire, Fires, Retreat, Shock, End, First, Flip,
-                                   Move, Obj, Second, Recon, Recover, Screen, Trains, format_order,
-                                   parse_order)
+                                   Mine, Move, Obj, Second, Recon, Recover, Screen, Setup,
+                                   SetupDone, Trains, format_order, parse_order)
 
 unit_ids = st.from_regex(r"\A[a-z0-9][a-z0-9-]{0,10}\Z", fullmatch=True)
 hexes = st.builds(lambda s, c, r: f"{s}{c}.{r:02d}", st.sampled_from("AB"),
@@ -44,6 +44,10 @@ orders = st.one_of(
     st.builds(Recon, hex=hexes, unit=unit_ids),
     st.builds(Screen, unit=unit_ids, on=st.booleans()),
     st.builds(Retreat, units=st.lists(unit_ids, min_size=1, max_size=3, unique=True), to=hexes),
+    st.builds(Setup, unit=unit_ids, face=st.sampled_from(["move", "deployed"])),   # 1.4E
+    st.builds(Setup, unit=unit_ids, hex=hexes, face=st.sampled_from(["", "move", "deployed"])),
+    st.just(SetupDone()),
+    st.builds(Mine, hex=hexes),                                                    # BBF-3.1a
 )
 
 
@@ -73,6 +77,14 @@ def test_round_trip(order):
     ("shock B8.19 with 81-cav suppress AIR", "shock B8.19 with 81-cav suppress air"),
     ("Barrage b8.19 AIR 1 Spot cca-hq", "barrage B8.19 air 1 spot cca-hq"),
     ("FIRE b8.19 with 701-TD", "fire B8.19 with 701-td"),
+    ("Setup 3-6-ARMINF Deployed", "setup 3-6-arminf deployed"),     # BCS-1.4E
+    ("setup g-1-arm b16.09", "setup g-1-arm B16.09"),               # BCS-1.4A
+    ("SETUP g-1-arm b16.09 MOVE", "setup g-1-arm B16.09 move"),
+    ("setup  DONE", "setup done"),
+    ("MINE b30.28", "mine B30.28"),                                 # BBF-3.1a
+    ("answer HQ-RETREAT b13.09", "answer hq-retreat B13.09"),       # BCS-9.1f-2: a hex
+    ("Answer hq-order DRAKE+waters", "answer hq-order drake+waters"),  # BCS-7.5f-7: an order
+    ("answer defense Top", "answer defense top"),
 ])
 def test_forms_give_one_canonical_line(text, canonical):
     """Case, dashes and spaces vary; the canonical line is one."""
@@ -81,6 +93,9 @@ def test_forms_give_one_canonical_line(text, canonical):
 
 @pytest.mark.parametrize("text,msg", [
     ("mvoe 3-1-arm B15.09", "did you mean 'move'"),
+    ("setup g-1-arm", "setup UNIT .HEX. .move | deployed., or setup done"),
+    ("setup g-1-arm B16.09 sideways", "setup UNIT"),
+    ("setup g-1-arm upside", "not a hex id"),
     ("move 3-1-arm B1509", "not a hex id"),
     ("move 3-1-arm+3-1-arm B15.09", "each unit of the stack once"),
     ("activate cca now", "activate FORMATION"),
@@ -103,6 +118,9 @@ def test_forms_give_one_canonical_line(text, canonical):
     ("barrage B8.19 mortar 1 spot cca-hq", "'arty N' and/or 'air N'"),
     ("fire B8.19 701-td", "malformed 'fire'"),
     ("fire B8.19 with 90-mdr suppress air", "malformed 'fire'"),   # BCS-8.3f: never Suppression
+    ("mine", "malformed 'mine'"),                                   # BBF-3.1a
+    ("mine B30.28 B30.29", "malformed 'mine'"),
+    ("mine here", "not a hex id"),
     ("", "empty order"),
 ])
 def test_bad_text_is_one_line(text, msg):

@@ -26,15 +26,16 @@ def _floats(x) -> bool:
     return False
 
 
-def play(seed: int, max_orders: int = 3000):
+def play(seed: int, max_orders: int = 3000, options: dict | None = None,
+         style: str = "random"):
     """Play 5.2 bot against bot with keyed dice; returns the final state and the orders."""
     rng = random.Random(seed)
     dice = KeyedDice(seed.to_bytes(8, "big"))
-    state = ENGINE.setup("5.2", OPTIONS)
+    state = ENGINE.setup("5.2", options or OPTIONS)
     n = 0
     while ENGINE.pending(state):
         side = ENGINE.pending(state)[0].side
-        lines = ENGINE.bot(state, side, rng)
+        lines = ENGINE.bot(state, side, rng, style)
         assert lines, ENGINE.pending(state)
         for line in lines:
             ENGINE.apply(state, side, ENGINE.parse_order(line), Context(dice, action=n))
@@ -52,6 +53,15 @@ def test_spring_wind_plays_to_a_result(seed):
     assert state.turn == 4 and state.phase == "over"
     assert not _floats(msgspec.to_builtins(state))
     assert n > 40
+
+
+@pytest.mark.parametrize("style", ["random", "heuristic"])
+def test_spring_wind_plays_with_the_set_up_decision(style):
+    """BCS-1.4E: both sides asked in the Set-up decision (the Allies only have set-up units in
+    5.2), the bot answers it and 5.2 plays to its result."""
+    state, n = play(5, options={**OPTIONS, "setup_decision": "both"}, style=style)
+    out = ENGINE.outcome(state)
+    assert out is not None and "BbF 5.2" in out.reason and state.setting == []
 
 
 def test_enemy_sees_the_top_unit_only():

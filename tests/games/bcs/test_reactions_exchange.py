@@ -132,3 +132,70 @@ def test_an_assault_answered_by_standing_orders_costs_one_file(tmp_path, positio
     t.play_one(["done"])
     t.deliver()
     assert "ii-7-pz engages 3-1-arm in B8.19" in _events(t, "allied")
+
+
+#: KG Reimann's ii-86-inf next to cca-hq (B15.11), alone in its hex: moving in jumps it (9.1f).
+HQ_POSITION = {"units": [{"id": "reim-hq", "hex": "B13.13"}, {"id": "ii-86-inf", "hex": "B14.11"},
+                         {"id": "cca-hq", "hex": "B15.11"}, {"id": "cca-trains", "hex": "B16.13"},
+                         {"id": "drake", "hex": "B14.09"}, {"id": "ccc-hq", "hex": "B42.06"},
+                         {"id": "2-1-arm", "hex": "B42.06"}],
+               "active": "reim", "ask": {"allied": ["hq-retreat"]}}
+
+
+@pytest.fixture
+def hq_position(monkeypatch):
+    """5.2's set-up replaced by HQ_POSITION (the Allies have no standing order 'hq-retreat')."""
+    busy: list[bool] = []
+
+    def setup(scenario, options):
+        if busy:
+            return BcsEngine.setup(ENGINE, scenario, options)
+        busy.append(True)
+        try:
+            return HOOKS.build(Case(id="x", position=HQ_POSITION))
+        finally:
+            busy.pop()
+
+    monkeypatch.setattr(ENGINE, "setup", setup)
+
+
+@pytest.mark.parametrize("mode", ["peer", "hosted"])
+def test_the_owner_places_his_jumped_hq_in_the_hex_he_names(tmp_path, hq_position, mode):
+    """BCS-9.1f-2 asked through the exchange: the Axis's move jumps cca-hq; the Allies, asked,
+    read the hexes meeting 9.1f in their own status or report only (never the Axis's files); a
+    hex that does not meet 9.1f is refused by their own check in one line naming the rule
+    (hosted: on their stand-in, which has the choices from their view); 'answer hq-retreat
+    B13.09' places the HQ there and the Axis's held 'end' resumes; every archive verifies."""
+    t = Table(tmp_path, game="bcs", scenario="5.2", mode=mode, sides=SIDES, options=ENTRY)
+    t.deliver()
+    assert t.mover() == "axis"
+    # hosted, the Axis's stand-in answers the jump by the engine's choices (the Allies' standing
+    # orders are hidden from him), so his check wants his Second Activation decided: 'pass'
+    # sends the file as it is (peer, his check sees the question and holds the 'end')
+    t.play_one(["move ii-86-inf B15.11", "end", *(["pass"] if mode == "hosted" else [])])
+    t.deliver()
+    allied = _status(t, "allied")
+    assert allied["pending"] == ["allied"], allied
+    choices = b"his own choices (answer hq-retreat CHOICE): B12.10, B13.09, B14.09"
+    if mode == "peer":
+        assert choices.decode() in allied["decisions"][0]["what"], allied
+    else:
+        assert any(b"B13.09" in f.read_bytes() for f in t.dirs["allied"].rglob("*.txt"))
+    for f in t.dirs["axis"].rglob("*"):
+        if f.is_file():
+            assert choices not in f.read_bytes(), f
+    bad = tmp_path / "bad.txt"
+    bad.write_text("answer hq-retreat B16.12\n", encoding="utf-8")
+    r = t.run("check", str(t.dirs["allied"]), str(bad))
+    assert r.exit_code != 0 and "[BCS-9.1f-2]" in r.output and "Traceback" not in r.output, \
+        r.output
+    t.play_one(["answer hq-retreat B13.09"])
+    t.deliver()
+    st = _status(t, "axis")
+    assert st["pending"] == ["axis"] and "Second Activation" in st["decisions"][0]["what"], st
+    t.play_one(["done"])
+    t.deliver()
+    assert "HQ retreats from B15.11 to B13.09" in _events(t, "allied")
+    for party in (*SIDES, *(("host",) if mode == "hosted" else ())):
+        r = CliRunner().invoke(cli, ["verify", str(t.dirs[party])])
+        assert r.exit_code == 0 and "OK: the archive verifies." in r.output, r.output
