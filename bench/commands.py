@@ -133,9 +133,11 @@ def make_genesis(root: Path, game: Any, scenario: str, seed: int) -> dict[str, P
             keys[side].write_bytes(_private_bytes(k, None))
             keys[side].with_suffix(".pub").write_text(
                 format_public(public_raw(k.public_key()), side), encoding="ascii")
+        # peer mode, as before sealed mode became the default for games with hidden units
+        # (a sealed game is another exchange: bench/sealed.py compares the two)
         ops.new_game(game.id, scenario, root / a, side=a, key_path=str(keys[a]),
                      opponent_pub=str(keys[b].with_suffix(".pub")),
-                     out=str(root / "mail" / "00001-proposal.pbem"))
+                     out=str(root / "mail" / "00001-proposal.pbem"), mode="peer")
         ops.join_game(str(root / "mail" / "00001-proposal.pbem"), key_path=str(keys[b]),
                       root=root / b, out=str(root / "mail" / "00002-accept.pbem"))
     return keys

@@ -6,7 +6,6 @@ this module (its last line); `pbem verify FILE` (pbem/cli.py) reads records too.
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Callable
 
@@ -107,6 +106,8 @@ def stats_cmd(sources: tuple[str, ...], as_json: bool) -> None:
         if progress is not None and len(sources) > 1:
             progress(n, len(sources), s)
     if as_json:
+        import json
+
         echo(json.dumps(st.to_json(), sort_keys=True, indent=1))
     else:
         echo(st.text(), nl=False)

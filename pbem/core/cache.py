@@ -24,7 +24,6 @@ import io
 import os
 import pickle
 import sys
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -119,6 +118,8 @@ def store(kind: str, key: str, body: bytes) -> bool:
         return False
     data = MAGIC + hashlib.sha256(body).hexdigest().encode("ascii") + b"\n" + body
     try:
+        import tempfile       # only when storing (most commands only read entries)
+
         fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
         try:
             with os.fdopen(fd, "wb") as fh:

@@ -32,7 +32,10 @@ def file_key(game_id: str, shares: list[bytes], file_hash: bytes, seq: int,
     """
     msg = (lp(DICE_KEY_TAG) + lp(cls.encode("ascii")) + b"".join(lp(s) for s in shares)
            + lp(file_hash) + struct.pack(">Q", seq))
-    return hmac.new(dice_salt(game_id), msg, hashlib.sha256).digest()
+    return hmac.digest(dice_salt(game_id), msg, "sha256")
+
+
+_ROLL_PREFIX = lp(ROLL_TAG)
 
 
 def derive_roll(key: bytes, action: int, index: int, sides: int) -> int:
@@ -42,8 +45,8 @@ def derive_roll(key: bytes, action: int, index: int, sides: int) -> int:
     limit = 2**64 - (2**64 % sides)
     retry = 0
     while True:
-        msg = lp(ROLL_TAG) + struct.pack(">IIII", action, index, sides, retry)
-        block = hmac.new(key, msg, hashlib.sha256).digest()
+        msg = _ROLL_PREFIX + struct.pack(">IIII", action, index, sides, retry)
+        block = hmac.digest(key, msg, "sha256")     # HMAC-SHA256 in one call (OpenSSL's)
         for (word,) in struct.iter_unpack(">Q", block):
             if word < limit:
                 return word % sides + 1

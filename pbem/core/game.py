@@ -30,9 +30,11 @@ dice and views on disk; the game owns the rules. The contract, in order of use:
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:           # only an annotation here: commands that play no bot skip the import
+    import random
 
 import msgspec
 

@@ -9,7 +9,6 @@ import unicodedata
 from pathlib import Path
 
 import msgspec
-from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from pbem.core.dice import lp
@@ -22,9 +21,14 @@ PASSPHRASE_ENV = "PBEM_PASSPHRASE"
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
+# cryptography's key serialization module (PEM, PKCS#8, SSH, ...) costs about 15 ms to import
+# and only writing a key and reading a key file in another form than the one pbem writes
+# unencrypted need it: it is imported there, not by every command (`pbem verify` prints
+# fingerprints from raw bytes; `pbem receive` reads its key through _plain_pkcs8).
+
 def public_raw(pub: Ed25519PublicKey) -> bytes:
     """The 32 raw bytes of a public key."""
-    return pub.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    return pub.public_bytes_raw()
 
 
 def fingerprint(raw_pub: bytes) -> str:
@@ -178,6 +182,8 @@ def decrypt_private(data: bytes, passphrase: str, *, source: str = "key") -> Ed2
 
 def _private_bytes(key: Ed25519PrivateKey, passphrase: str | None) -> bytes:
     if passphrase is None:
+        from cryptography.hazmat.primitives import serialization
+
         return key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                                  serialization.NoEncryption())
     return encrypt_private(key, passphrase)
@@ -270,6 +276,12 @@ def load_private(path: str | Path, passphrase: str | None = None) -> Ed25519Priv
                                f"passphrase: set ${PASSPHRASE_ENV}")
     if kind == "pbem":
         return decrypt_private(data, passphrase or "", source=str(p))
+    if kind == "plain":
+        raw = _plain_pkcs8(data)
+        if raw is not None:
+            return Ed25519PrivateKey.from_private_bytes(raw)
+    from cryptography.hazmat.primitives import serialization
+
     try:
         key = serialization.load_pem_private_key(
             data, password=(passphrase or "").encode("utf-8") if kind != "plain" else None)
@@ -283,10 +295,33 @@ def load_private(path: str | Path, passphrase: str | None = None) -> Ed25519Priv
     return key
 
 
+# The unencrypted PKCS#8 PEM that cryptography writes for an Ed25519 key (_private_bytes with
+# no passphrase): the fixed DER header of RFC 8410's OneAsymmetricKey, then the 32-byte seed.
+_PKCS8_ED25519 = bytes.fromhex("302e020100300506032b657004220420")
+_PEM_BEGIN, _PEM_END = b"-----BEGIN PRIVATE KEY-----\n", b"-----END PRIVATE KEY-----\n"
+
+
+def _plain_pkcs8(data: bytes) -> bytes | None:
+    """The 32-byte seed of an unencrypted Ed25519 key file exactly as pbem writes it (one PEM
+    block, the fixed RFC 8410 DER); None for anything else, which load_private then hands to
+    cryptography's PEM reader (the same key either way, without importing that reader)."""
+    if not (data.startswith(_PEM_BEGIN) and data.endswith(_PEM_END)):
+        return None
+    body = data[len(_PEM_BEGIN):-len(_PEM_END)]
+    if b"-" in body or b":" in body:
+        return None
+    try:
+        der = base64.b64decode(b"".join(body.split(b"\n")), validate=True)
+    except ValueError:
+        return None
+    if len(der) != len(_PKCS8_ED25519) + 32 or not der.startswith(_PKCS8_ED25519):
+        return None
+    return der[len(_PKCS8_ED25519):]
+
+
 def private_raw(key: Ed25519PrivateKey) -> bytes:
     """The 32 raw secret bytes (used only to derive this game's dice secret)."""
-    return key.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
-                             serialization.NoEncryption())
+    return key.private_bytes_raw()
 
 
 SECRET_WRAP_INFO = b"pbem/v1/secret-wrap"

@@ -19,8 +19,6 @@ from __future__ import annotations
 import fcntl
 import os
 import re
-import shutil
-import tempfile
 from pathlib import Path
 from typing import Callable
 
@@ -52,6 +50,8 @@ def atomic_write(path: Path, data: bytes | str, *, durable: bool = True) -> None
     rebuilt from the signed files.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
+    import tempfile       # here, not at the top: `pbem verify` writes nothing
+
     raw = data.encode("utf-8") if isinstance(data, str) else data
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
@@ -109,6 +109,13 @@ def remove_stale_temps(folder: Path, target: str | None = None) -> int:
     return n
 
 
+def _rmtree(path: Path) -> None:
+    """Remove a folder tree, ignoring errors (shutil imported only when there is one)."""
+    import shutil
+
+    shutil.rmtree(path, ignore_errors=True)
+
+
 def remove_partials(root: str | Path) -> None:
     """Remove what a killed `new`, `host` or `join` left half-built: hidden siblings
     `.DIR.partial-*`, and in an existing DIR without archive.json the entries moved in from
@@ -121,7 +128,7 @@ def remove_partials(root: str | Path) -> None:
         return
     for name in names:
         if name.startswith(prefix) and (root.parent / name).is_dir():
-            shutil.rmtree(root.parent / name, ignore_errors=True)
+            _rmtree(root.parent / name)
     try:
         inside = os.listdir(root) if root.is_dir() else []
     except OSError:
@@ -132,9 +139,9 @@ def remove_partials(root: str | Path) -> None:
     if not (root / "archive.json").exists() and all(
             n in ("files", "secret", ".lock") or n.startswith(_INNER) for n in inside):
         for n in ("files", "secret"):
-            shutil.rmtree(root / n, ignore_errors=True)
+            _rmtree(root / n)
     for n in inner:
-        shutil.rmtree(root / n, ignore_errors=True)
+        _rmtree(root / n)
 
 
 def create_in_place(root: str | Path, info: "ArchiveInfo",
@@ -176,7 +183,7 @@ def create_in_place(root: str | Path, info: "ArchiveInfo",
         except OSError as e:
             raise ArchiveError(f"{root}: cannot create the archive here ({e.strerror})") from None
     except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
+        _rmtree(tmp)
         remove_partials(root)
         raise
     fsync_dir(root if existing else root.parent)

@@ -15,7 +15,6 @@ the public event texts). The processor does the rest:
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -150,6 +149,8 @@ class DrawBook:
         if side != s.party or side not in owners(s.game, s.genesis.p.scenario):
             return {}
         if s.own is None:
+            import json
+
             try:
                 data = json.loads(store_path(s.archive.root).read_text())
             except (OSError, ValueError):
@@ -171,6 +172,8 @@ class DrawBook:
         vals = self.known(self.s.party)
         if not vals:
             return
+        import json
+
         path = store_path(self.s.archive.root)
         data = json.dumps(vals, sort_keys=True).encode()
         try:

@@ -35,8 +35,11 @@ _KIND_RE = re.compile(r"[^a-z0-9_-]+")
 
 
 def _no_controls(text: object) -> str:
+    s = str(text)
+    if s.isascii() and s.isprintable():   # no ASCII character is Cf, Zl or Zp: nothing to do
+        return s
     return "".join(" " if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") else ch
-                   for ch in str(text))
+                   for ch in s)
 
 
 def clean(text: object) -> str:

@@ -3,8 +3,8 @@
 docs/protocol.md, "Caches": a stored file changed after it was remembered as verified is
 checked in full and refused; a record of verified files written without this installation's
 HMAC key is ignored; damaged or stale entries of the static caches (scenario data, compiled
-templates, map layers) are rebuilt and the reports come out byte-identical; `pbem verify`
-reads none of it.
+templates, map layers, the move helper's step tables) are rebuilt and the reports come out
+byte-identical; `pbem verify` reads none of it.
 """
 
 from __future__ import annotations
@@ -197,3 +197,90 @@ def test_a_pickled_entry_is_rebuilt_when_the_code_it_depends_on_changed(cache_di
                         lambda m: "0" * 64 if m == "pbem.core.mapdata" else real(m))
     cache.remember("t", "k", build)
     assert len(built) == 2
+
+
+
+@pytest.mark.parametrize("game,scenario,sides,kind", [
+    ("holdfast", "race-to-tunis", ("allied", "axis"), "holdfast-steps"),
+    ("kasserine", "historical", ("axis", "us"), "kasserine-steps")])
+def test_damaged_move_helper_tables_are_rebuilt_and_reports_are_identical(tmp_path, monkeypatch,
+                                                                          game, scenario, sides,
+                                                                          kind):
+    """The move helper's step tables (Holdfast: each unit type's passable steps and their
+    costs; Kasserine: every hex's steps out for one side), kept in the package-side cache:
+    `pbem receive` of a file after which the receiver has units to move, in a fresh process
+    on a copy of the archive as it was, with no cache, a fresh cache, a warm one and with
+    those entries damaged (body changed; or a valid hash over another body), writes the same
+    report and reply bytes each time, and the damaged entries are rebuilt."""
+    import hashlib
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    from pbem.core import cache
+    from pbem.protocol.ops import open_session
+
+    monkeypatch.setenv("PBEM_CACHE_DIR", "")          # the game itself is played uncached
+    t = Table(tmp_path / "game", game=game, scenario=scenario, sides=sides)
+
+    def moves(side: str) -> bool:
+        state = open_session(t.dirs[side]).state
+        if game == "holdfast":
+            from pbem.games.holdfast.data import world
+            from pbem.games.holdfast.reach import movable
+
+            return bool(movable(state, world(state.public.scenario), side))
+        from pbem.games.kasserine.board import data_of
+        from pbem.games.kasserine.reach import movers
+
+        return any(movers(state, data_of(state), side))
+
+    found = None
+    for _ in range(40):
+        while t.inbox and found is None:
+            path, to = t.inbox[0]
+            before = tmp_path / "before"
+            shutil.rmtree(before, ignore_errors=True)
+            shutil.copytree(t.dirs[to], before)
+            t.deliver_one()
+            if moves(to):
+                found = (path, to, before)
+        if found:
+            break
+        t.play_one()
+    assert found, "no position with units to move"
+    path, to, before = found
+    cdir = tmp_path / "c"
+    outs = {}
+    for label, folder in (("none", ""), ("fresh", str(cdir)), ("warm", str(cdir)),
+                          ("damaged", str(cdir))):
+        if label == "damaged":
+            for i, p in enumerate(sorted(cdir.glob(f"{kind}-*.bin"))):
+                raw = bytearray(p.read_bytes())
+                if i % 2 == 0:
+                    raw[-1] ^= 0xFF                      # the body no longer has its hash
+                    p.write_bytes(bytes(raw))
+                else:                                    # a consistent header, a junk body
+                    body = b"not what was stored"
+                    p.write_bytes(cache.MAGIC + hashlib.sha256(body).hexdigest().encode()
+                                  + b"\n" + body)
+        work = tmp_path / "run"                         # one path: reports name it
+        shutil.rmtree(work, ignore_errors=True)
+        shutil.copytree(before, work)
+        out = tmp_path / "reply.pbem"
+        out.unlink(missing_ok=True)
+        r = subprocess.run([sys.executable, "-c", "from pbem.cli import main; main()",
+                            "receive", str(work), path, "--key", t.key(to), "--out", str(out)],
+                           env=dict(os.environ, PBEM_CACHE_DIR=folder), capture_output=True)
+        assert r.returncode == 0, r.stderr
+        reports = sorted((work / "reports" / to).glob("[0-9]*.html"))
+        outs[label] = (reports[-1].name, reports[-1].read_bytes(),
+                       out.read_bytes() if out.exists() else b"")
+        if label == "fresh":
+            assert list(cdir.glob(f"{kind}-*.bin"))
+    assert b"reach" in outs["none"][1]
+    assert outs["none"] == outs["fresh"] == outs["warm"] == outs["damaged"]
+    monkeypatch.setenv("PBEM_CACHE_DIR", str(cdir))
+    for p in cdir.glob(f"{kind}-*.bin"):                  # rebuilt: intact again
+        assert cache.load(kind, p.name[len(kind) + 1:-4]) is not None

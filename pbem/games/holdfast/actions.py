@@ -12,7 +12,7 @@ from pbem.games.holdfast.orders import Allocate, Attack, Buy, End, Move, Order, 
 from pbem.games.holdfast.sequence import (end_player_turn, roll_weather, setup_done,
                                           start_game_turn)
 from pbem.games.holdfast.state import HoldfastState, MoveSeen
-from pbem.games.holdfast.supply import in_supply
+from pbem.games.holdfast.supply import in_supply, net_for
 from pbem.games.holdfast.victory import check_axis_turn_end
 
 
@@ -109,7 +109,8 @@ def _move(state: HoldfastState, w: World, side: str, o: Move, ctx: Context) -> N
             raise IllegalOrder("you have no leader in play", rule="HF-4-e")
         if priv.leader_mp_used:
             raise IllegalOrder("the leader has already given +1 MP this turn", rule="HF-4-e")
-    supplied = in_supply(state, w, side, o.unit)
+    net = net_for(state, w, side)        # the position does not change until the move is applied
+    supplied = in_supply(state, w, side, o.unit, net=net)
     if o.strategic:
         if not w.strategic_allowed(pub.turn):
             raise IllegalOrder("no strategic movement on turns 1 and 2", rule="ERR-HF-9.3")
@@ -121,7 +122,7 @@ def _move(state: HoldfastState, w: World, side: str, o: Move, ctx: Context) -> N
     check_path(state, w, side, o.unit, path, mp, o.strategic)
     # -- legal: apply
     if supplied:
-        in_supply(state, w, side, o.unit, claim=True)
+        in_supply(state, w, side, o.unit, claim=True, net=net)
     start = u.hex
     u.hex, u.moved = path[-1], True
     pub.rp[side] -= w.rp_cost("activate_move")

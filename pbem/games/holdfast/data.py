@@ -58,10 +58,11 @@ def _cached_world(scenario_id: str, data: Any, data_key: str) -> "World":
 
     code = [cache.source_hash(sys.modules[m])
             for m in (__name__, "pbem.core.hexgrid", "pbem.core.mapdata")]
-    derived = cache.remember("holdfast-world",
-                             cache.key_of("holdfast-world", data_key, scenario_id, *code), build)
+    world_key = cache.key_of("holdfast-world", data_key, scenario_id, *code)
+    derived = cache.remember("holdfast-world", world_key, build)
     w = World.__new__(World)
     w.__dict__.update(derived)
+    w.cache_key = world_key          # what is derived from this world is kept per this hash
     w.data, w.map, w.grid = data, data.map, data.map.grid
     w.units, w.tables, w.turns, w.scenario = (UnitSpecs(data.units), data.tables, data.turns,
                                               data.scenario)

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context, Decision, MarkerStyle, OptionSpec, Outcome, ReportModel
 from pbem.games.holdfast import conditions
 from pbem.games.holdfast.orders import HIT_MODES
-from pbem.games.holdfast import actions, bot as bots, orders, sealed, sequence
+from pbem.games.holdfast import actions, orders, sealed, sequence
 from pbem.games.holdfast.data import world
 from pbem.games.holdfast.options import OPTIONS, resolve_options
 from pbem.games.holdfast.report import MARKER_STYLES, TITLE, build_report
@@ -18,6 +17,9 @@ from pbem.games.holdfast.scenario import SCENARIO_DIR, data_files, scenario_ids
 from pbem.games.holdfast.standin import standin
 from pbem.games.holdfast.state import HoldfastState
 from pbem.games.holdfast.view import HoldfastView, build_view, secrets
+
+if TYPE_CHECKING:   # an annotation only; the bots (and random) load when a bot plays
+    import random
 
 class HoldfastGame:
     """Holdfast: Tunisia 1942-43."""
@@ -110,6 +112,8 @@ class HoldfastGame:
     def bot(self, state: HoldfastState, side: str, rng: random.Random,
             style: str = "random") -> list[str]:
         """Order lines for side's pending decision."""
+        from pbem.games.holdfast import bot as bots
+
         return bots.play(state, world(state.public.scenario), side, rng, style)
 
     def parse_condition(self, text: str) -> str:

@@ -48,21 +48,55 @@ def side_cost(w: World, a: str, b: str, weather: str) -> int:
 
 
 def step_table(w: World, unit_type: str, weather: str) -> dict[str, tuple]:
-    """Per hex, the passable steps (next hex, hex cost without EZOC, hexside cost); memoised."""
+    """Per hex, the passable steps (next hex, hex cost without EZOC, hexside cost); memoised,
+    and for shipped scenario data kept in the package-side cache (pbem.core.cache) under the
+    hash of the world's data and code and of this module's source."""
     def make() -> dict[str, tuple]:
         return {h: tuple((n, hex_cost(w, unit_type, h, n, False), side_cost(w, h, n, weather))
                          for n in ns) for h, ns in w.pass_nbrs.items()}
-    return w.cached("steps", (unit_type, weather), make, 64)
+
+    def kept() -> dict[str, tuple]:
+        world_key = getattr(w, "cache_key", None)
+        if not isinstance(world_key, str):
+            return make()
+        import sys
+
+        from pbem.core import cache
+
+        key = cache.key_of("holdfast-steps", world_key, unit_type, weather,
+                           cache.source_hash(sys.modules[__name__]))
+        return cache.remember("holdfast-steps", key, make)
+    return w.cached("steps", (unit_type, weather), kept, 64)
+
+
+def position(state: HoldfastState, w: World, side: str) -> tuple[frozenset[str], ...]:
+    """What movement reads of the board for side: its own block hexes, the enemy's, and the
+    hexes in an enemy ZOC. Computed once by a caller that checks many moves in one position
+    (the move helper), instead of once per path."""
+    return block_hexes(state, side), block_hexes(state, enemy(side)), ezoc(state, w, side)
+
+
+def step_costs(w: World, unit_type: str, weather: str) -> dict[tuple[str, str], tuple[int, int]]:
+    """step_table by pair: (hex, next hex) -> (hex cost without EZOC, hexside cost); memoised."""
+    def make() -> dict[tuple[str, str], tuple[int, int]]:
+        return {(h, n): (hc, sc) for h, steps in step_table(w, unit_type, weather).items()
+                for n, hc, sc in steps}
+    return w.cached("step-costs", (unit_type, weather), make, 64)
 
 
 def check_path(state: HoldfastState, w: World, side: str, unit_id: str, path: list[str],
-               mp: int, strategic: bool) -> list[int]:
-    """Validate a path hex by hex and return the cost of each step; IllegalOrder if not legal."""
+               mp: int, strategic: bool, *, pos: tuple[frozenset[str], ...] | None = None
+               ) -> list[int]:
+    """Validate a path hex by hex and return the cost of each step; IllegalOrder if not legal.
+
+    pos: position(state, w, side) when the caller has it (the state unchanged since); then
+    the caller checks many paths in one position (the move helper), and each step's cost is
+    read from the memo of hex_cost and side_cost by pair (step_costs) instead."""
     u = state.private[side].units[unit_id]
     spec = w.units[unit_id]
-    ez = ezoc(state, w, side)
-    foe = block_hexes(state, enemy(side))
+    own, foe, ez = pos if pos is not None else position(state, w, side)
     pub = state.public
+    known = step_costs(w, spec.type, pub.weather) if pos is not None else {}
     if strategic and u.hex in ez:
         raise IllegalOrder(f"strategic movement may not begin in an enemy ZOC ({u.hex})",
                            rule="HF-9.3-a")
@@ -86,7 +120,12 @@ def check_path(state: HoldfastState, w: World, side: str, unit_id: str, path: li
         if strategic and nxt in ez:
             raise IllegalOrder(f"strategic movement may not enter an enemy ZOC ({nxt})",
                                rule="HF-9.3-a")
-        cost = hex_cost(w, spec.type, here, nxt, nxt in ez) + side_cost(w, here, nxt, pub.weather)
+        pair = known.get((here, nxt))
+        if pair is None:
+            cost = (hex_cost(w, spec.type, here, nxt, nxt in ez)
+                    + side_cost(w, here, nxt, pub.weather))
+        else:                   # the same values: hex_cost with EZOC is max(cost, ezoc_mp)
+            cost = (max(pair[0], w.tables.ezoc_mp) if nxt in ez else pair[0]) + pair[1]
         spent += cost
         costs.append(cost)
         if spent > mp:
@@ -94,25 +133,26 @@ def check_path(state: HoldfastState, w: World, side: str, unit_id: str, path: li
             raise IllegalOrder(f"entering {nxt} needs {spent} MP in all ({entered}); {unit_id} "
                                f"has {mp} MP", rule="HF-9.1-b")
         here = nxt
-    if here in block_hexes(state, side):
+    if here in own:
         raise IllegalOrder(f"{here} already holds a friendly block", rule="HF-9.1-c")
     return costs
 
 
 def reachable(state: HoldfastState, w: World, side: str, unit_id: str, mp: int,
-              strategic: bool) -> dict[str, list[str]]:
-    """Every hex the unit could end a move in with mp, and a cheapest path to it (for bots)."""
+              strategic: bool, *, pos: tuple[frozenset[str], ...] | None = None
+              ) -> dict[str, list[str]]:
+    """Every hex the unit could end a move in with mp, and a cheapest path to it (for bots).
+
+    pos: position(state, w, side) when the caller has it (the state unchanged since)."""
     import heapq
 
     u = state.private[side].units[unit_id]
     spec = w.units[unit_id]
-    ez = ezoc(state, w, side)
+    own_hexes, foe_hexes, ez = pos if pos is not None else position(state, w, side)
     if strategic and u.hex in ez:
         return {}
     steps = step_table(w, spec.type, state.public.weather)
     ezoc_mp = w.tables.ezoc_mp
-    foe_hexes = block_hexes(state, enemy(side))
-    own_hexes = block_hexes(state, side)
     stop = foe_hexes | ez if strategic else foe_hexes
     if not w.gray_open(side, state.public.turn):
         stop = stop | w.gray

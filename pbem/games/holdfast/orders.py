@@ -16,7 +16,6 @@ HEX is a hex id (0812) or a place name with underscores for spaces (souk_ahras).
 
 from __future__ import annotations
 
-import difflib
 import re
 from typing import ClassVar
 
@@ -153,6 +152,8 @@ def suggest(word: str, known: tuple[str, ...]) -> str:
     """' (did you mean X?)' for a word close to a known one, '' otherwise."""
     if word in known:
         return ""
+    import difflib      # only to suggest a word after a mistake
+
     close = difflib.get_close_matches(word, known, n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Reach, UnitReach
 from pbem.games.holdfast.data import World
-from pbem.games.holdfast.movement import allowance, check_path, reachable
+from pbem.games.holdfast.movement import allowance, check_path, position, reachable
 from pbem.games.holdfast.state import HoldfastState
-from pbem.games.holdfast.supply import block_hexes, in_supply
+from pbem.games.holdfast.supply import in_supply
 
 
 def movable(state: HoldfastState, w: World, side: str) -> list[str]:
@@ -25,11 +25,12 @@ def movable(state: HoldfastState, w: World, side: str) -> list[str]:
 
 
 def _reach(state: HoldfastState, w: World, side: str, uid: str, mp: int,
-           strategic: bool) -> tuple[Reach, ...]:
-    """Every hex on a cheapest legal path of one activation, with the MP spent to get there."""
-    own = block_hexes(state, side)
+           strategic: bool, pos: tuple[frozenset[str], ...]) -> tuple[Reach, ...]:
+    """Every hex on a cheapest legal path of one activation, with the MP spent to get there
+    (pos: movement.position of this state, read once for every unit)."""
+    own = pos[0]
     nodes: dict[str, Reach] = {}
-    paths = reachable(state, w, side, uid, mp, strategic)
+    paths = reachable(state, w, side, uid, mp, strategic, pos=pos)
     inner = {h for p in paths.values() for h in p[:-1]}
     # a path to a hex on the way to another is a prefix of that one: checking the longest
     # paths checks every step of every path (their ends are the only free hexes they pass)
@@ -37,7 +38,7 @@ def _reach(state: HoldfastState, w: World, side: str, uid: str, mp: int,
         if dest in inner:
             continue
         try:
-            costs = check_path(state, w, side, uid, path, mp, strategic)
+            costs = check_path(state, w, side, uid, path, mp, strategic, pos=pos)
         except IllegalOrder:            # the rules have the last word: never offer such a path
             continue
         total, prev = 0, ""
@@ -58,6 +59,7 @@ def unit_reach(state: HoldfastState, w: World, side: str) -> list[UnitReach]:
     priv = state.private[side]
     has_leader = not priv.leader_mp_used and any(
         x.where == "offmap" and w.units[x.id].support == "leader" for x in priv.units.values())
+    pos = position(state, w, side)          # the state does not change while this runs
     for uid in movable(state, w, side):
         u = priv.units[uid]
         supplied = in_supply(state, w, side, uid)
@@ -68,7 +70,7 @@ def unit_reach(state: HoldfastState, w: World, side: str) -> list[UnitReach]:
             for leader in (False, True) if has_leader else (False,):
                 mp = allowance(w, w.units[uid], weather=pub.weather, supplied=supplied,
                                leader=leader, strategic=strategic)
-                hexes = _reach(state, w, side, uid, mp, strategic)
+                hexes = _reach(state, w, side, uid, mp, strategic, pos)
                 if not hexes:
                     continue
                 kind = " ".join(x for x, on in (("strategic", strategic), ("leader", leader))

@@ -135,17 +135,19 @@ def assign_slots(state: HoldfastState) -> None:
     pub = state.public
     for side in SIDES:
         priv = state.private[side]
-        for key in [k for k, u in priv.units.items()
-                    if k.startswith(STANDIN_PREFIX) and u.where != "map"]:
-            del priv.units[key]
-        for uid in [u for u in priv.slots
-                    if priv.units.get(u) is None or priv.units[u].where not in ("map", KNOWN)]:
-            del priv.slots[uid]
-        for uid, u in sorted(priv.units.items()):
-            if u.where == "map" and not uid.startswith(STANDIN_PREFIX) and uid not in priv.slots:
-                n = pub.slots.get(side, 0) + 1
-                pub.slots[side] = n
-                priv.slots[uid] = n
+        units, slots = priv.units, priv.slots
+        for key in [k for k, u in units.items()
+                    if u.where != "map" and k.startswith(STANDIN_PREFIX)]:
+            del units[key]
+        for uid in [u for u in slots
+                    if (x := units.get(u)) is None or x.where not in ("map", KNOWN)]:
+            del slots[uid]
+        # called after every order: usually no unit needs a slot, so sort only those that do
+        for uid in sorted([k for k, u in units.items() if u.where == "map" and k not in slots
+                           and not k.startswith(STANDIN_PREFIX)]):
+            n = pub.slots.get(side, 0) + 1
+            pub.slots[side] = n
+            slots[uid] = n
 
 
 # -- the sealed interface ------------------------------------------------------------------

@@ -24,7 +24,7 @@ def zoc_of(w: World, hexes: frozenset[str]) -> frozenset[str]:
 
 def block_hexes(state: HoldfastState, side: str) -> frozenset[str]:
     """Hexes holding a block of side."""
-    return frozenset(u.hex for u in state.private[side].units.values() if u.where == "map")
+    return frozenset([u.hex for u in state.private[side].units.values() if u.where == "map"])
 
 
 class Net:

@@ -51,8 +51,8 @@ def zoc_hexes(state: KasserineState, data: KasserineData, side: str) -> frozense
     Computed once per position: the answer is memoised on the hexes of the units exerting it.
     """
     units = data.units
-    hexes = tuple(u.hex for uid, u in state.units.items()
-                  if u.status == "map" and u.side == side and not units[uid].no_zoc)
+    hexes = tuple([u.hex for uid, u in state.units.items()
+                   if u.status == "map" and u.side == side and not units[uid].no_zoc])
     return zoc_of(data, hexes)
 
 

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.core.errors import IllegalOrder, ScenarioError
 from pbem.core.game import Context, Decision, MarkerStyle, OptionSpec, Outcome, ReportModel
 from pbem.games.kasserine import conditions
 from pbem.games.kasserine.orders import STANDING_TOPICS, standing_mode
-from pbem.games.kasserine import actions, bot as bots, orders, sealed, sequence
+from pbem.games.kasserine import actions, orders, sealed, sequence
 from pbem.games.kasserine.board import data_of
 from pbem.games.kasserine.options import OPTIONS, resolve_options
 from pbem.games.kasserine.report import MARKER_STYLES, TITLE, build_report
@@ -18,6 +17,9 @@ from pbem.games.kasserine.scenario import data_files, load_kasserine, scenario_i
 from pbem.games.kasserine.standin import standin
 from pbem.games.kasserine.state import KasserineState
 from pbem.games.kasserine.view import KasserineView, build_view, secrets
+
+if TYPE_CHECKING:   # an annotation only; the bots (and random) load when a bot plays
+    import random
 
 _TITLES: dict[str, str] = {}
 
@@ -99,6 +101,8 @@ class KasserineGame:
     def bot(self, state: KasserineState, side: str, rng: random.Random,
             style: str = "random") -> list[str]:
         """Order lines for side's pending decision."""
+        from pbem.games.kasserine import bot as bots
+
         return bots.play(state, side, rng, style)
 
     def parse_condition(self, text: str) -> str:

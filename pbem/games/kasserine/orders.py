@@ -8,7 +8,6 @@ check/submit write the cheapest legal path in its place before signing.
 
 from __future__ import annotations
 
-import difflib
 import re
 from typing import ClassVar, Union
 
@@ -283,6 +282,8 @@ def parse_order(text: str) -> Order:
         return Loss(unit=_unit(words[1]))
     if verb == "standing" and len(words) >= 3:
         return parse_standing(" ".join(words), STANDING_TOPICS, _Modes)
+    import difflib      # only to suggest a word after a mistake
+
     close = difflib.get_close_matches(verb, VERBS, n=1, cutoff=0.6) if verb not in VERBS else []
     hint = f"did you mean {close[0]!r}? " if close else ""
     raise OrderSyntaxError(f"unknown order ({hint}expected one of: {USAGE})", rule=RULE)

@@ -15,17 +15,23 @@ import msgspec
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Reach, UnitReach
 from pbem.games.kasserine.board import data_of, occupancy
-from pbem.games.kasserine.movement import (Walker, arrival_hexes, can_arrive, move_edges,
-                                           penny_packet)
+from pbem.games.kasserine.movement import (Walker, arrival_hexes, can_arrive, fill_steps,
+                                           move_edges, penny_packet)
 from pbem.games.kasserine.scenario import KasserineData
 from pbem.games.kasserine.state import KasserineState
 
 _Key = tuple[str, bool]          # (hex, the unit must stop there)
 
 
+_MP: dict[int, str] = {}
+
+
 def _mp(half: int) -> str:
-    """Half movement points as printed: '3' or '1.5'."""
-    return f"{half / 2:g}"
+    """Half movement points as printed: '3' or '1.5' (memoised: a few values, many hexes)."""
+    text = _MP.get(half)
+    if text is None:
+        text = _MP[half] = f"{half / 2:g}"
+    return text
 
 
 def movers(state: KasserineState, data: KasserineData, side: str) -> tuple[list[str], list[str]]:
@@ -71,27 +77,34 @@ def _search(state: KasserineState, data: KasserineData, uid: str,
             n += 1
     probe = starts[0]
     occ, side, units, ma2 = probe.occ, probe.side, state.units, probe.ma2
+    never = 1 << 30
     while heap:
         spent, _, key, walk = heapq.heappop(heap)
-        if spent > best.get(key, 1 << 30) or walk[4]:
+        if spent > best.get(key, never) or walk[4]:
             continue
         for h, cost, _mine in move_edges(data, side, probe.mobile, key[0]):
             # terrain alone already costs too much, or an enemy holds the hex: the Walker
             # would refuse it (a cheap pre-check; the Walker decides everything else)
             if spent + cost > ma2 or (h in occ and units[occ[h]].side != side):
                 continue
-            for a, v in zip(_WALK, walk):
-                setattr(probe, a, v)
+            # a step costs at least its terrain (ZOC and whole-MA rules only add), so where the
+            # hex is already reached without stopping for no more, this step adds nothing the
+            # result shows: not a cheaper label, and a stopped label of a hex that also has an
+            # unstopped one is neither shown (_nodes prefers the unstopped) nor expanded
+            if best.get((h, False), never) <= spent + cost:
+                continue
+            probe.pos, probe.spent, probe.in_ezoc, probe.steps, probe.stopped = walk   # _WALK
             probe.entered = []
             try:
                 probe.step(h)
             except IllegalOrder:
                 continue
             k2 = (h, probe.stopped)
-            if probe.spent < best.get(k2, 1 << 30):
+            if probe.spent < best.get(k2, never):
                 best[k2], parent[k2] = probe.spent, key
                 n += 1
-                heapq.heappush(heap, (probe.spent, n, k2, tuple(getattr(probe, a) for a in _WALK)))
+                heapq.heappush(heap, (probe.spent, n, k2, (probe.pos, probe.spent, probe.in_ezoc,
+                                                           probe.steps, probe.stopped)))
     return best, parent
 
 
@@ -172,6 +185,7 @@ def unit_reach(state: KasserineState, data: KasserineData | None, side: str) -> 
     if key in _MEMO:
         _MEMO.move_to_end(key)
         return list(_MEMO[key])
+    fill_steps(data, side)
     memo: dict[tuple, tuple[Reach, ...]] = {}
     out = [_one(state, data, side, uid, False, memo) for uid in on_map]
     out += [_one(state, data, side, uid, True, memo) for uid in entering]

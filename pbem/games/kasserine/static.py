@@ -23,6 +23,7 @@ class Static:
         self.zoc: dict[tuple[str, ...], frozenset[str]] = {}
         self.edges: dict[tuple[str, bool, str], tuple[tuple[str, int, bool], ...]] = {}
         self.near: dict[tuple[str, ...], dict[str, int]] = {}
+        self.filled: set[str] = set()    # sides whose steps all over the map are memoised
 
 
 _TABLES: "weakref.WeakKeyDictionary[KasserineData, Static]" = weakref.WeakKeyDictionary()
