@@ -438,13 +438,15 @@ def _receive_again(archive: Archive, f: SignedFile, key: Any, out: str | None) -
 def owes_reply(s: Session, replied_to_orders: bool | None = None) -> bool:
     """Peer mode: this party owes an automatic reply: the other side's last files rolled dice
     that only this party's next file reveals, and this party has no decision of its own whose
-    orders would carry the reveal (or the game is over: the final reveal)."""
+    orders would carry the reveal (or the game is over: the final reveal). Private draws that
+    its own last file made due are not a reply: its next submitted file opens them
+    (reveal_after_own_file)."""
     if s.genesis.mode not in PEERISH or not s.genesis.complete or s.unresolved():
         return False
     me = s.party
     if s.facts is not None and s.over:
         return me not in s.facts.finals          # sealed: the final reveal
-    if s.draws is not None and s.draws.reveal_owed():
+    if s.draws is not None and s.draws.reveal_owed() and not reveal_after_own_file(s):
         return True                              # the rules need this side's private draws
     if me in s.pending_sides and not s.over:
         # sealed, on receipt: a decision this side's standing orders answer (section 5c); a
@@ -692,7 +694,7 @@ def submit_orders(root: str | Path, orders_path: str, *, key_path: str, out: str
         if s.over:
             raise PbemError(f"{root}: the game is over")
         opening = reveal_after_own_file(s)
-        if owes_reply(s) and not opening:
+        if owes_reply(s):
             raise PbemError(f"{root}: you owe the automatic reply to file {seq - 1}, which "
                             "was received but not answered (the receive was interrupted): run "
                             "the same 'pbem receive' again")
@@ -824,7 +826,7 @@ def status_lines(s: Session) -> list[str]:
         o = s.game.outcome(s.state)
         lines.append(f"The game is over: {o.winner + ' wins' if o.winner else 'a draw'} "  # type: ignore[union-attr]
                      f"({o.reason}).")  # type: ignore[union-attr]
-        if not owes_reply(s):
+        if not owes_reply(s) and not reveal_after_own_file(s):
             return lines
     for party, what in waiting:
         who = "You" if party == s.party else party

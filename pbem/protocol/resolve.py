@@ -202,12 +202,17 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
             elif h.side not in pending or turn.sender in pending:
                 return
             queue.pop(0)
-            if sealed and _returned_held(h):
+            try:
+                order, refusal = parse_line(game, h.line), None
+            except (IllegalOrder, OrderSyntaxError) as e:
+                order, refusal = None, e
+            if sealed and order is not None and _returned_held(h, order):
                 continue
             ctx = context(next_action)
             next_action += 1
             try:
-                order = parse_line(game, h.line)
+                if refusal is not None:
+                    raise refusal
                 if reveal is not None:
                     reveal(state, h.side, order)
                 apply_order(game, state, h.side, order, ctx)
@@ -223,14 +228,10 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
     def context(action: int) -> Context:
         return Context(dice, action=action, seq=turn.seq, private=draws is not None)
 
-    def _returned_held(h: HeldOrder) -> bool:
+    def _returned_held(h: HeldOrder, order: Any) -> bool:
         # Sealed: a held order runs later than its writer's processor could check it; if only
         # that processor can check it, it and the writer's later held orders of its file go
         # back to the writer on both processors alike (docs/sealed.md 5g)
-        try:
-            order = parse_line(game, h.line)
-        except (OrderSyntaxError, IllegalOrder):
-            return False
         if not hidden_legality(game, order):
             return False
         rest = [x for x in queue if x.seq == h.seq and x.side == h.side]

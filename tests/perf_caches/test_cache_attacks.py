@@ -42,6 +42,29 @@ def _forge_signature(path: Path) -> None:
     path.write_text(summary(f.payload) + _render(f.payload_bytes, bad), encoding="ascii")
 
 
+def cache_states(cdir: Path) -> tuple[tuple[str, str], ...]:
+    """The runs compared, as (label, PBEM_CACHE_DIR): no cache, a fresh one, a warm one, and
+    the same one after damage()."""
+    return (("none", ""), ("fresh", str(cdir)), ("warm", str(cdir)), ("damaged", str(cdir)))
+
+
+def damage(entries: list[Path]) -> None:
+    """Damage cache entries both ways, alternately: a body that no longer has its hash, and a
+    consistent header over a junk body."""
+    import hashlib
+
+    from pbem.core import cache
+
+    for i, p in enumerate(entries):
+        raw = bytearray(p.read_bytes())
+        if i % 2 == 0:
+            raw[-1] ^= 0xFF
+            p.write_bytes(bytes(raw))
+        else:
+            body = b"not what was stored"
+            p.write_bytes(cache.MAGIC + hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
+
+
 def test_verified_files_are_remembered_by_hash_under_an_hmac(tmp_path, cache_dir):
     t = _played(tmp_path)
     index = json.loads((t.dirs["red"] / "cache" / "verified.json").read_bytes())
@@ -134,12 +157,9 @@ def test_damaged_static_caches_are_rebuilt_and_reports_are_identical(tmp_path, g
     """A side's report, rendered by `pbem report` in a fresh process with no cache, with a
     fresh cache, with it warm, and with every entry damaged (body changed: its hash no longer
     matches; or a valid hash over a body that is not what was stored), is the same bytes."""
-    import hashlib
     import os
     import subprocess
     import sys
-
-    from pbem.core import cache
 
     work = tmp_path / "game"
     code = (f"import sys; sys.argv = ['pbem', 'demo', {str(work)!r}, '--game', {game!r}, "
@@ -151,18 +171,9 @@ def test_damaged_static_caches_are_rebuilt_and_reports_are_identical(tmp_path, g
     side = sorted(p.name for p in work.iterdir() if (p / "archive.json").exists())[0]
     outs = {}
     cdir = tmp_path / "c"
-    for label, folder in (("none", ""), ("fresh", str(cdir)), ("warm", str(cdir)),
-                          ("damaged", str(cdir))):
+    for label, folder in cache_states(cdir):
         if label == "damaged":
-            for i, p in enumerate(sorted(cdir.glob("*.bin"))):
-                raw = bytearray(p.read_bytes())
-                if i % 2:
-                    raw[-1] ^= 0xFF                      # the body no longer has its hash
-                    p.write_bytes(bytes(raw))
-                else:                                    # a consistent header, a junk body
-                    body = b"not what was stored"
-                    p.write_bytes(cache.MAGIC + hashlib.sha256(body).hexdigest().encode()
-                                  + b"\n" + body)
+            damage(sorted(cdir.glob("*.bin")))
         outs[label] = []
         for fmt in ("html", "text"):
             r = subprocess.run([sys.executable, "-c", "from pbem.cli import main; main()",
@@ -212,7 +223,6 @@ def test_damaged_move_helper_tables_are_rebuilt_and_reports_are_identical(tmp_pa
     on a copy of the archive as it was, with no cache, a fresh cache, a warm one and with
     those entries damaged (body changed; or a valid hash over another body), writes the same
     report and reply bytes each time, and the damaged entries are rebuilt."""
-    import hashlib
     import os
     import shutil
     import subprocess
@@ -253,18 +263,9 @@ def test_damaged_move_helper_tables_are_rebuilt_and_reports_are_identical(tmp_pa
     path, to, before = found
     cdir = tmp_path / "c"
     outs = {}
-    for label, folder in (("none", ""), ("fresh", str(cdir)), ("warm", str(cdir)),
-                          ("damaged", str(cdir))):
+    for label, folder in cache_states(cdir):
         if label == "damaged":
-            for i, p in enumerate(sorted(cdir.glob(f"{kind}-*.bin"))):
-                raw = bytearray(p.read_bytes())
-                if i % 2 == 0:
-                    raw[-1] ^= 0xFF                      # the body no longer has its hash
-                    p.write_bytes(bytes(raw))
-                else:                                    # a consistent header, a junk body
-                    body = b"not what was stored"
-                    p.write_bytes(cache.MAGIC + hashlib.sha256(body).hexdigest().encode()
-                                  + b"\n" + body)
+            damage(sorted(cdir.glob(f"{kind}-*.bin")))
         work = tmp_path / "run"                         # one path: reports name it
         shutil.rmtree(work, ignore_errors=True)
         shutil.copytree(before, work)

@@ -6,8 +6,6 @@ same value; in hosted mode the referee rolls it with dice of the axis's class on
 
 from __future__ import annotations
 
-import base64
-import json
 import shutil
 from pathlib import Path
 
@@ -15,8 +13,8 @@ import msgspec
 import pytest
 
 from fixtures.cupgame import GAME as CUP
+from fixtures.stored import stored_text
 from fixtures.table import Table, snapshot
-from pbem.core.armor import scan
 from pbem.core.keys import load_private
 from pbem.core.privatedraw import REVEAL_KIND, draw_key, private_share
 from pbem.core.records import Turn, read_file, seal
@@ -34,19 +32,6 @@ def _table(tmp_path: Path, seed: int, mode: str = "peer") -> Table:
     return t
 
 
-def stored_text(root: Path) -> str:
-    """Every byte a side stores, as text, with every armored block's payload decoded."""
-    out = []
-    for p in sorted(root.rglob("*")):
-        if not p.is_file() or p.name == ".lock":
-            continue
-        text = p.read_bytes().decode("utf-8", "replace")
-        out.append(text)
-        for block in scan(text):
-            if block.data is not None:
-                env = json.loads(block.data)
-                out.append(base64.b64decode(env["payload"]).decode("utf-8", "replace"))
-    return "\n".join(out)
 
 
 def axis_secret_words(t: Table) -> list[str]:

@@ -5,7 +5,6 @@ sealed game must catch."""
 
 from __future__ import annotations
 
-import base64
 import json
 from pathlib import Path
 
@@ -13,8 +12,8 @@ import msgspec
 import pytest
 
 from fixtures.blindgame import BLOCKS, GAME as BLIND
+from fixtures.stored import stored_text
 from fixtures.table import Table, snapshot
-from pbem.core.armor import scan
 from pbem.core.keys import load_private
 from pbem.core.records import Turn, read_file, seal
 from pbem.protocol import ops
@@ -28,20 +27,6 @@ def _table(tmp_path: Path, seed: int = 7) -> Table:
     return t
 
 
-def _stored_text(root: Path) -> str:
-    """Every byte a side stores, as text, with every armored block's payload decoded."""
-    out = []
-    for p in sorted(root.rglob("*")):
-        if not p.is_file() or p.name == ".lock":
-            continue
-        raw = p.read_bytes()
-        text = raw.decode("utf-8", "replace")
-        out.append(text)
-        for block in scan(text):
-            if block.data is not None:
-                env = json.loads(block.data)
-                out.append(base64.b64decode(env["payload"]).decode("utf-8", "replace"))
-    return "\n".join(out)
 
 
 def _secrets(t: Table, side: str) -> list[str]:
@@ -63,7 +48,7 @@ def test_sealed_games_end_with_final_reveals_and_leak_nothing_at_any_step(tmp_pa
         t.deliver()
         for side in t.sides:
             other = t.other(side)
-            theirs = _stored_text(t.dirs[other])
+            theirs = stored_text(t.dirs[other])
             for secret in _secrets(t, side):
                 assert secret not in theirs, f"{other} stores {side}'s hidden {secret}"
             if t.status(side)["over"] is False and _assignment(t, side):

@@ -29,7 +29,7 @@ from pbem.protocol import ops
 from pbem.protocol.resolve import SEALED_STANDING
 from pbem.protocol.sealing import private_path
 
-from tests.protocol.test_sealed import _stored_text
+from fixtures.stored import stored_text
 
 
 class GuardState(BlindState, kw_only=True):
@@ -219,7 +219,7 @@ def _play_checking_secrecy(t: Table) -> None:
         for side in t.sides:
             other = t.other(side)       # its own real orders, kept under private/, aside
             mine = private_path(t.dirs[other])
-            theirs = _stored_text(t.dirs[other]).replace(
+            theirs = stored_text(t.dirs[other]).replace(
                 mine.read_text() if mine.exists() else "\0", "")
             assert "standing guard" not in theirs, f"{other} stores {side}'s policy"
         if t.mover() is None:

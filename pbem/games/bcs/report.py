@@ -58,7 +58,8 @@ def report_of(v: BcsView) -> ReportModel:
             units.append(MapUnit(hex=p.hex, side=p.side, label=p.id, id=p.id,
                                  values=_values(p.id, p.face, p.steps),
                                  kind=d.units[p.id].kind,
-                                 note=f"{p.face} side" + (", stopped" if p.stopped else "")))
+                                 note=f"{p.face} side" + (", stopped" if p.stopped else "")
+                                 + (", Screening" if p.screen else "")))
         elif p.kind == "hq":
             units.append(MapUnit(hex=p.hex, side=p.side, label=p.id, id=p.id, kind="hq",
                                  values=f"CR{d.hqs[p.id].command_radius}"))
@@ -72,7 +73,8 @@ def report_of(v: BcsView) -> ReportModel:
             units.append(MapUnit(hex=st.hex, side=enemy_side, label=st.top, id=st.top,
                                  values=_values(st.top, st.face, None),
                                  kind=d.units[st.top].kind,
-                                 note=count if v.stack_counts else "1+ units"))
+                                 note=(count if v.stack_counts else "1+ units")
+                                 + (", Screening" if st.screen else "")))
         for o in st.others:
             units.append(MapUnit(hex=st.hex, side=enemy_side, label=o, id=o,
                                  kind="hq" if o in d.hqs else "trains"))

@@ -64,7 +64,7 @@ def standin(view: BcsView | dict[str, Any], side: str) -> BcsState:
         if not st.top:
             continue
         top = Piece(id=st.top, side=enemy, formation=bdata().units[st.top].formation,
-                    kind="unit", hex=st.hex, face=st.face)
+                    kind="unit", hex=st.hex, face=st.face, screen=st.screen)
         state.pieces[st.top] = top
         for k in range(1, st.units):          # copies of the top unit stay under it (5.5e)
             fid = f"{st.top}{STANDIN_MARK}{k}"

@@ -1,6 +1,6 @@
 """What one side may know (1.5): its own pieces in full; of an enemy stack only the top unit
 (5.5e: longest Range, then greatest AV) and how many units it holds, never steps; enemy
-Prepared Defense and Air Points hidden (1.5b). Of the enemy's Support (9.2) each HQ's Support
+Prepared Defense and Air Points hidden (1.5b); Screen markers seen (BbF 1.5). Of the enemy's Support (9.2) each HQ's Support
 markers (1.5b: Red, Limited, Stand Off) and the Range of its Stand Off Support (its Engagement
 Zones are seen), the Dropped Support markers in each stack and whether a unit there has Support
 (its Support AV ZOC is seen); never which units are in Support nor their steps."""
@@ -29,6 +29,8 @@ class EnemyStack(msgspec.Struct, kw_only=True):
     supported: bool = False      # no AV unit there and a unit with its Formation's Support now
                                  # (9.2g: a Support AV ZOC, an Engagement target, no Shock
                                  # Attack or Attack by Fire; an AV unit gives all that anyway)
+    screen: bool = False         # a Screen marker on its unit (BbF 1.5: a marker is seen; a
+                                 # Screening unit stands alone, 1.5c)
 
 
 class BcsView(msgspec.Struct, kw_only=True):
@@ -110,6 +112,7 @@ def _build_view(state: BcsState, side: str) -> BcsView:
             t = top_unit(units)
             st.top, st.face, st.units = t.id, t.face, len(units) if counts else 1
             st.dropped = sum(1 for p in units if p.dropped)
+            st.screen = any(p.screen for p in units)
             st.supported = not any(is_av(p) for p in units) and \
                 any(has_access(state, p) for p in units)
         st.others.sort()

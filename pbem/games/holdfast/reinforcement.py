@@ -191,7 +191,9 @@ def clear_overstack(state: HoldfastState, w: World, side: str, ctx: Context) -> 
     for h, us in sorted(by_hex.items()):
         if len(us) < 2:
             continue
-        us.sort(key=lambda u: (u.placed == 0 and 0 or 1, u.placed))
+        # the unit not placed this turn (placed 0) stays, else the one from the earliest
+        # file (the rule leaves the choice open; placements of one file: id order)
+        us.sort(key=lambda u: u.placed)
         for u in us[1:]:
             u.where, u.hex, u.entry_turn, u.placed = "track", "", state.public.turn + 1, 0
             ctx.log(f"{u.id} overstacked in {h}: back on the turn track for turn "

@@ -9,16 +9,13 @@ way and KG Reimann Done, so that the Allies' 'end' and 'done' end the turn."""
 
 from __future__ import annotations
 
-import json
 
 import pytest
 from click.testing import CliRunner
 
+from fixtures.bcs_position import start_from, status, turn_files
 from fixtures.table import Table
 from pbem.cli import cli
-from pbem.core.rulecases import Case
-from pbem.games.bcs.engine import BcsEngine, ENGINE
-from pbem.games.bcs.rulecases import HOOKS
 from pbem.protocol.session import load
 
 SIDES = ("allied", "axis")
@@ -37,28 +34,9 @@ POSITION = {"turn": 2,
 def position(monkeypatch):
     """5.2's set-up replaced by the position; fn: the sides whose store says 'assignment ask'."""
     asking: list[str] = []
-    busy: list[bool] = []
-
-    def setup(scenario, options):
-        if busy:
-            return BcsEngine.setup(ENGINE, scenario, options)
-        busy.append(True)
-        try:
-            standing = {s: {"assignment": "ask"} for s in asking}
-            return HOOKS.build(Case(id="x", position={**POSITION, "standing": standing}))
-        finally:
-            busy.pop()
-
-    monkeypatch.setattr(ENGINE, "setup", setup)
+    start_from(monkeypatch, lambda: {**POSITION, "standing": {s: {"assignment": "ask"}
+                                                              for s in asking}})
     return asking
-
-
-def _status(t: Table, side: str) -> dict:
-    return json.loads(t.ok("status", str(t.dirs[side]), "--json").output)
-
-
-def _turn_files(t: Table) -> list[str]:
-    return sorted(p.name for p in (t.tmp / "mail").glob("*turn-*.pbem"))
 
 
 def _events(t: Table, side: str) -> str:
@@ -85,13 +63,13 @@ def test_both_sides_assign(tmp_path, position, mode):
     assert t.mover() == "allied"
     t.play_one(["end", "done", "assign arty 3 to ccc", "assignment done"])
     t.deliver()
-    axis = _status(t, "axis")
+    axis = status(t, "axis")
     assert axis["pending"] == ["axis"], axis
     assert "Assignment Phase" in axis["decisions"][0]["what"]
     t.play_one(["support 90-mdr", "assignment done"])
     t.deliver()
     # the First Player roll is made: its winner (the dice pick him) is asked to choose
-    whats = [d["what"] for s in SIDES for d in _status(t, s)["decisions"]]
+    whats = [d["what"] for s in SIDES for d in status(t, s)["decisions"]]
     assert any("won the First Player roll" in w for w in whats), whats
     # what the Allies are told: in their reports (hosted mode renders them only when a view is
     # owed, not before their next decision if the Axis won the roll) or in the log of their
@@ -121,13 +99,13 @@ def test_keeping_costs_no_file(tmp_path, position, mode):
     First Player roll; the Assignment Phase adds no file."""
     t = Table(tmp_path, game="bcs", scenario="5.2", mode=mode, sides=SIDES, options=ENTRY)
     t.deliver()
-    before = _turn_files(t)
+    before = turn_files(t)
     t.play_one(["end", "done"])
     t.deliver()
-    assert len(_turn_files(t)) - len(before) == 1
+    assert len(turn_files(t)) - len(before) == 1
     # the Axis received the file that ended the turn: he knows the roll, whoever won it (the
     # Allies learn it from his next file, none if he won and must now choose)
-    st = _status(t, "axis")
+    st = status(t, "axis")
     assert "First Player" in st["decisions"][0]["what"], st
     assert "Assignment Phase" not in _events(t, "axis")
     _verify(t)

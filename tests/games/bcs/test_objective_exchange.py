@@ -8,15 +8,12 @@ Axis dice only."""
 
 from __future__ import annotations
 
-import base64
-import json
-from pathlib import Path
 
 from click.testing import CliRunner
 
+from fixtures.stored import stored_text
 from fixtures.table import Table
 from pbem.cli import cli
-from pbem.core.armor import scan
 from pbem.core.privatedraw import draw_key, private_share
 from pbem.games.bcs.objective import NAMES, OBJECTIVES, secret_words
 from pbem.protocol import ops
@@ -27,26 +24,6 @@ SIDES = ("allied", "axis")
 ENTRY = ("entry_blocking=attack_from_off_map",)
 
 
-def stored_text(root: Path, seen: dict[str, tuple[int, int]] | None = None) -> str:
-    """Every byte a side stores, as text, every armored block's payload decoded (with seen: only
-    the files new or changed since the last call that shared it)."""
-    out = []
-    for p in sorted(root.rglob("*")):
-        if not p.is_file() or p.name == ".lock":
-            continue
-        if seen is not None:
-            st = p.stat()
-            mark = (st.st_size, st.st_mtime_ns)
-            if seen.get(str(p)) == mark:
-                continue
-            seen[str(p)] = mark
-        text = p.read_bytes().decode("utf-8", "replace")
-        out.append(text)
-        for block in scan(text):
-            if block.data is not None:
-                env = json.loads(block.data)
-                out.append(base64.b64decode(env["payload"]).decode("utf-8", "replace"))
-    return "\n".join(out)
 
 
 def axis_words(t: Table) -> tuple[list[str], str]:

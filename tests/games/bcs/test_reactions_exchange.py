@@ -11,16 +11,13 @@ once whatever the dice (BCS-7.1e: the targeted player picks the unit engaged).""
 
 from __future__ import annotations
 
-import json
 
 import pytest
 from click.testing import CliRunner
 
+from fixtures.bcs_position import start_from, status, turn_files
 from fixtures.table import Table
 from pbem.cli import cli
-from pbem.games.bcs.engine import BcsEngine, ENGINE
-from pbem.games.bcs.rulecases import HOOKS
-from pbem.core.rulecases import Case
 from pbem.protocol.session import load
 
 SIDES = ("allied", "axis")
@@ -37,28 +34,8 @@ def position(monkeypatch):
     """5.2's set-up replaced by the position (both processors, the referee and verify run in
     this process); fn(ask) sets which allied topics have no standing order."""
     asked: list[str] = []
-    busy: list[bool] = []
-
-    def setup(scenario, options):
-        if busy:                                  # HOOKS.build's own call: the real set-up
-            return BcsEngine.setup(ENGINE, scenario, options)
-        busy.append(True)
-        try:
-            return HOOKS.build(Case(id="x", position={**POSITION,
-                                                     "ask": {"allied": list(asked)}}))
-        finally:
-            busy.pop()
-
-    monkeypatch.setattr(ENGINE, "setup", setup)
+    start_from(monkeypatch, lambda: {**POSITION, "ask": {"allied": list(asked)}})
     return asked
-
-
-def _status(t: Table, side: str) -> dict:
-    return json.loads(t.ok("status", str(t.dirs[side]), "--json").output)
-
-
-def _turn_files(t: Table) -> list[str]:
-    return sorted(p.name for p in (t.tmp / "mail").glob("*turn-*.pbem"))
 
 
 def _events(t: Table, side: str) -> str:
@@ -79,7 +56,7 @@ def test_a_defender_without_standing_orders_is_asked_in_his_next_file(tmp_path, 
     assert t.mover() == "axis"
     t.play_one(["engage B8.19 with ii-7-pz", "end"])
     t.deliver()
-    allied = _status(t, "allied")
+    allied = status(t, "allied")
     assert allied["pending"] == ["allied"], allied
     mine = allied["decisions"][0]["what"]
     assert "the AV unit engaged (7.1e) in B8.19" in mine and "answer engaged strongest|top" in mine
@@ -89,7 +66,7 @@ def test_a_defender_without_standing_orders_is_asked_in_his_next_file(tmp_path, 
     else:
         assert any(detail in f.read_bytes() for f in t.dirs["allied"].rglob("*.txt"))
     watcher = "host" if mode == "hosted" else "axis"
-    theirs = _status(t, watcher)
+    theirs = status(t, watcher)
     assert theirs["pending"] == ["allied"], theirs
     if mode == "peer":
         what = theirs["decisions"][0]["what"]
@@ -101,8 +78,8 @@ def test_a_defender_without_standing_orders_is_asked_in_his_next_file(tmp_path, 
     t.play_one(["answer engaged top"])
     t.deliver()
     for who in ("axis", "host" if mode == "hosted" else "allied"):
-        assert _status(t, who)["pending"] == ["axis"]
-    st = _status(t, "axis")                 # (the Allies resolve their file with its reveal)
+        assert status(t, who)["pending"] == ["axis"]
+    st = status(t, "axis")                 # (the Allies resolve their file with its reveal)
     assert "Second Activation" in st["decisions"][0]["what"], st      # the held 'end' resumed
     t.play_one(["done"])          # the Axis's next file (it reveals its dice of file 2)
     t.deliver()
@@ -121,13 +98,13 @@ def test_an_assault_answered_by_standing_orders_costs_one_file(tmp_path, positio
     two: the Axis's and the Allies' answer)."""
     t = Table(tmp_path, game="bcs", scenario="5.2", mode=mode, sides=SIDES, options=ENTRY)
     t.deliver()
-    before = _turn_files(t)
+    before = turn_files(t)
     t.play_one(["engage B8.19 with ii-7-pz", "end"])
     t.deliver()
-    assert len(_turn_files(t)) - len(before) == 1
+    assert len(turn_files(t)) - len(before) == 1
     for who in ("axis", "host" if mode == "hosted" else "allied"):
-        assert _status(t, who)["pending"] == ["axis"]
-    st = _status(t, "axis")
+        assert status(t, who)["pending"] == ["axis"]
+    st = status(t, "axis")
     assert "Second Activation" in st["decisions"][0]["what"], st
     t.play_one(["done"])
     t.deliver()
@@ -145,18 +122,7 @@ HQ_POSITION = {"units": [{"id": "reim-hq", "hex": "B13.13"}, {"id": "ii-86-inf",
 @pytest.fixture
 def hq_position(monkeypatch):
     """5.2's set-up replaced by HQ_POSITION (the Allies have no standing order 'hq-retreat')."""
-    busy: list[bool] = []
-
-    def setup(scenario, options):
-        if busy:
-            return BcsEngine.setup(ENGINE, scenario, options)
-        busy.append(True)
-        try:
-            return HOOKS.build(Case(id="x", position=HQ_POSITION))
-        finally:
-            busy.pop()
-
-    monkeypatch.setattr(ENGINE, "setup", setup)
+    start_from(monkeypatch, lambda: HQ_POSITION)
 
 
 @pytest.mark.parametrize("mode", ["peer", "hosted"])
@@ -174,7 +140,7 @@ def test_the_owner_places_his_jumped_hq_in_the_hex_he_names(tmp_path, hq_positio
     # sends the file as it is (peer, his check sees the question and holds the 'end')
     t.play_one(["move ii-86-inf B15.11", "end", *(["pass"] if mode == "hosted" else [])])
     t.deliver()
-    allied = _status(t, "allied")
+    allied = status(t, "allied")
     assert allied["pending"] == ["allied"], allied
     choices = b"his own choices (answer hq-retreat CHOICE): B12.10, B13.09, B14.09"
     if mode == "peer":
@@ -191,7 +157,7 @@ def test_the_owner_places_his_jumped_hq_in_the_hex_he_names(tmp_path, hq_positio
         r.output
     t.play_one(["answer hq-retreat B13.09"])
     t.deliver()
-    st = _status(t, "axis")
+    st = status(t, "axis")
     assert st["pending"] == ["axis"] and "Second Activation" in st["decisions"][0]["what"], st
     t.play_one(["done"])
     t.deliver()
