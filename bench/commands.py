@@ -1,6 +1,7 @@
 """Benchmark: every pbem command as a player runs it (a fresh process per step), against its floors.
 
 Usage: python bench/commands.py [--game holdfast:campaign] [--game kasserine:historical]
+       [--game bcs:5.4]
        [--seeds 1 2 3] [--write docs/performance.md] [--label TEXT]
 
 For each game and seed it plays a complete game through the command line, peer mode, exactly
@@ -121,6 +122,7 @@ def make_genesis(root: Path, game: Any, scenario: str, seed: int) -> dict[str, P
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     from pbem.core.keys import _private_bytes, format_public, public_raw
+    from pbem.core.options import bot_choices, required_choices
     from pbem.protocol import ops
 
     a, b = game.sides
@@ -134,10 +136,13 @@ def make_genesis(root: Path, game: Any, scenario: str, seed: int) -> dict[str, P
             keys[side].with_suffix(".pub").write_text(
                 format_public(public_raw(k.public_key()), side), encoding="ascii")
         # peer mode, as before sealed mode became the default for games with hidden units
-        # (a sealed game is another exchange: bench/sealed.py compares the two)
+        # (a sealed game is another exchange: bench/sealed.py compares the two); options
+        # without a default (Baptism By Fire's) chosen as `pbem demo` chooses them
+        chosen = required_choices(game.options(), bot_choices(game.options(), owner=game.id))
         ops.new_game(game.id, scenario, root / a, side=a, key_path=str(keys[a]),
                      opponent_pub=str(keys[b].with_suffix(".pub")),
-                     out=str(root / "mail" / "00001-proposal.pbem"), mode="peer")
+                     out=str(root / "mail" / "00001-proposal.pbem"), mode="peer",
+                     options=chosen or None)
         ops.join_game(str(root / "mail" / "00001-proposal.pbem"), key_path=str(keys[b]),
                       root=root / b, out=str(root / "mail" / "00002-accept.pbem"))
     return keys

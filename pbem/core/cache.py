@@ -30,6 +30,8 @@ from typing import Any, Callable, Iterable
 
 import msgspec
 
+from pbem.core.files import atomic_write
+
 MAGIC = b"pbem-cache/1\n"
 CACHE_ENV = "PBEM_CACHE_DIR"
 _PACKAGE = Path(__file__).resolve().parents[1]
@@ -118,19 +120,7 @@ def store(kind: str, key: str, body: bytes) -> bool:
         return False
     data = MAGIC + hashlib.sha256(body).hexdigest().encode("ascii") + b"\n" + body
     try:
-        import tempfile       # only when storing (most commands only read entries)
-
-        fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-            os.replace(tmp, p)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+        atomic_write(p, data, durable=False)
     except OSError:
         return False
     _prune(p.parent, kind)

@@ -155,7 +155,9 @@ class Context:
                      name: str) -> tuple[PrivateDraw, int]:
         """A draw only `owner` may know (pbem.core.privatedraw): its public record and its value,
         which is 0 where the replicated state may not hold it (peer mode: the owner's processor
-        derives it); elsewhere (a referee, tests) it is a roll of class `owner`."""
+        derives it); elsewhere (a referee, tests) it is a roll of class `owner`. In a sealed
+        game it is that roll too, keyed with the owner's private share: 0 on a processor that
+        can only stand it in (the other side's; docs/sealed.md 5a)."""
         index = self._next_index.get(self.action, 0)
         rec = PrivateDraw(owner=owner, name=name, seq=self.seq, action=self.action, index=index,
                           sides=sides, purpose=purpose)
@@ -163,7 +165,9 @@ class Context:
             self._next_index[self.action] = index + 1
             self.draws.append(rec)
             return rec, 0
-        return rec, self.roll(sides, purpose, visible_to=owner)
+        value = self.roll(sides, purpose, visible_to=owner)
+        standin = getattr(self.dice, "stands_in", None)
+        return rec, (0 if standin is not None and standin(owner) else value)
 
     def rolls_of(self, count: int, sides: int, purpose: str, *, visible_to: str = ALL) -> list[int]:
         """Roll `count` dice for one purpose."""

@@ -68,7 +68,7 @@ class HexGrid(_Adjacency):
     def is_hex(self, hex_id: str) -> bool:
         """True if hex_id names a hex of this grid."""
         try:
-            self.parse(hex_id)
+            _parse(self, hex_id)
         except ValueError:
             return False
         return True
@@ -105,6 +105,10 @@ class HexGrid(_Adjacency):
     def neighbours(self, hex_id: str) -> tuple[str, ...]:
         """Ids of the on-map hexes adjacent to hex_id, in direction order."""
         return _neighbours(self, hex_id)
+
+    def adjacent(self, a: str, b: str) -> bool:
+        """True if hexes a and b share a hexside (_Adjacency.adjacent, one call shorter)."""
+        return b in _neighbours(self, a)
 
     # -- distance --------------------------------------------------------------------------
     def axial(self, hex_id: str) -> tuple[int, int]:

@@ -50,10 +50,16 @@ def _chain(seed: bytes, bind: str, label: str, length: int) -> tuple[bytes, ...]
     elems = [b""] * (length + 1)
     elems[length] = nxt = seed
     pack = struct.Struct(">II").pack
-    for i in range(length - 1, -1, -1):
+    if length > 0:
         h = base.copy()
-        h.update(pack(4, i))
+        h.update(pack(4, length - 1))
         h.update(lp(nxt))
+        elems[length - 1] = nxt = h.digest()
+    # every later e[i+1] is a 32-byte digest: lp(u32 i) and lp's prefix packed in one go
+    pack3, copy = struct.Struct(">III").pack, base.copy
+    for i in range(length - 2, -1, -1):
+        h = copy()
+        h.update(pack3(4, i, 32) + nxt)
         elems[i] = nxt = h.digest()
     return tuple(elems)
 

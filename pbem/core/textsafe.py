@@ -18,10 +18,10 @@ import re
 # lone surrogates (undecodable bytes of a file name), which no terminal encoding can print.
 _UNSAFE_CHARS = ("\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
                  "\ud800-\udfff")
-_UNSAFE = re.compile(f"[{_UNSAFE_CHARS}]")
+_UNSAFE_RE = f"[{_UNSAFE_CHARS}]"
 
 # Escape sequences (ECMA-48), 7-bit and 8-bit forms; each is removed as a whole:
-_SEQUENCE = re.compile(
+_SEQUENCE_RE = (
     # control strings (OSC, DCS, SOS, PM, APC) up to their terminator (BEL or ST), or up to
     # the first other control character when unterminated
     r"(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x00-\x1f\x7f-\x9f]*(?:\x07|\x1b\\|\x9c)?"
@@ -32,11 +32,26 @@ _SEQUENCE = re.compile(
 )
 
 
+_compiled: list[re.Pattern[str]] = []
+
+
+def _patterns() -> list[re.Pattern[str]]:
+    """[unsafe characters, escape sequences], compiled when first needed (most text printed is
+    plain ASCII, which printable() checks without them)."""
+    if not _compiled:
+        _compiled.extend((re.compile(_UNSAFE_RE), re.compile(_SEQUENCE_RE)))
+    return _compiled
+
+
 def printable(text: str) -> str:
     """The text with escape sequences removed and other control characters shown as '?'."""
-    if _UNSAFE.search(text) is None:
+    # ASCII text without unsafe characters: printable ASCII (space to '~'), newlines and tabs
+    if text.isascii() and text.replace("\n", "").replace("\t", "").isprintable():
         return text
-    return _UNSAFE.sub("?", _SEQUENCE.sub("", text))
+    unsafe, sequence = _patterns()
+    if unsafe.search(text) is None:
+        return text
+    return unsafe.sub("?", sequence.sub("", text))
 
 
 def one_line(text: str) -> str:

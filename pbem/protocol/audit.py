@@ -52,7 +52,8 @@ def verify_archive(root: str | Path, extra: list[str] | None = None, *,
     audit = Audit()
     try:
         info = archive.info()
-        _, genesis, _ = read_genesis(archive, strict=True)
+        read = read_genesis(archive, strict=True)
+        genesis = read[1]
         audit.summary.extend(key_lines(genesis))
         if genesis.mode == "hosted" and info.party != HOST:
             ps = load_player(archive, strict=True)
@@ -63,7 +64,7 @@ def verify_archive(root: str | Path, extra: list[str] | None = None, *,
                                  f"views verified; {nd} visible dice recomputed.")
             return audit
         s = load(root, key=None, strict=True,
-                 keep_states=keep_states or genesis.mode == "hosted")
+                 keep_states=keep_states or genesis.mode == "hosted", genesis_read=read)
         audit.loaded = s
         if not genesis.complete:
             # The collector's archive while acceptances are still outstanding: no game yet.

@@ -305,10 +305,12 @@ def receive_file(root: str | Path, path: str, *, key_path: str, out: str | None 
         if isinstance(f.payload, Acceptance):
             return _receive_acceptance(archive, info, f, key, out)
         if isinstance(f.payload, Turn):
-            if info.party != HOST and _is_hosted_player(archive):
+            # a player's genesis, read once: checked here, then loaded by _receive_turn
+            read = read_genesis(archive) if info.party != HOST else None
+            if read is not None and read[1].mode == "hosted":
                 raise FileRejected(f"{f.name}: in hosted mode players receive view files from "
                                    "the referee, not turn files")
-            return _receive_turn(archive, f, key, out)
+            return _receive_turn(archive, f, key, out, read)
         if isinstance(f.payload, ViewFile):
             return hosted.receive_view(archive, info, f, key)
         if isinstance(f.payload, Rejection):
@@ -316,11 +318,6 @@ def receive_file(root: str | Path, path: str, *, key_path: str, out: str | None 
                 raise FileRejected(f"{f.name}: a rejection goes from the referee to a player")
             return receive_rejection(archive, f, key)
         raise FileRejected(f"{f.name}: a proposal is answered with 'pbem join', not received")
-
-
-def _is_hosted_player(archive: Archive) -> bool:
-    _, genesis, _ = read_genesis(archive)
-    return genesis.mode == "hosted"
 
 
 def _stored_same(archive: Archive, name: str, f: SignedFile) -> bool:
@@ -387,16 +384,19 @@ def _receive_acceptance(archive: Archive, info: ArchiveInfo, f: SignedFile, key:
     return result
 
 
-def _receive_turn(archive: Archive, f: SignedFile, key: Any, out: str | None) -> Outcome:
+def _receive_turn(archive: Archive, f: SignedFile, key: Any, out: str | None,
+                  genesis_read: Any = None) -> Outcome:
+    """genesis_read: read_genesis(archive), if the caller has just read it."""
     t: Turn = f.payload  # type: ignore[assignment]
     me = archive.info().party
     if (t.sender != me and _stored_same(archive, turn_file_name(t.seq, t.sender), f)
             and _only_answer_after(archive, me, t.seq)):
+        genesis_read = None                     # read again after what this may have written
         try:
             return _receive_again(archive, f, key, out)
         except _NothingToDo:
             pass                                # the ordinary 'stale' error below
-    s = load(archive.root, key=key, use_cache=True)
+    s = load(archive.root, key=key, use_cache=True, genesis_read=genesis_read)
     try:
         new_logs = s.add(f)
     except IllegalFile as e:
@@ -645,9 +645,10 @@ def write_cache(s: Session, *, only_changed: bool = False) -> bool:
 def check_file(root: str | Path, orders_path: str, *, key_path: str | None = None,
                side: str | None = None) -> tuple[Checked, Session]:
     """Check an orders file against the archive's current state without signing."""
-    if _is_hosted_player(Archive(root)) and Archive(root).info().party != HOST:
+    read = read_genesis(Archive(root))         # read once: checked here, then loaded
+    if read[1].mode == "hosted" and Archive(root).info().party != HOST:
         return hosted.check_syntax(root, orders_path), None  # type: ignore[return-value]
-    s = open_session(root, key_path=key_path)
+    s = open_session(root, key_path=key_path, genesis_read=read)
     me = side or s.party
     if me == HOST:
         raise PbemError("the referee does not write orders")
@@ -670,10 +671,11 @@ def submit_orders(root: str | Path, orders_path: str, *, key_path: str, out: str
     archive = Archive(root)
     info = archive.info()
     with archive:
-        if info.party != HOST and _is_hosted_player(archive):
+        read = read_genesis(archive) if info.party != HOST else None   # read once
+        if read is not None and read[1].mode == "hosted":
             return hosted.submit(archive, info, orders_path, key_path=key_path, out=out,
                                  message=message)
-        s = open_session(root, key_path=key_path)
+        s = open_session(root, key_path=key_path, genesis_read=read)
         if s.party == HOST:
             raise PbemError("the referee does not submit orders")
         seq = s.ledger.tip_seq + 1
@@ -811,10 +813,12 @@ def _same_sealed_orders(s: Session, orders_path: str, message: str, f: SignedFil
             and all(is_standing(x) for x in real[:n]))
 
 
-def open_session(root: str | Path, *, key_path: str | None = None) -> Session:
-    """Load an archive, with this party's key when given (needed to resolve received files)."""
+def open_session(root: str | Path, *, key_path: str | None = None,
+                 genesis_read: Any = None) -> Session:
+    """Load an archive, with this party's key when given (needed to resolve received files);
+    genesis_read: read_genesis of the archive, if the caller has just read it."""
     key = keymod.load_private(key_path) if key_path else None
-    return load(root, key=key, use_cache=True)
+    return load(root, key=key, use_cache=True, genesis_read=genesis_read)
 
 
 # -- status ----------------------------------------------------------------------------------

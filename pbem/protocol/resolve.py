@@ -47,6 +47,11 @@ class LazyDice:
             return 1
         return derive_roll(key, action, index, sides)
 
+    def stands_in(self, cls: str) -> bool:
+        """True if this processor only stands in the rolls of class cls (a sealed game's other
+        side's private dice); call after a roll of that class (its key is then known)."""
+        return self._keys.get(cls) is STANDIN
+
 
 def copy_state(game: Game, state: Any) -> Any:
     """A deep copy of a game state (through its canonical encoding)."""

@@ -17,8 +17,8 @@ import msgspec
 
 from pbem.core.commitment import FactBook, Opening, commit, fact_key, salt
 from pbem.core.encoding import canonical, sha256_hex
-from pbem.core.errors import (ArchiveError, FileRejected, IllegalOrder, OrderSyntaxError,
-                              PbemError)
+from pbem.core.errors import (ArchiveError, FileRejected, IllegalFile, IllegalOrder,
+                              OrderSyntaxError, PbemError)
 from pbem.core.game import Context, NeedsDice
 from pbem.core.dice import NoDice
 from pbem.core.records import FactCommit, FinalReveal, Turn
@@ -103,8 +103,9 @@ class Facts:
         opened = {}
         for op in t.openings or []:
             why = book.check(op)
-            if why:
-                raise FileRejected(f"{name}: {why}")
+            if why:   # its sender signed the commitment and the opening it refutes: a proof
+                raise IllegalFile(f"{name}: {why} [PBEM-SEALED]", order=0, reason=why,
+                                  rule="PBEM-SEALED")
             latest = book.version(op.fact)
             if op.version != latest and not (op.fact in new and op.version == latest - 1):
                 raise FileRejected(f"{name}: opens version {op.version} of {op.fact}, not its "

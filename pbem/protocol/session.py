@@ -299,7 +299,8 @@ def read_genesis(archive: Archive, *, strict: bool = True) -> tuple[Game, Genesi
 
 
 def load(root: str | Path, *, key: Any = None, strict: bool = True,
-         use_cache: bool = False, upto: int | None = None, keep_states: bool = True) -> Session:
+         use_cache: bool = False, upto: int | None = None, keep_states: bool = True,
+         genesis_read: tuple[Game, Genesis, list[Path]] | None = None) -> Session:
     """Load, verify and replay a peer archive or a referee's archive.
 
     With use_cache, a valid state cache (matching the chain and its own hash) stands in for
@@ -308,10 +309,12 @@ def load(root: str | Path, *, key: Any = None, strict: bool = True,
     number are loaded (the archive as it was before a later file was stored: a command run
     again after it was interrupted repeats its steps from there). With keep_states=False only
     the latest state is kept (an audit's memory then does not grow with the game).
+    genesis_read: what read_genesis(Archive(root), strict=strict) returned to a caller that
+    has just called it on the same archive (unchanged since: its files are not read twice).
     """
     archive = Archive(root)
     info = archive.info()
-    game, genesis, rest = read_genesis(archive, strict=strict)
+    game, genesis, rest = genesis_read or read_genesis(archive, strict=strict)
     if info.proposal != genesis.proposal.hash:
         raise ArchiveError(f"{archive.root}: archive.json names another game")
     own = None

@@ -29,8 +29,9 @@ from pbem.protocol.resolve import copy_state
 
 # Games per (game, scenario) for the two kinds of run; unknown games get the default.
 API_GAMES = {"dash": {"short": 30, "long": 5}, "holdfast": {"race-to-tunis": 20, "campaign": 2},
-             "bcs": {"5.2": 6}}
-EXCHANGE_GAMES = {"dash": {"short": 3}, "holdfast": {"race-to-tunis": 2}, "bcs": {"5.2": 1}}
+             "bcs": {"5.2": 6, "5.4": 4}}
+EXCHANGE_GAMES = {"dash": {"short": 3}, "holdfast": {"race-to-tunis": 2},
+                  "bcs": {"5.2": 1, "5.4": 1}}
 DEFAULT_API, DEFAULT_EXCHANGE = 2, 1
 MAX_DECISIONS = 20000
 SCALE = float(os.environ.get("PBEM_CONFORMANCE_SCALE", "1"))

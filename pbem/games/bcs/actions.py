@@ -17,10 +17,11 @@ from pbem.games.bcs.engage import check_engage, engage
 from pbem.games.bcs.recon import check_recon, recon
 from pbem.games.bcs.retreat import voluntary
 from pbem.games.bcs.shock import check_shock, shock
-from pbem.games.bcs.command import formations_lost, in_radius, on_map_units
+from pbem.games.bcs.command import formations_lost, on_map_units
 from pbem.games.bcs.mixing import coordinate, hq_mixed_with, mixed_with, stacked_with
 from pbem.games.bcs.movement import check_move, do_move, flip_allowed
 from pbem.games.bcs.state import BcsState
+from pbem.games.bcs.victory import may_control
 
 
 def apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
@@ -98,7 +99,7 @@ def _apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
         for uid in order.units:
             p = state.pieces[uid]
             if p.kind == "unit":
-                sequence.control_after_move(state, side, p.hex, in_radius(state, p))
+                sequence.control_after_move(state, side, p.hex, may_control(state, p))
         act = state.activation
         assert act is not None
         combat = any(state.pieces[u].kind == "unit" for u in order.units)

@@ -403,9 +403,14 @@ def arty(state: BcsState, side: str, points: int, fid: str, give: bool, ctx: Con
 
 def formation_destroyed(state: BcsState, fid: str, ctx: Context) -> None:
     """A destroyed Formation (9.1i, 10.5): its Arty Asset Points return to the pool, its
-    assigned independents are removed from play, never rebuilt (9.5, errata v1.2)."""
+    assigned independents are removed from play, never rebuilt (9.5, errata v1.2), and so are
+    its units partly rebuilt in the Dead Pile, their Repls wasted (9.4c)."""
     form = state.formations[fid]
     priv = state.private[form.side]
+    for uid in sorted(u for u in priv.rebuilding if state.pieces[u].formation == fid):
+        state.pieces[uid].steps = priv.rebuilding.pop(uid)    # removed from play: > 0 steps
+        ctx.log(f"{uid}, partly rebuilt in the Dead Pile, is removed from play: its Repls are "
+                f"wasted (9.4c)", visible_to=form.side)
     n = priv.arty_assigned.pop(fid, 0)
     if n:
         priv.arty_pool += n

@@ -334,6 +334,8 @@ def attack_by_fire(state: BcsState, side: str, hex_id: str, uid: str, ctx: Conte
         roll_table(state, side, hex_id, 1, "Attack by Fire", ctx)
         return
     fire_event(state, p)
+    if state.activation is not None:
+        state.activation.engaged = True          # 10.4b: an Attack by Fire was made
     ctx.log(f"{p.id} makes an Attack by Fire on {hex_id} (Fire Event {p.fire_events})",
             hexes=(p.hex, hex_id))
     roll_table(state, side, hex_id, 1, "Attack by Fire", ctx)

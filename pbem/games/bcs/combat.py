@@ -24,6 +24,7 @@ from pbem.games.bcs.state import BcsState, Piece, other
 from pbem.games.bcs.support import combat_supported
 from pbem.games.bcs.terrain import PROHIBITED, step_cost
 from pbem.games.bcs.view import top_unit
+from pbem.games.bcs.victory import may_control
 from pbem.games.bcs.board import entry_hexes, has_zoc
 from pbem.games.bcs.rules_data import mp_cost
 from pbem.games.bcs.state import arrival_group
@@ -273,11 +274,12 @@ def defending_ar_unit(units: list[Piece], how: str = "best-ar") -> Piece:
 
 
 def has_prepared_defense(state: BcsState, p: Piece) -> bool:
-    """A unit 'has' Prepared Defense: its Formation has it, it shows its Deployed side and it is
-    within 6 hexes of its HQ (4.5)."""
+    """A unit 'has' Prepared Defense: its Formation has it, it shows its Deployed side, which is
+    not Unprepared (1.2d), and it is within 6 hexes of its HQ (4.5)."""
     form = state.formations.get(p.formation)
     hq = hq_of(state, p)
-    if form is None or not form.prepared_defense or hq is None or hq.status != "map":
+    if form is None or not form.prepared_defense or hq is None or hq.status != "map" \
+            or not has_zoc(p):               # 1.2d: only Unprepared units project no ZOC
         return False
     return p.face == "deployed" and \
         bdata().game_map.grid.distance(p.hex, hq.hex) <= PREPARED_RANGE
@@ -500,7 +502,7 @@ def _apply(state: BcsState, side: str, unit: Piece, ar_unit: Piece, defenders: l
                 movers.append(helper)                # 7.4a: the Assist stacked with it
             for p in movers:
                 _advance(state, p, hex_id, ctx)
-            control_after_move(state, side, hex_id, in_radius(state, unit))
+            control_after_move(state, side, hex_id, may_control(state, unit))
 
 
 def _advance(state: BcsState, p: Piece, hex_id: str, ctx: Context) -> None:

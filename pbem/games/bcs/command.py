@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import deque
 
 from pbem.core.game import Context
-from pbem.games.bcs import assignment
+from pbem.games.bcs import assignment, support
 from pbem.games.bcs.board import bdata, mclass
 from pbem.games.bcs.state import BcsState, FormationState, Piece
 from pbem.games.bcs.supply import MSR_ROADS, msr, road_hexes
@@ -180,6 +180,7 @@ def formations_lost(state: BcsState, before: dict[str, int], ctx: Context) -> No
         form.prepared_defense = form.coordination = False
         form.msr_blocked = 0
         assignment.formation_destroyed(state, fid, ctx)        # 9.5, ERR-BCS-1.2-1
+        support.formation_removed(state, fid, bool(later), ctx)
         for p in (hq, state.pieces[form.trains]):
             p.hex, p.ghost = "", False
             p.status = "off" if later else "dead"

@@ -12,13 +12,15 @@ from __future__ import annotations
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.games.bcs.board import at, bdata, face, is_av
-from pbem.games.bcs.combat import can, double_obj, lose, mode, place_traffic
+from pbem.games.bcs.combat import STANDING, can, double_obj, lose, mode, place_traffic
 from pbem.games.bcs.hq_retreat import jump
 from pbem.games.bcs.mines import against, against_attacker
+from pbem.games.bcs.reactions import lookup
 from pbem.games.bcs.retreat import retreat_stack
 from pbem.games.bcs.shock import (FIRE_EVENTS, check_fire_events_left, check_fire_stack,
                                   fire_event)
 from pbem.games.bcs.state import BcsState, Piece, other
+from pbem.games.bcs.stopping import providers, stopping_engagement
 from pbem.games.bcs.support import (check_stand_off, choose, drop, has_access, in_support,
                                     lose_support, reach, support_face)
 from pbem.games.bcs.view import top_unit
@@ -169,19 +171,20 @@ def engage(state: BcsState, side: str, hex_id: str, uid: str, ctx: Context,
             support_face(firer).range, False
     act.engaged = True
     foe = other(side)
-    units = sorted((q for q in at(state, hex_id) if q.side == foe and q.kind == "unit"),
-                   key=lambda q: q.id)
-    real = [q for q in units if is_av(q)]
+    named = hex_id
+    if host_p is None and stopping_engagement(state, firer, hex_id):
+        target = stopping_target(state, firer, hex_id)
+    else:
+        target = _target(state, foe, hex_id)
+    hex_id = target.hex
+    units = _foes(state, foe, hex_id)
     tsupport: Piece | None = None
-    if real:                                               # Real AV before Support AV (7.1e)
-        target = engagement_target(real, mode(state, foe, "engaged"))
+    if is_av(target):                                      # Real AV before Support AV (7.1e)
         target_base = _base(target)
         tf = face(target)
         assert tf is not None
         target_range = tf.range
     else:
-        target = host_target([q for q in units if has_access(state, q)],
-                             mode(state, foe, "engaged"))
         tsupport = choose(state, foe, in_support(state, target.formation))       # 9.2h
         target_base = _support_base(tsupport, target)
         target_range = support_face(tsupport).range
@@ -189,6 +192,9 @@ def engage(state: BcsState, side: str, hex_id: str, uid: str, ctx: Context,
     what = target.id if tsupport is None else f"the Support of {target.id}"
     shot = f"Fire Event {firer.fire_events}" if host_p is None else \
         f"Stand Off shot {firer.fire_events}"
+    if hex_id != named:
+        ctx.log(f"{foe} chooses the target of the Stopping Engagement among the units giving the "
+                f"AV EZOC in {firer_hex} (6.0i): it is in {hex_id}", hexes=(firer_hex, hex_id))
     ctx.log(f"{who} engages {what} in {hex_id} ({shot})", hexes=(firer_hex, hex_id))
     involved = host_p is not None or tsupport is not None                      # 7.1k
     chart = "engagement_involved" if involved else "engagement_not_involved"
@@ -254,6 +260,51 @@ def engage(state: BcsState, side: str, hex_id: str, uid: str, ctx: Context,
     if host_p is None and firer.status == "map" and firer.fire_events >= FIRE_EVENTS \
             and not firer.stopped:
         firer.stopped = "BCS-7.0d-2"
+
+
+def _foes(state: BcsState, foe: str, hex_id: str) -> list[Piece]:
+    """The foe's combat units in a hex, in id order."""
+    return sorted((q for q in at(state, hex_id) if q.side == foe and q.kind == "unit"),
+                  key=lambda q: q.id)
+
+
+def _target(state: BcsState, foe: str, hex_id: str) -> Piece:
+    """The unit engaged in a hex, the targeted player's choice (7.1e): an AV unit before a unit
+    with Support (Real AV before Support AV)."""
+    units = _foes(state, foe, hex_id)
+    real = [q for q in units if is_av(q)]
+    if real:
+        return engagement_target(real, mode(state, foe, "engaged"))
+    return host_target([q for q in units if has_access(state, q)], mode(state, foe, "engaged"))
+
+
+def stopping_target(state: BcsState, firer: Piece, hex_id: str) -> Piece:
+    """The target of a Stopping Engagement (6.0i): the inactive player's choice among all the
+    units giving the AV EZOC into the Firer's hex, in whatever hex, Real AV EZOC providers
+    before Support ones. His standing order ``engaged``: strongest (the greatest AV plus AR, or
+    AR for a supported unit; ties in the hex the Firer names first, then the lowest hex id,
+    then the top unit) or top (the top unit of the hex the Firer names, else of the lowest hex
+    id); asked, he names one."""
+    group = providers(state, firer)
+    foe = other(firer.side)
+    pick = lookup(state, foe, "engaged", options=lambda: sorted(q.id for q in group),
+                  where=hex_id)
+    if pick not in STANDING["engaged"]:
+        return state.pieces[pick]
+    if pick == "top":
+        return top_unit(_first_hex(group, hex_id))
+
+    def strength(q: Piece) -> int:
+        """AV plus AR for an AV unit; AR for a supported unit (as host_target)."""
+        return _base(q) if is_av(q) else bdata().units[q.id].ar
+    best = max(strength(q) for q in group)
+    return top_unit(_first_hex([q for q in group if strength(q) == best], hex_id))
+
+
+def _first_hex(units: list[Piece], hex_id: str) -> list[Piece]:
+    """The units in hex_id, or when none is there those in the lowest hex id."""
+    first = hex_id if any(q.hex == hex_id for q in units) else min(q.hex for q in units)
+    return [q for q in units if q.hex == first]
 
 
 def _involved(result: str, stand_off: bool, support_target: bool) -> str:

@@ -19,10 +19,35 @@ STATUS = ("scenarios 5.2 and 5.4 playable; rules engine in progress (see docs/bc
 DATA_ONLY = "data only, not playable yet"
 
 
+# the code that reads and checks the data files (part of the name of the cached data set)
+DATA_CODE = ("pbem.games.bcs.loader", "pbem.games.bcs.data", "pbem.games.bcs.amendments",
+             "pbem.games.bcs.options", "pbem.core.mapdata", "pbem.core.datafile",
+             "pbem.core.hexgrid", "pbem.core.errors")
+
+
+def data_key() -> str:
+    """The name of the checked data set in pbem.core.cache: the SHA-256 of every data file's
+    path and bytes and of the source of the code that reads and checks them."""
+    import importlib
+
+    from pbem.core import cache
+    from pbem.games.bcs.loader import DATA_DIR
+
+    parts: list[bytes | str] = []
+    for p in sorted(p for p in DATA_DIR.rglob("*") if p.is_file()):
+        parts += [p.relative_to(DATA_DIR).as_posix(), p.read_bytes()]
+    code = [cache.source_hash(importlib.import_module(m)) for m in DATA_CODE]
+    return cache.key_of("bcs-data", *parts, *code)
+
+
 @lru_cache(maxsize=1)
 def data() -> BcsData:
-    """The checked data set (loaded once per process)."""
-    return load_data()
+    """The checked data set (loaded once per process; kept, checked, in the package-side cache
+    pbem.core.cache under data_key(), so a command unpickles it instead of parsing and
+    checking every TOML file: about 8 ms of CPU instead of 45)."""
+    from pbem.core import cache
+
+    return cache.remember("bcs-data", data_key(), load_data)
 
 
 class BcsDataOnly:

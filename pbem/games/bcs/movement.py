@@ -12,7 +12,7 @@ from pbem.games.bcs.board import (at, bdata, combat_count, enemy_in, entry_hexes
 from pbem.games.bcs import mines, screens
 from pbem.games.bcs.hq_retreat import may_jump
 from pbem.games.bcs.rules_data import mp_cost
-from pbem.games.bcs.command import exempt, hq_distance, radius
+from pbem.games.bcs.command import exempt, hq_distance, radius, safe_path
 from pbem.games.bcs.snafu import effect
 from pbem.games.bcs.state import BcsState, Piece, arrival_group
 from pbem.games.bcs.terrain import PROHIBITED, hex_row, is_road_hex, step_cost
@@ -263,6 +263,7 @@ def check_move(state: BcsState, side: str, units: list[str], path: list[str]) ->
     walks = {p.id: walk(state, p, path, set(units)) for p in pieces}
     for p in pieces:
         _command_radius(state, p, walks[p.id].hex)
+        _hq_leaves(state, p, walks[p.id].hex, units)
     end = next(iter(walks.values())).hex
     moving = [p for p in pieces if p.kind == "unit"]
     there = combat_count(state, end) - sum(1 for p in moving if p.status == "map" and p.hex == end)
@@ -290,6 +291,23 @@ def _command_radius(state: BcsState, p: Piece, end: str) -> None:
         raise IllegalOrder(f"{p.id} began {start_d} hexes from its HQ, outside Command Radius "
                            f"{r}: it moves back toward it ({end_d} is no nearer)",
                            rule="BCS-5.4e")
+
+
+def _hq_leaves(state: BcsState, hq: Piece, end: str, moving: list[str]) -> None:
+    """4.2f: units end the Activation in Command Radius, measured from where the HQ ends; an
+    HQ may not move so that a unit of its Formation that has left its starting hex (its move is
+    over: another stack is moving now) and is in radius falls out of it."""
+    if hq.kind != "hq" or hq.status != "map":
+        return
+    grid = bdata().game_map.grid
+    for q in sorted(state.pieces.values(), key=lambda q: q.id):
+        if q.formation != hq.formation or q.kind != "unit" or q.status != "map" \
+                or q.id in moving or q.hex == q.start or not q.joined or exempt(q):
+            continue
+        r = radius(state, q)
+        if grid.distance(hq.hex, q.hex) <= r < grid.distance(end, q.hex):
+            raise IllegalOrder(f"{hq.id} would leave {q.id} (in {q.hex}) outside Command Radius "
+                               f"{r}", rule="BCS-4.2f-1")
 
 
 def p_prepared(state: BcsState, pieces: list[Piece]) -> bool:
@@ -329,12 +347,17 @@ def do_move(state: BcsState, side: str, units: list[str], walks: dict[str, Walk]
 def flip_allowed(state: BcsState, side: str, uid: str) -> Piece:
     """Check a flip (5.6a, 5.6c): a two-sided unit of the active Formation, before the Activities
     begin, once per Activation; a Leg side turns Tac/Truck only where that class may be and
-    within Command Radius. Returns the unit."""
+    within Command Radius, with a Safe Path of that class. Returns the unit."""
     act = state.activation
     if state.phase != "activities" or act is None or act.side != side:
         raise IllegalOrder("units flip only in their own Activation", rule="BCS-5.6a")
     p = state.pieces.get(uid)
-    if p is None or p.side != side or p.kind != "unit" or p.status != "map":
+    # 9.3h: a unit due to enter by an Entry hex may enter on either side
+    arriving = p is not None and p.status == "off" and p.kind == "unit" \
+        and p.arrives <= state.turn and bool(entry_hexes(state, p))
+    if p is not None and p.side == side and p.status == "off" and p.arrives > state.turn:
+        raise IllegalOrder(f"{uid} arrives on turn {p.arrives}", rule="BCS-9.3-1")
+    if p is None or p.side != side or p.kind != "unit" or (p.status != "map" and not arriving):
         raise IllegalOrder(f"{uid} is not one of your units on the map", rule="BCS-5.6a")
     if p.formation != act.formation:
         raise IllegalOrder(f"{uid} is not of the active Formation", rule="BCS-3.3a")
@@ -347,7 +370,7 @@ def flip_allowed(state: BcsState, side: str, uid: str) -> Piece:
         raise IllegalOrder(f"{uid} has flipped in this Activation already", rule="BCS-5.6a")
     now = u.deployed if p.face == "deployed" else u.move
     new = u.move if p.face == "deployed" else u.deployed
-    if now.mclass == "leg" and new.mclass != "leg":
+    if now.mclass == "leg" and new.mclass != "leg" and not arriving:
         if mp_cost(bdata().terrain[hex_row(p.hex)], new.mclass, state.weather == "Rain") == "P":
             raise IllegalOrder(f"{uid} cannot turn {new.mclass} in {p.hex}: terrain prohibited "
                                f"to that class", rule="BCS-5.6c")
@@ -355,6 +378,9 @@ def flip_allowed(state: BcsState, side: str, uid: str) -> Piece:
         radius = bdata().hqs[hq.id].command_radius
         if hq.status != "map" or bdata().game_map.grid.distance(hq.hex, p.hex) > radius:
             raise IllegalOrder(f"{uid} is out of Command Radius ({radius} hexes of its HQ)",
+                               rule="BCS-5.6c")
+        if not safe_path(state, p, new.mclass):         # traced as the new side (BCS-1.6-SP-2)
+            raise IllegalOrder(f"{uid} has no {new.mclass.capitalize()} Safe Path to its HQ",
                                rule="BCS-5.6c")
     return p
 

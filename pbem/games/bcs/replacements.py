@@ -2,8 +2,9 @@
 rolls on its Replacement Points table and applies the AV and non-AV Repls at once.
 
 The owner is not asked yet: the engine applies every Repl it can, for him, by a fixed order
-(units on the map missing the most steps, then units of the Dead Pile, then Order of Arrival
-units waiting below full strength; ties by unit id). A Repl no unit may take is wasted (9.4g).
+(units on the map missing the most steps, then units of the Dead Pile it can place, then Order
+of Arrival units waiting below full strength, then Dead Pile units whose Trains are not Legal,
+which wait there rebuilt (9.4c); ties by unit id). A Repl no unit may take is wasted (9.4g).
 """
 
 from __future__ import annotations
@@ -30,13 +31,13 @@ def _trains_legal(state: BcsState, p: Piece) -> bool:
 
 
 def eligible(state: BcsState, p: Piece) -> str:
-    """Why a unit may take a Repl now ("map", "dead", "arriving"), or "" (9.4c-9.4f): never a
-    non-rebuildable unit or one at full strength; on the map in Command Radius with its Trains
-    Legal and a Safe Path (Tac MA for AV Repls, Leg MA for non-AV); destroyed (0 steps: units
-    removed with their whole Formation never come back) while its HQ is on the map (9.1j) and
-    its Trains are Legal (so that it is placed at once, 9.4c); an
-    Order of Arrival unit waiting below full strength (not a unit off the map after a retreat:
-    7.5f, 7.5h)."""
+    """Why a unit may take a Repl now ("map", "dead", "arriving", "pile"), or "" (9.4c-9.4f):
+    never a non-rebuildable unit or one at full strength; on the map in Command Radius with its
+    Trains Legal and a Safe Path (Tac MA for AV Repls, Leg MA for non-AV); destroyed (0 steps:
+    units removed with their whole Formation never come back) while its HQ is on the map
+    (9.1j): placed at once when its Trains are Legal ("dead"), else rebuilt in the Dead Pile
+    to wait for them ("pile", 9.4c); an Order of Arrival unit waiting below full strength (not
+    a unit off the map after a retreat: 7.5f, 7.5h)."""
     u = bdata().units.get(p.id)
     if u is None or p.kind != "unit" or u.non_rebuildable:
         return ""
@@ -45,7 +46,14 @@ def eligible(state: BcsState, p: Piece) -> str:
             return ""
         return "map" if safe_path(state, p, "tac" if av_unit(p.id) else "leg") else ""
     if p.status == "dead":
-        return "dead" if p.steps <= 0 and _trains_legal(state, p) else ""
+        form = state.formations.get(p.formation)
+        if p.steps > 0 or form is None or not form.in_play \
+                or state.pieces[form.hq].status != "map":
+            return ""
+        waiting = state.private[p.side].rebuilding.get(p.id, 0)
+        if waiting:
+            return "pile" if waiting < u.steps else ""
+        return "dead" if _trains_legal(state, p) else "pile"
     if p.status == "off" and p.steps < u.steps and not any(e.startswith("hq:") for e in p.entry) \
             and RETURNING not in p.entry:            # off after a retreat: not an arrival (9.4f)
         return "arriving"
@@ -66,8 +74,10 @@ def _place(state: BcsState, p: Piece) -> str:
 
 
 def _order(state: BcsState, p: Piece, why: str) -> tuple[int, int, str]:
-    rank = {"map": 0, "dead": 1, "arriving": 2}[why]
-    missing = bdata().units[p.id].steps - (0 if why == "dead" else p.steps)
+    rank = {"map": 0, "dead": 1, "arriving": 2, "pile": 3}[why]
+    have = state.private[p.side].rebuilding.get(p.id, 0) if why == "pile" else \
+        0 if why == "dead" else p.steps
+    missing = bdata().units[p.id].steps - have
     return (rank, -missing, p.id)
 
 
@@ -76,6 +86,7 @@ def roll_and_apply(state: BcsState, ctx: Context) -> None:
     Repls applied at once: one step per Repl, one Repl per unit (9.4d); unused Repls are lost
     (9.4g). Not on a scenario's first turn (9.4a, BbF 1.7: this runs from the second turn)."""
     for side in SIDES:
+        place_rebuilt(state, side, ctx)
         die = ctx.roll(6, f"Replacement Points: {side}", visible_to=side)
         row = next(r for r in bdata().tables[f"repl_{side}"].rows
                    if (r.lo is None or r.lo <= die) and (r.hi is None or die <= r.hi))
@@ -94,6 +105,12 @@ def roll_and_apply(state: BcsState, ctx: Context) -> None:
                     continue
                 p.status, p.hex, p.steps, p.face, p.start = "map", to, 1, "move", to
                 ctx.log(f"{p.id} is rebuilt from the Dead Pile in {to} (9.4c)", hexes=(to,))
+            elif why == "pile":
+                n = state.private[side].rebuilding.get(p.id, 0) + 1
+                state.private[side].rebuilding[p.id] = n
+                ctx.log(f"{p.id} takes a Repl in the Dead Pile ({n} step{'s' if n > 1 else ''} "
+                        f"rebuilt): it waits there until its Combat Trains are Legal (9.4c)",
+                        visible_to=side)
             else:
                 p.steps += 1
                 ctx.log(f"{p.id} takes a Replacement step: {p.steps} steps (9.4)",
@@ -102,3 +119,18 @@ def roll_and_apply(state: BcsState, ctx: Context) -> None:
         if left[True] or left[False]:
             ctx.log(f"{side}: {left[True]} AV and {left[False]} non-AV Replacement Points "
                     f"unused are lost (9.4g)", visible_to=side)
+
+
+def place_rebuilt(state: BcsState, side: str, ctx: Context) -> None:
+    """Units rebuilt in the Dead Pile enter play, with the steps their Repls rebuilt, in the
+    first Reinforcement Phase in which their HQ is on the map with Legal Trains (9.4c, 9.3)."""
+    waiting = state.private[side].rebuilding
+    for uid in sorted(waiting):
+        p = state.pieces[uid]
+        if not _trains_legal(state, p):
+            continue
+        to = _place(state, p)
+        if not to:
+            continue
+        p.status, p.hex, p.steps, p.face, p.start = "map", to, waiting.pop(uid), "move", to
+        ctx.log(f"{p.id} is rebuilt from the Dead Pile in {to} (9.4c)", hexes=(to,))

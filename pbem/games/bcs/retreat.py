@@ -24,6 +24,7 @@ from pbem.games.bcs.mines import closed, retreat_loss
 from pbem.games.bcs.rules_data import mp_cost
 from pbem.games.bcs.snafu import effect
 from pbem.games.bcs.state import BcsState, Piece
+from pbem.games.bcs.support import drop_on_retreat
 from pbem.games.bcs.supply import enemy_msr_hexes, sources
 from pbem.games.bcs.terrain import hex_row
 from pbem.games.bcs.zoc import ezoc
@@ -148,6 +149,8 @@ def _place(state: BcsState, units: list[Piece], to: str, ctx: Context) -> None:
         if affected_by(mclass(p), zone):
             _step(state, p, ctx, "retreat into an EZOC, 7.5e")
     retreat_loss(state, units, ctx)          # TEC note 3: a retreat ended in a Minefield
+    for p in units:
+        drop_on_retreat(state, p, ctx)       # 9.2i a
 
 
 def retreat_three(state: BcsState, units: list[Piece], attack_hex: str, ctx: Context) -> None:
@@ -316,6 +319,7 @@ def retreat_to_hq(state: BcsState, units: list[Piece], attack_hex: str, ctx: Con
         if affected_by(mclass(p), ezoc(state, p.side, to)):
             _step(state, p, ctx, "retreat into an EZOC, 7.5e")
         retreat_loss(state, [p], ctx)        # TEC note 3: a retreat ended in a Minefield
+        drop_on_retreat(state, p, ctx)       # 9.2i a
 
 
 def retreat_stack(state: BcsState, units: list[Piece], ar_unit: Piece, kind: str,

@@ -22,6 +22,7 @@ attack_from_off_map unless ``options`` says otherwise):
                         none); pool = true (unassigned, stored off the map); independents 5.2
                         lacks (gore, 894-td) are added
   arty_pool = {SIDE = n}, arty_assigned = {SIDE = {F = n}}   Arty Asset Points (8.0d)
+  rebuilding = {SIDE = {UNIT = n}}   dead units rebuilt n steps, waiting in the Dead Pile (9.4c)
   rommel = "dak"        Rommel's box (BbF 2.1)
   assigning = [SIDE, ...]   the Assignment Phase under way, these sides still to decide
   scenario = "5.4"      the scenario the position is built from (5.2 unless given)
@@ -111,6 +112,10 @@ class BcsCases:
             if pid not in state.pieces and ((u is not None and u.independent)
                                             or pid in bdata().hqs or pid in bdata().trains):
                 _place(state, pid, "", None)         # ... or an HQ or Trains (stark-hq)
+        unknown = sorted(set(listed) - set(state.pieces))
+        if unknown:                                  # a case that would prove nothing
+            raise ValueError(f"case {case.id} {case.name!r}: no such piece in scenario "
+                             f"{pos.get('scenario', '5.2')}: {', '.join(unknown)}")
         for pid, p in state.pieces.items():
             spec = listed.get(pid)
             if spec is None:
@@ -167,6 +172,8 @@ class BcsCases:
             state.private[s].arty_pool = n
         for s, forms in pos.get("arty_assigned", {}).items():
             state.private[s].arty_assigned = dict(forms)
+        for s, units in pos.get("rebuilding", {}).items():     # rebuilt in the Dead Pile (9.4c)
+            state.private[s].rebuilding = dict(units)
         state.rommel = pos.get("rommel", "")                   # BbF 2.1
         _objective_position(state, pos)                        # BbF 4.0, 3.1
         if "setting" in pos:                                   # the Set-up decision (1.4)

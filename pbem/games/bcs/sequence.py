@@ -399,10 +399,11 @@ def end_activities(state: BcsState, side: str, ctx: Context) -> None:
         raise IllegalOrder("there is no Activation of yours to end", rule="BCS-3.2a-e")
     restack(state, side, ctx)
     form = state.formations[act.formation]
-    # (f) Clean Up: OBJ and Traffic Stopped markers go; Trains not Legal leave the map, Legal
-    # Trains without Optimal Distance turn Ghost (10.3b, 10.3c).
+    # (f) Clean Up: OBJ, Traffic Stopped and Temporary Support Dropped markers go; Trains not
+    # Legal leave the map, Legal Trains without Optimal Distance turn Ghost (10.3b, 10.3c).
     state.objs = []
     state.traffic = []
+    act.dropped = []
     mines.flip_breached(state, ctx)              # BbF 3.1b: at the end of the Activation
     trains = state.pieces[form.trains]
     if trains.status == "map":
@@ -605,9 +606,9 @@ def _pre_turn_air(state: BcsState, ctx: Context) -> None:
         ctx.log(f"{s} Air Points: {state.private[s].air_points}", visible_to=s)
 
 
-def control_after_move(state: BcsState, side: str, hex_id: str, in_radius: bool) -> None:
+def control_after_move(state: BcsState, side: str, hex_id: str, qualifies: bool) -> None:
     """BbF 4.1: a VP hex belongs to the side whose combat unit occupies it (or did last), if
-    that unit is within Command Radius (the working-MSR condition is not built yet)."""
-    if hex_id in state.control and in_radius and state.control[hex_id] != side:
+    that unit qualifies: within Command Radius with a working MSR (victory.may_control)."""
+    if hex_id in state.control and qualifies and state.control[hex_id] != side:
         state.control[hex_id] = side
 

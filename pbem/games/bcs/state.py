@@ -113,6 +113,8 @@ class SidePrivate(msgspec.Struct, kw_only=True):
     arty_pool: int = 0           # unassigned, off the map
     arty_free: int = 0           # of the pool, those unassigned when this Assignment Phase began
     arty_assigned: dict[str, int] = {}   # Formation -> Arty Asset Points assigned to its HQ
+    rebuilding: dict[str, int] = {}      # dead unit -> steps its Repls rebuilt, waiting in the
+                                         # Dead Pile for Legal Trains (9.4c)
     objective: str = ""          # the Axis's Victory Objective where this state holds it
                                  # (BBF-4.0-a: a referee's state, his own reports; objective.py)
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
-from pbem.games.bcs.board import at, face, is_av
+from pbem.games.bcs.board import at, bdata, face, has_zoc, is_av
 from pbem.games.bcs.shock import FIRE_EVENTS
 from pbem.games.bcs.state import BcsState, Piece
-from pbem.games.bcs.support import restore
+from pbem.games.bcs.support import has_access, restore
 from pbem.games.bcs.zoc import av_zone, ezoc
 
 AV_STOP = "BCS-6.0h-2"           # the STOP of a Tac unit entering a Real AV EZOC (movement)
@@ -31,6 +31,28 @@ def required(state: BcsState, p: Piece) -> bool:
     act = state.activation
     mates = [state.pieces[u] for u in (act.stack if act is not None else [])] or [p]
     return any(q.hex == p.hex and _firer(q) for q in mates)
+
+
+def _givers(state: BcsState, p: Piece) -> list[Piece]:
+    """The enemy units giving an AV EZOC, Real or Support, into p's hex (6.0h)."""
+    grid = bdata().game_map.grid
+    return [q for n in grid.neighbours(p.hex) for q in at(state, n)
+            if q.side != p.side and has_zoc(q) and (is_av(q) or has_access(state, q))]
+
+
+def providers(state: BcsState, p: Piece) -> list[Piece]:
+    """The targets a Stopping Engagement of p may have (6.0i): the enemy units giving a Real AV
+    EZOC into its hex (AV units) if there are any, else those giving a Support AV EZOC."""
+    near = _givers(state, p)
+    return [q for q in near if is_av(q)] or near
+
+
+def stopping_engagement(state: BcsState, p: Piece, hex_id: str) -> bool:
+    """Whether p's Engagement of hex_id is a Stopping Engagement (6.0i): p is STOPped by an AV
+    EZOC that is still there, and hex_id holds a unit giving it (Real or Support)."""
+    return p.stopped == AV_STOP and p.status == "map" \
+        and av_zone(ezoc(state, p.side, p.hex)) \
+        and any(q.hex == hex_id for q in _givers(state, p))
 
 
 def check_free(state: BcsState, uid: str, what: str) -> None:
@@ -56,8 +78,8 @@ def lift(state: BcsState, ctx: Context) -> None:
             continue
         if not av_zone(ezoc(state, p.side, p.hex)):      # Real or Support AV EZOC (6.0i)
             p.stopped = ""
-            ctx.log(f"no enemy Real AV EZOC is left in {p.hex}: the STOP is lifted (6.0i)",
-                    hexes=(p.hex,))
+            ctx.log(f"no enemy AV EZOC (Real or Support) is left in {p.hex}: the STOP is "
+                    f"lifted (6.0i)", hexes=(p.hex,))
     for uid in act.stack:
         p = state.pieces[uid]
         firers = [q for q in at(state, p.hex) if q.id in act.stack and _firer(q)]

@@ -63,6 +63,25 @@ def in_support(state: BcsState, fid: str) -> list[Piece]:
                    if p.status == "support" and p.formation == fid), key=lambda p: p.id)
 
 
+def formation_removed(state: BcsState, fid: str, waiting: bool, ctx: Context) -> None:
+    """A Formation that lost its last unit (9.1i): its units in Support leave play with the HQ,
+    real units or not; when more of its units are due (9.1j) they stay in Support, off the map
+    with the HQ, to return with it."""
+    units = in_support(state, fid)
+    if not units:
+        return
+    name = bdata().formations[fid].name
+    ids = ", ".join(p.id for p in units)
+    if waiting:
+        ctx.log(f"{ids}: in Support of {name}, off the map, returning with its HQ (9.1j)",
+                visible_to=units[0].side)
+        return
+    for p in units:
+        p.status, p.hex = "dead", ""     # removed from play with their steps: never rebuilt
+    ctx.log(f"{name}'s Support leaves play (9.1i)")
+    ctx.log(f"{ids}, in Support of {name}, leave play (9.1i)", visible_to=units[0].side)
+
+
 def eligible(p: Piece) -> bool:
     """A combat unit whose side showing could receive Support: an Assault Arrow and no AV (9.2b,
     9.2c; Unprepared units have none, 1.2d)."""
@@ -210,6 +229,19 @@ def drop_on_path(state: BcsState, p: Piece, path: list[str], ctx: Context | None
             p.dropped = True
             _log(ctx, p, f"a Dropped Support marker (entered {b}, Prohibited to Tac MA, 9.2i)")
             return
+
+
+def drop_on_retreat(state: BcsState, p: Piece, ctx: Context | None) -> None:
+    """9.2i a for a retreat: a unit that retreats into a hex Prohibited to Tac MA gets a Dropped
+    Support marker (a retreat has no path, 7.5d: only its ending hex is judged)."""
+    from pbem.games.bcs.rules_data import mp_cost
+    from pbem.games.bcs.terrain import hex_row
+    if p.dropped or p.status != "map" or not _could_have_support(p):
+        return
+    if mp_cost(bdata().terrain[hex_row(p.hex)], "tac", state.weather == "Rain") == "P":
+        p.dropped = True
+        _log(ctx, p, f"a Dropped Support marker (retreated into {p.hex}, Prohibited to Tac MA, "
+                     f"9.2i)")
 
 
 def _could_have_support(p: Piece) -> bool:

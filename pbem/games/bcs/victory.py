@@ -4,12 +4,21 @@
 from __future__ import annotations
 
 from pbem.games.bcs.board import bdata
-from pbem.games.bcs.state import BcsState, Result
+from pbem.games.bcs.state import BcsState, Piece, Result
 
 SPRING_WIND_AXIS = ("Sidi bou Zid", "Kern's Crossroads", "Sbeitla")   # BbF 5.2 victory
 SPRING_WIND_ALLIED = ("Sbeitla", "Kern's Crossroads")
 BUILT = ("spring_wind", "campaign")   # victory kinds built so far (setup refuses the others)
 CAMPAIGN_WIN, CAMPAIGN_DRAW = 9, 8        # BbF 4.1: Axis VP hexes held (of 14) for each result
+
+
+def may_control(state: BcsState, p: Piece) -> bool:
+    """BbF 4.1: whether a unit occupying a VP hex takes control of it: within its HQ's Command
+    Radius and with a working MSR (its Formation's Combat Trains Legal) at that moment."""
+    from pbem.games.bcs.command import in_radius
+    from pbem.games.bcs.supply import msr
+    form = state.formations.get(p.formation)
+    return form is not None and in_radius(state, p) and msr(state, form) is not None
 
 
 def holds(state: BcsState, side: str, places: tuple[str, ...]) -> bool:

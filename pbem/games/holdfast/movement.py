@@ -104,28 +104,7 @@ def check_path(state: HoldfastState, w: World, side: str, unit_id: str, path: li
     spent = 0
     here = u.hex
     for nxt in path:
-        if not w.adjacent(here, nxt):
-            raise IllegalOrder(f"{nxt} is not adjacent to {here} (adjacent: "
-                               f"{', '.join(sorted(w.neighbours(here)))})", rule="HF-9.1-b")
-        if nxt in w.prohibited:
-            raise IllegalOrder(f"{nxt} is {w.terrain(nxt)}, prohibited terrain", rule="HF-TEC-a")
-        if w.side_prohibited(here, nxt):
-            kinds = "/".join(sorted(w.side_kinds(here, nxt)))
-            raise IllegalOrder(f"the {kinds} hexside {here}-{nxt} is prohibited", rule="HF-TEC-a")
-        if nxt in w.gray and not w.gray_open(side, pub.turn):
-            raise IllegalOrder(f"gray hex {nxt} is not playable by the {side} on turn {pub.turn}",
-                               rule="HF-8.1-h")
-        if nxt in foe:
-            raise IllegalOrder(f"{nxt} holds an enemy block", rule="HF-9.1-b")
-        if strategic and nxt in ez:
-            raise IllegalOrder(f"strategic movement may not enter an enemy ZOC ({nxt})",
-                               rule="HF-9.3-a")
-        pair = known.get((here, nxt))
-        if pair is None:
-            cost = (hex_cost(w, spec.type, here, nxt, nxt in ez)
-                    + side_cost(w, here, nxt, pub.weather))
-        else:                   # the same values: hex_cost with EZOC is max(cost, ezoc_mp)
-            cost = (max(pair[0], w.tables.ezoc_mp) if nxt in ez else pair[0]) + pair[1]
+        cost = _step(w, side, pub, spec.type, here, nxt, foe, ez, strategic, known)
         spent += cost
         costs.append(cost)
         if spent > mp:
@@ -136,6 +115,77 @@ def check_path(state: HoldfastState, w: World, side: str, unit_id: str, path: li
     if here in own:
         raise IllegalOrder(f"{here} already holds a friendly block", rule="HF-9.1-c")
     return costs
+
+
+def _step(w: World, side: str, pub: Any, unit_type: str, here: str, nxt: str,
+          foe: frozenset[str], ez: frozenset[str], strategic: bool,
+          known: dict[tuple[str, str], tuple[int, int]]) -> int:
+    """One step of a move from here into nxt: its MP cost, or IllegalOrder (check_path)."""
+    if not w.adjacent(here, nxt):
+        raise IllegalOrder(f"{nxt} is not adjacent to {here} (adjacent: "
+                           f"{', '.join(sorted(w.neighbours(here)))})", rule="HF-9.1-b")
+    if nxt in w.prohibited:
+        raise IllegalOrder(f"{nxt} is {w.terrain(nxt)}, prohibited terrain", rule="HF-TEC-a")
+    if w.side_prohibited(here, nxt):
+        kinds = "/".join(sorted(w.side_kinds(here, nxt)))
+        raise IllegalOrder(f"the {kinds} hexside {here}-{nxt} is prohibited", rule="HF-TEC-a")
+    if nxt in w.gray and not w.gray_open(side, pub.turn):
+        raise IllegalOrder(f"gray hex {nxt} is not playable by the {side} on turn {pub.turn}",
+                           rule="HF-8.1-h")
+    if nxt in foe:
+        raise IllegalOrder(f"{nxt} holds an enemy block", rule="HF-9.1-b")
+    if strategic and nxt in ez:
+        raise IllegalOrder(f"strategic movement may not enter an enemy ZOC ({nxt})",
+                           rule="HF-9.3-a")
+    pair = known.get((here, nxt))
+    if pair is None:
+        return hex_cost(w, unit_type, here, nxt, nxt in ez) + side_cost(w, here, nxt, pub.weather)
+    # the same values: hex_cost with EZOC is max(cost, ezoc_mp)
+    return (max(pair[0], w.tables.ezoc_mp) if nxt in ez else pair[0]) + pair[1]
+
+
+def check_paths(state: HoldfastState, w: World, side: str, unit_id: str,
+                paths: list[list[str]], mp: int, strategic: bool, *,
+                pos: tuple[frozenset[str], ...]) -> list[list[int] | None]:
+    """check_path for many paths of one unit in one position (the move helper): for each path
+    the cost of each step, or None where check_path would refuse it. A step shared by paths
+    (the same hexes before it) is checked once: a step's legality and cost depend only on the
+    hexes entered before it, and these are checked by the same code (_step) in the same order."""
+    u = state.private[side].units[unit_id]
+    spec = w.units[unit_id]
+    own, foe, ez = pos
+    pub = state.public
+    if strategic and u.hex in ez:
+        return [None for _ in paths]
+    known = step_costs(w, spec.type, pub.weather)
+    # a path's prefix, by its number (0: none), and the next hex -> (the longer prefix's
+    # number, MP spent, the step's cost), or None if check_path refuses that prefix
+    done: dict[tuple[int, str], tuple[int, int, int] | None] = {}
+    out: list[list[int] | None] = []
+    for path in paths:
+        node, spent, here = 0, 0, u.hex
+        costs: list[int] | None = []
+        for nxt in path:
+            key = (node, nxt)
+            if key in done:
+                hit = done[key]
+            else:
+                try:
+                    cost = _step(w, side, pub, spec.type, here, nxt, foe, ez, strategic, known)
+                    hit = (len(done) + 1, spent + cost, cost) if spent + cost <= mp else None
+                except IllegalOrder:
+                    hit = None
+                done[key] = hit
+            if hit is None:
+                costs = None
+                break
+            node, spent, cost = hit
+            costs.append(cost)
+            here = nxt
+        if costs is not None and here in own:
+            costs = None
+        out.append(costs)
+    return out
 
 
 def reachable(state: HoldfastState, w: World, side: str, unit_id: str, mp: int,
@@ -171,14 +221,22 @@ def reachable(state: HoldfastState, w: World, side: str, unit_id: str, mp: int,
                 best[n] = nc
                 prev[n] = h
                 heapq.heappush(heap, (nc, n))
+    # each hex's path is its previous hex's path and itself (built once per hex)
+    full: dict[str, list[str]] = {u.hex: []}
     out: dict[str, list[str]] = {}
     for h in best:
-        if h == u.hex or h in own_hexes:
+        if h == u.hex:
             continue
-        path = [h]
-        while path[-1] in prev and prev[path[-1]] != u.hex:
-            path.append(prev[path[-1]])
-        out[h] = path[::-1]
+        chain = []
+        x = h
+        while x not in full:
+            chain.append(x)
+            x = prev[x]
+        path = full[x]
+        for y in reversed(chain):
+            path = full[y] = path + [y]
+        if h not in own_hexes:
+            out[h] = path
     return out
 
 

@@ -7,10 +7,9 @@ Only the viewer's own units are listed; enemy blocks count only by their public 
 
 from __future__ import annotations
 
-from pbem.core.errors import IllegalOrder
 from pbem.core.game import Reach, UnitReach
 from pbem.games.holdfast.data import World
-from pbem.games.holdfast.movement import allowance, check_path, position, reachable
+from pbem.games.holdfast.movement import allowance, check_paths, position, reachable
 from pbem.games.holdfast.state import HoldfastState
 from pbem.games.holdfast.supply import in_supply
 
@@ -33,13 +32,13 @@ def _reach(state: HoldfastState, w: World, side: str, uid: str, mp: int,
     paths = reachable(state, w, side, uid, mp, strategic, pos=pos)
     inner = {h for p in paths.values() for h in p[:-1]}
     # a path to a hex on the way to another is a prefix of that one: checking the longest
-    # paths checks every step of every path (their ends are the only free hexes they pass)
-    for dest, path in sorted(paths.items()):
-        if dest in inner:
-            continue
-        try:
-            costs = check_path(state, w, side, uid, path, mp, strategic, pos=pos)
-        except IllegalOrder:            # the rules have the last word: never offer such a path
+    # paths checks every step of every path (their ends are the only free hexes they pass);
+    # check_paths checks a step the paths share once
+    ends = [(dest, path) for dest, path in sorted(paths.items()) if dest not in inner]
+    checked = check_paths(state, w, side, uid, [path for _, path in ends], mp, strategic,
+                          pos=pos)
+    for (dest, path), costs in zip(ends, checked):
+        if costs is None:               # the rules have the last word: never offer such a path
             continue
         total, prev = 0, ""
         for h, c in zip(path, costs):

@@ -136,15 +136,22 @@ def assign_slots(state: HoldfastState) -> None:
     for side in SIDES:
         priv = state.private[side]
         units, slots = priv.units, priv.slots
-        for key in [k for k, u in units.items()
-                    if u.where != "map" and k.startswith(STANDIN_PREFIX)]:
+        # one pass over the units: the stand-ins that left the map, and the units on the map
+        # without a slot (dropping slots below never drops the slot of a unit on the map)
+        gone, need = [], []
+        for k, u in units.items():
+            if k.startswith(STANDIN_PREFIX):
+                if u.where != "map":
+                    gone.append(k)
+            elif u.where == "map" and k not in slots:
+                need.append(k)
+        for key in gone:
             del units[key]
         for uid in [u for u in slots
                     if (x := units.get(u)) is None or x.where not in ("map", KNOWN)]:
             del slots[uid]
         # called after every order: usually no unit needs a slot, so sort only those that do
-        for uid in sorted([k for k, u in units.items() if u.where == "map" and k not in slots
-                           and not k.startswith(STANDIN_PREFIX)]):
+        for uid in sorted(need):
             n = pub.slots.get(side, 0) + 1
             pub.slots[side] = n
             slots[uid] = n
