@@ -13,7 +13,7 @@ from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.games.bcs.board import at, bdata, combat_count, face, hq_of, is_combat, printed_ma
 from pbem.games.bcs.data import Face
-from pbem.games.bcs.command import exempt, in_radius
+from pbem.games.bcs.command import exempt, heads_away, in_radius
 from pbem.games.bcs.hq_retreat import jump
 from pbem.games.bcs.mines import against, against_attacker, closed
 from pbem.games.bcs.mixing import mark
@@ -183,6 +183,9 @@ def check_attack(state: BcsState, side: str, hex_id: str, uid: str,
             not in_radius(state, unit, hex_id):
         raise IllegalOrder(f"{uid} is in Command Radius and would advance out of it into "
                            f"{hex_id}", rule="BCS-4.2f-2")
+    if not off and heads_away(state, unit, hex_id):
+        raise IllegalOrder(f"{uid} began the Activation outside Command Radius and its advance "
+                           f"into {hex_id} would not bring it nearer its HQ", rule="BCS-4.2f-1")
     helper = None
     if assist:
         if assist == uid:

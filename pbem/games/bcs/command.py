@@ -44,6 +44,18 @@ def in_radius(state: BcsState, p: Piece, hex_id: str = "") -> bool:
     return d is not None and d <= radius(state, p)
 
 
+def heads_away(state: BcsState, p: Piece, end: str) -> bool:
+    """4.2f: a unit that began the Activation outside Command Radius would end in end no nearer
+    its HQ than it began (it must head back or stay; HQs, Trains, exempt units and
+    reinforcements still catching up, 9.3g, are free)."""
+    if p.kind != "unit" or not p.joined or exempt(p):
+        return False
+    start = p.start or p.hex
+    start_d, end_d = hq_distance(state, p, start), hq_distance(state, p, end)
+    return start_d is not None and end_d is not None and start_d > radius(state, p) \
+        and end_d >= start_d
+
+
 def _blocks(state: BcsState, side: str, hex_id: str) -> bool:
     """Safe Path blockers (BBF-G9): enemy units, and EZOC unless a friendly unit is in the hex
     (friendly units negate EZOC for Safe Paths, 6.0c)."""
