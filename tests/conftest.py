@@ -1,9 +1,12 @@
-"""Shared fixtures: the test-only game is registered for every test."""
+"""Shared fixtures: the test-only games are registered for every test; a private folder for
+the package-side cache."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
+
+import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -16,3 +19,11 @@ from pbem.core.registry import register  # noqa: E402
 register(DASH)
 register(PATROL)
 register(BLIND)
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    """A fresh folder for pbem.core.cache ($PBEM_CACHE_DIR) for this test."""
+    d = tmp_path / "pbem-cache"
+    monkeypatch.setenv("PBEM_CACHE_DIR", str(d))
+    return d

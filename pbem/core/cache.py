@@ -82,11 +82,12 @@ def source_hash(module: Any) -> str:
     return hashlib.sha256(Path(module.__file__).read_bytes()).hexdigest()
 
 
-def files_key(kind: str, paths: Iterable[Path], *extra: str) -> str:
-    """key_of over each file's name and bytes (the inputs of a data cache) and extra parts."""
+def files_key(kind: str, paths: Iterable[Path], *extra: str, root: Path | None = None) -> str:
+    """key_of over each file's name (its path under root, when given) and bytes (the inputs of
+    a data cache) and extra parts."""
     parts: list[bytes | str] = []
-    for p in paths:
-        parts += [Path(p).name, Path(p).read_bytes()]
+    for p in map(Path, paths):
+        parts += [p.relative_to(root).as_posix() if root else p.name, p.read_bytes()]
     return key_of(kind, *parts, *extra)
 
 

@@ -4,24 +4,15 @@ from __future__ import annotations
 
 import hashlib
 
-import pytest
-
 from pbem.core import cache
 
 
-@pytest.fixture
-def folder(tmp_path, monkeypatch):
-    d = tmp_path / "c"
-    monkeypatch.setenv(cache.CACHE_ENV, str(d))
-    return d
-
-
-def test_an_intact_entry_is_returned_and_a_damaged_one_is_not(folder):
+def test_an_intact_entry_is_returned_and_a_damaged_one_is_not(cache_dir):
     key = cache.key_of("k", "input")
     assert cache.load("k", key) is None
     assert cache.store("k", key, b"body")
     assert cache.load("k", key) == b"body"
-    path = folder / f"k-{key}.bin"
+    path = cache_dir / f"k-{key}.bin"
     raw = bytearray(path.read_bytes())
     raw[-1] ^= 1
     path.write_bytes(bytes(raw))
@@ -30,7 +21,7 @@ def test_an_intact_entry_is_returned_and_a_damaged_one_is_not(folder):
     assert cache.load("k", key) is None
 
 
-def test_the_key_changes_with_every_input(tmp_path, folder):
+def test_the_key_changes_with_every_input(tmp_path, cache_dir):
     a, b = tmp_path / "a.toml", tmp_path / "b.toml"
     a.write_text("x = 1\n")
     b.write_text("y = 2\n")
@@ -43,7 +34,7 @@ def test_the_key_changes_with_every_input(tmp_path, folder):
     assert cache.key_of("k", "ab", "c") != cache.key_of("k", "a", "bc")   # length-prefixed
 
 
-def test_remember_builds_once_and_rebuilds_a_junk_entry(folder):
+def test_remember_builds_once_and_rebuilds_a_junk_entry(cache_dir):
     built = []
 
     def build():
@@ -54,7 +45,7 @@ def test_remember_builds_once_and_rebuilds_a_junk_entry(folder):
     assert cache.remember("r", "key", build) == {"x": (1, 2)}
     assert len(built) == 1
     body = b"\x80not a pickle"                               # right hash, wrong contents
-    (folder / "r-key.bin").write_bytes(cache.MAGIC + hashlib.sha256(body).hexdigest().encode()
+    (cache_dir / "r-key.bin").write_bytes(cache.MAGIC + hashlib.sha256(body).hexdigest().encode()
                                        + b"\n" + body)
     assert cache.remember("r", "key", build) == {"x": (1, 2)}
     assert len(built) == 2
@@ -70,8 +61,8 @@ def test_no_cache_folder_means_no_cache(monkeypatch):
     assert len(built) == 2
 
 
-def test_old_entries_are_pruned(folder, monkeypatch):
+def test_old_entries_are_pruned(cache_dir, monkeypatch):
     monkeypatch.setattr(cache, "KEEP", 3)
     for i in range(6):
         cache.store("p", f"{i:02d}", b"x")
-    assert len(list(folder.glob("p-*.bin"))) == 3
+    assert len(list(cache_dir.glob("p-*.bin"))) == 3

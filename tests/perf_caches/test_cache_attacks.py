@@ -17,13 +17,6 @@ import pytest
 from fixtures.table import Table, snapshot
 
 
-@pytest.fixture
-def cache_dir(tmp_path, monkeypatch):
-    d = tmp_path / "pbem-cache"
-    monkeypatch.setenv("PBEM_CACHE_DIR", str(d))
-    return d
-
-
 def _played(tmp_path: Path) -> Table:
     t = Table(tmp_path / "game")
     t.deliver()

@@ -33,11 +33,9 @@ def data_key() -> str:
     from pbem.core import cache
     from pbem.games.bcs.loader import DATA_DIR
 
-    parts: list[bytes | str] = []
-    for p in sorted(p for p in DATA_DIR.rglob("*") if p.is_file()):
-        parts += [p.relative_to(DATA_DIR).as_posix(), p.read_bytes()]
+    files = sorted(p for p in DATA_DIR.rglob("*") if p.is_file())
     code = [cache.source_hash(importlib.import_module(m)) for m in DATA_CODE]
-    return cache.key_of("bcs-data", *parts, *code)
+    return cache.files_key("bcs-data", files, *code, root=DATA_DIR)
 
 
 @lru_cache(maxsize=1)

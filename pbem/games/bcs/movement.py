@@ -12,7 +12,7 @@ from pbem.games.bcs.board import (at, bdata, combat_count, enemy_in, entry_hexes
 from pbem.games.bcs import mines, screens
 from pbem.games.bcs.hq_retreat import may_jump
 from pbem.games.bcs.rules_data import mp_cost
-from pbem.games.bcs.command import exempt, hq_distance, radius, safe_path
+from pbem.games.bcs.command import exempt, heads_away, hq_distance, radius, safe_path
 from pbem.games.bcs.snafu import effect
 from pbem.games.bcs.state import BcsState, Piece, arrival_group
 from pbem.games.bcs.terrain import PROHIBITED, hex_row, is_road_hex, step_cost
@@ -287,7 +287,7 @@ def _command_radius(state: BcsState, p: Piece, end: str) -> None:
     if start_d <= r < end_d:
         raise IllegalOrder(f"{p.id} would end {end_d} hexes from its HQ, outside Command "
                            f"Radius {r}", rule="BCS-4.2f-1")
-    if start_d > r and end_d >= start_d:
+    if heads_away(state, p, end):
         raise IllegalOrder(f"{p.id} began {start_d} hexes from its HQ, outside Command Radius "
                            f"{r}: it moves back toward it ({end_d} is no nearer)",
                            rule="BCS-5.4e")

@@ -6,24 +6,15 @@ from __future__ import annotations
 import pickle
 import shutil
 
-import pytest
-
 from pbem.core import cache
 from pbem.games.bcs import info, loader
 
 
-@pytest.fixture
-def folder(tmp_path, monkeypatch):
-    d = tmp_path / "c"
-    monkeypatch.setenv(cache.CACHE_ENV, str(d))
-    return d
-
-
-def test_the_cached_data_set_is_the_loaded_one(folder):
+def test_the_cached_data_set_is_the_loaded_one(cache_dir):
     key = info.data_key()
     fresh = loader.load_data()
     built = cache.remember("bcs-data", key, loader.load_data)   # stores the entry
-    assert (folder / f"bcs-data-{key}.bin").is_file()
+    assert (cache_dir / f"bcs-data-{key}.bin").is_file()
 
     def refuse():
         raise AssertionError("the entry was not used")
