@@ -15,7 +15,21 @@ OPPOSITE: dict[str, str] = {"N": "S", "NE": "SW", "SE": "NW", "S": "N", "SW": "N
 
 
 class _Adjacency:
-    """Queries both grids answer alike from their neighbour() and neighbours()."""
+    """Queries both grids answer alike from their is_shifted(), neighbour() and neighbours()."""
+
+    def step(self, col: int, row: int, direction: str) -> tuple[int, int]:
+        """The (col, row) one step away in a direction (may be off the map; N is row - 1)."""
+        low = self.is_shifted(col)
+        if direction == "N":
+            return col, row - 1
+        if direction == "S":
+            return col, row + 1
+        dc = 1 if direction in ("NE", "SE") else -1
+        if direction in ("NE", "NW"):
+            return col + dc, row if low else row - 1
+        if direction in ("SE", "SW"):
+            return col + dc, row + 1 if low else row
+        raise ValueError(f"unknown direction {direction!r}")
 
     def direction(self, a: str, b: str) -> str | None:
         """The direction from hex a to adjacent hex b, or None if they are not adjacent."""
@@ -83,20 +97,6 @@ class HexGrid(_Adjacency):
         return col % 2 == self.shifted_parity
 
     # -- adjacency -------------------------------------------------------------------------
-    def step(self, col: int, row: int, direction: str) -> tuple[int, int]:
-        """The (col, row) one step from (col, row) in a direction (may be off the map)."""
-        low = self.is_shifted(col)
-        if direction == "N":
-            return col, row - 1
-        if direction == "S":
-            return col, row + 1
-        dc = 1 if direction in ("NE", "SE") else -1
-        if direction in ("NE", "NW"):
-            return col + dc, row if low else row - 1
-        if direction in ("SE", "SW"):
-            return col + dc, row + 1 if low else row
-        raise ValueError(f"unknown direction {direction!r}")
-
     def neighbour(self, hex_id: str, direction: str) -> str | None:
         """The id of the adjacent hex in a direction, or None off the map."""
         c, r = self.step(*self.parse(hex_id), direction)
@@ -310,20 +310,6 @@ class SheetGrid(_Adjacency):
         return row == sh.first_row and self.is_shifted(gc)
 
     # -- adjacency -------------------------------------------------------------------------
-    def step(self, gc: int, gr: int, direction: str) -> tuple[int, int]:
-        """The whole-map position one step away in a direction (N is up: printed row + 1)."""
-        low = self.is_shifted(gc)
-        if direction == "N":
-            return gc, gr - 1
-        if direction == "S":
-            return gc, gr + 1
-        dc = 1 if direction in ("NE", "SE") else -1
-        if direction in ("NE", "NW"):
-            return gc + dc, gr if low else gr - 1
-        if direction in ("SE", "SW"):
-            return gc + dc, gr + 1 if low else gr
-        raise ValueError(f"unknown direction {direction!r}")
-
     def neighbour(self, hex_id: str, direction: str) -> str | None:
         """The id of the adjacent hex in a direction (across sheet seams), or None off the map."""
         return self._cells.get(self.step(*self.parse(hex_id), direction))

@@ -19,7 +19,7 @@ from pbem.games.bcs.retreat import voluntary
 from pbem.games.bcs.shock import check_shock, shock
 from pbem.games.bcs.command import formations_lost, on_map_units
 from pbem.games.bcs.mixing import coordinate, hq_mixed_with, mixed_with, stacked_with
-from pbem.games.bcs.movement import check_move, do_move, flip_allowed
+from pbem.games.bcs.movement import check_move, do_move, flip_allowed, step_back
 from pbem.games.bcs.state import BcsState
 from pbem.games.bcs.victory import may_control
 
@@ -113,6 +113,8 @@ def _apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
         ctx.log(f"{p.id} flips to its {p.face.capitalize()} side", visible_to=side)
     elif isinstance(order, o.Obj):
         sequence.place_obj(state, side, order.hex, ctx)
+    elif isinstance(order, o.Back):
+        step_back(state, side, order.unit, order.path, ctx)                          # 5.5d
     elif isinstance(order, o.End):
         sequence.end_activities(state, side, ctx)
     elif isinstance(order, o.Second):
@@ -171,6 +173,7 @@ def _apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
         stopping.lift(state, ctx)
     elif isinstance(order, o.Fire):
         mines.check_attack_from(state, side, [order.host or order.unit])      # BbF 3.1b
+        screens.check_order(state, [order.host or order.unit], order.hex, "fire")
         stopping.check_free(state, order.host or order.unit, "Attack by Fire")
         _leave_stack(state, [order.host or order.unit], ctx, check=lambda: barrage.check_fire(
             state, side, order.hex, order.unit, order.host))

@@ -16,7 +16,7 @@ from __future__ import annotations
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.games.bcs.assignment import irwin, total_arty
-from pbem.games.bcs.board import at, bdata, face, is_av
+from pbem.games.bcs.board import at, bdata, face, held_entries, hq_entering, is_av
 from pbem.games.bcs.combat import (can, check_activities, has_prepared_defense, in_obj_zone, lose,
                                    modifier)
 from pbem.games.bcs.command import in_radius
@@ -37,15 +37,18 @@ SPOT = VISIBILITY            # 8.1a: within 4 hexes, along a line an Engagement 
 ROWS = ("Hard Unit", "City", "Terrain and/or Prepared Defense", "All other Barrage")
 
 
-def arty_points(state: BcsState) -> int:
+def arty_points(state: BcsState, hex_id: str = "") -> int:
     """The active Formation's Arty Points left in this Activation (8.0a, 8.0b): the HQ's
     Intrinsic points and its Arty Asset Points (8.0d) as the SNAFU Result Effects chart allows
     them (BBF-G6: Pass all, Partial half rounded down, Fail none), less those used in this
-    Activation."""
+    Activation; all of them for an Attack on hex_id from Off Map that the HQ waits to enter
+    behind (9.3f as printed: 'its full complement of Arty Points')."""
     act = state.activation
     assert act is not None
     total = total_arty(state, act.formation)        # with its Arty Asset Points (8.0d)
     allowed = effect(act.snafu, "Arty Points?") if act.snafu else "None"
+    if hex_id and hq_entering(state, hex_id) is not None:
+        allowed = "All"
     total = {"All": total, "None": 0}.get(allowed, total // 2)
     return max(total - act.arty_used, 0)
 
@@ -97,17 +100,31 @@ def can_spot(state: BcsState, p: Piece, hex_id: str) -> str:
     return ""
 
 
-def spotted(state: BcsState, hex_id: str) -> bool:
-    """Whether any unit or the HQ of the active Formation spots the hex (8.1a)."""
+def spotted(state: BcsState, hex_id: str, sequence: bool = False) -> bool:
+    """Whether any unit or the HQ of the active Formation spots the hex (8.1a); in an Attack
+    Sequence, also one waiting in the virtual hex beside it (sequence, off_map_spotter)."""
     act = state.activation
     assert act is not None
     return any(not can_spot(state, p, hex_id) for p in state.pieces.values()
-               if p.formation == act.formation and p.status == "map")
+               if p.formation == act.formation and p.status == "map") or \
+        (sequence and off_map_spotter(state, hex_id))
 
 
-def _check_target(state: BcsState, side: str, hex_id: str) -> None:
+def off_map_spotter(state: BcsState, hex_id: str) -> bool:
+    """Whether a unit (one that may spot) or the HQ of the active Formation waits in the virtual
+    hex beside the held Entry hex hex_id: adjacent to it, it spots the Barrage of an Attack from
+    Off Map there (9.3f as printed: they 'Attack (and Assist) from that hex normally')."""
+    act = state.activation
+    assert act is not None
+    return any(p.formation == act.formation and hex_id in held_entries(state, p)
+               and (p.kind == "hq" or (p.kind == "unit" and can(p, "Spot Barrage")))
+               for p in state.pieces.values())
+
+
+def _check_target(state: BcsState, side: str, hex_id: str, sequence: bool = False) -> None:
     """8.1a-3 and 8.2a: an enemy combat unit there, the active HQ's Command Radius, an OBJ
-    Zone, no Barrage Mission on it yet in this Activation."""
+    Zone, no Barrage Mission on it yet in this Activation. In an Attack Sequence (sequence) an
+    HQ waiting off the map beside the held Entry hex is adjacent to it (9.3f as printed)."""
     act = state.activation
     assert act is not None
     if not bdata().game_map.grid.is_hex(hex_id):
@@ -116,9 +133,11 @@ def _check_target(state: BcsState, side: str, hex_id: str) -> None:
         raise IllegalOrder(f"{hex_id} holds no enemy combat unit to Barrage", rule="BCS-8.1b")
     _check_screen(state, side, hex_id, "Barraged")
     hq = state.pieces[state.formations[act.formation].hq]
-    if not in_radius(state, hq, hex_id):
-        raise IllegalOrder(f"{hex_id} is beyond {hq.id}'s Command Radius: no Barrage there",
-                           rule="BCS-8.1a-3")
+    beside = sequence and hq_entering(state, hex_id) is not None
+    if not beside and not in_radius(state, hq, hex_id):
+        where = " (it is off the map)" if hq.status != "map" else ""
+        raise IllegalOrder(f"{hex_id} is beyond {hq.id}'s Command Radius{where}: no Barrage "
+                           f"there", rule="BCS-8.1a-3")
     if not in_obj_zone(state, hex_id):
         raise IllegalOrder(f"{hex_id} is in no OBJ Zone (within 2 hexes of a Combat OBJ): no "
                            f"Barrage there", rule="BCS-8.1a-3")
@@ -135,11 +154,13 @@ def _check_screen(state: BcsState, side: str, hex_id: str, what: str) -> None:
                            rule="BBF-1.5d-2")
 
 
-def _check_points(state: BcsState, side: str, arty: int, air: int) -> None:
-    """8.0b, 8.0e-1: the points declared are available."""
-    if arty > arty_points(state):
+def _check_points(state: BcsState, side: str, arty: int, air: int, hex_id: str = "") -> None:
+    """8.0b, 8.0e-1: the points declared are available (hex_id: an Attack Sequence's target,
+    arty_points)."""
+    if arty > arty_points(state, hex_id):
         raise IllegalOrder(f"{arty} Arty Point{'s' if arty > 1 else ''} declared, "
-                           f"{arty_points(state)} left in this Activation", rule="BCS-8.0b")
+                           f"{arty_points(state, hex_id)} left in this Activation",
+                           rule="BCS-8.0b")
     if air > state.private[side].air_points:
         raise IllegalOrder(f"{air} Air Point{'s' if air > 1 else ''} declared, "
                            f"{state.private[side].air_points} left this turn", rule="BCS-8.0e-1")
@@ -162,11 +183,11 @@ def check_sequence(state: BcsState, side: str, hex_id: str, fires: Fires, shock:
     if n > INSIDE:
         raise IllegalOrder(f"{n} points declared: an Attack Sequence allows up to {INSIDE} Arty "
                            f"and Air Points", rule="BCS-8.0-2")
-    _check_target(state, side, hex_id)
-    if not spotted(state, hex_id):
+    _check_target(state, side, hex_id, sequence=True)
+    if not spotted(state, hex_id, sequence=True):
         raise IllegalOrder(f"no unit or HQ of the active Formation spots {hex_id}",
                            rule="BCS-8.1a-1")
-    _check_points(state, side, fires.arty, fires.air)
+    _check_points(state, side, fires.arty, fires.air, hex_id)
 
 
 def check_barrage(state: BcsState, side: str, hex_id: str, spotter: str, arty: int,

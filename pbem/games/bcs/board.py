@@ -127,3 +127,26 @@ def hq_of(state: BcsState, p: Piece) -> Piece | None:
     """The HQ of a piece's Formation, if it has one."""
     f = state.formations.get(p.formation)
     return state.pieces[f.hq] if f is not None else None
+
+
+def held_entries(state: BcsState, p: Piece) -> list[str]:
+    """The Entry hexes of a piece waiting off the map, due by now, that an enemy unit holds: the
+    hexes it may Attack from Off Map (9.3f as printed, house option entry_blocking =
+    attack_from_off_map); none under the v1.0 errata."""
+    if state.options.get("entry_blocking") != "attack_from_off_map" or p.status != "off" \
+            or p.arrives > state.turn:
+        return []
+    return [h for h in entry_hexes(state, p)
+            if any(q.side != p.side and q.kind == "unit" for q in at(state, h))]
+
+
+def hq_entering(state: BcsState, hex_id: str) -> Piece | None:
+    """The active Formation's HQ waiting off the map, due by now, beside its Entry hex hex_id: it
+    enters behind an Attack from Off Map there (9.3f as printed: 'if the HQ is trying to enter
+    as well'), or None."""
+    act = state.activation
+    if act is None or state.options.get("entry_blocking") != "attack_from_off_map":
+        return None
+    hq = state.pieces[state.formations[act.formation].hq]
+    waiting = hq.status == "off" and hq.arrives <= state.turn
+    return hq if waiting and hex_id in entry_hexes(state, hq) else None

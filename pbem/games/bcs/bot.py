@@ -16,7 +16,8 @@ import msgspec
 
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
-from pbem.games.bcs import actions, heuristic, reactions
+from pbem.games.bcs import actions, heuristic
+from pbem.games.bcs.combat import STANDING
 from pbem.games.bcs.board import bdata, combat_count, entry_hexes
 from pbem.games.bcs.orders import (Attack, Barrage, Engage, Fire, Fires, Move, Obj, Order, Setup,
                                    Shock, Trains, format_order)
@@ -135,12 +136,13 @@ HEURISTIC_STANDING = {"defense": "best-ar", "losses": "spread", "engaged": "stro
 
 
 def standing(state: BcsState, side: str, rng: random.Random, style: str) -> list[str]:
-    """`standing TOPIC MODE` for every topic side has not set yet: the heuristic bot's choices,
-    or (random) a random mode, one time in four 'ask' (it is then asked, and answers at
-    random)."""
+    """`standing TOPIC MODE` for every topic of combat.STANDING side has not set yet: the
+    heuristic bot's choices, or (random) a random mode, one time in four 'ask' (it is then
+    asked, and answers at random); the owner's own topics (reactions.OWN_TOPICS: restack,
+    arrival-side) it answers when asked."""
     store = state.private[side].standing
     out = []
-    for topic, modes in sorted(reactions.topics().items()):
+    for topic, modes in sorted(STANDING.items()):     # OWN_TOPICS: asked, answered then
         if topic in store:
             continue
         if style == "heuristic":

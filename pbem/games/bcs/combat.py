@@ -20,15 +20,15 @@ from pbem.games.bcs.mixing import mark
 from pbem.games.bcs.reactions import lookup
 from pbem.games.bcs.retreat import retreat_stack
 from pbem.games.bcs.sequence import control_after_move
-from pbem.games.bcs.state import BcsState, Piece, other
+from pbem.games.bcs.state import MP12, BcsState, Piece, other
 from pbem.games.bcs.support import combat_supported
 from pbem.games.bcs.terrain import PROHIBITED, step_cost
 from pbem.games.bcs.view import top_unit
 from pbem.games.bcs.victory import may_control
-from pbem.games.bcs.board import entry_hexes, has_zoc
+from pbem.games.bcs.board import entry_hexes, has_zoc, hq_entering
 from pbem.games.bcs.rules_data import mp_cost
 from pbem.games.bcs.state import arrival_group
-from pbem.games.bcs.terrain import hex_row, is_road_hex
+from pbem.games.bcs.terrain import ROAD_KINDS, StepCost, hex_row, is_road_hex
 
 OBJ_ZONE = 2                 # 4.3c: each Combat OBJ makes a 2-hex-radius OBJ Zone
 # The defender's choices answered by standing orders (`standing TOPIC MODE`); a side with none
@@ -154,7 +154,7 @@ def check_attack(state: BcsState, side: str, hex_id: str, uid: str,
     if not gm.grid.is_hex(hex_id):
         raise IllegalOrder(f"{hex_id} is not a hex of the map", rule="BCS-7.2-r2")
     off = off_map(state, side, uid)
-    unit = _off_map_unit(state, side, uid, hex_id, "Attack unit") if off else \
+    unit = off_map_unit(state, side, uid, hex_id, "Attack unit") if off else \
         _own_active(state, side, uid, "Attack unit")
     f = face(unit)
     assert f is not None
@@ -195,7 +195,7 @@ def check_attack(state: BcsState, side: str, hex_id: str, uid: str,
             raise IllegalOrder(f"the Assist {assist} is neither in nor adjacent to the Attack "
                                f"unit's hex ({'off the map' if off else unit.hex})",
                                rule="BCS-7.2i-1")
-        helper = _off_map_unit(state, side, assist, hex_id, "Assist") if off else \
+        helper = off_map_unit(state, side, assist, hex_id, "Assist") if off else \
             _own_active(state, side, assist, "Assist")
         if not off and helper.hex != unit.hex and helper.hex not in gm.grid.neighbours(unit.hex):
             raise IllegalOrder(f"the Assist {assist} is neither in nor adjacent to the Attack "
@@ -220,7 +220,7 @@ def off_map(state: BcsState, side: str, uid: str) -> bool:
     return p is not None and p.side == side and p.kind == "unit" and p.status == "off"
 
 
-def _off_map_unit(state: BcsState, side: str, uid: str, hex_id: str, role: str) -> Piece:
+def off_map_unit(state: BcsState, side: str, uid: str, hex_id: str, role: str) -> Piece:
     """A unit attacking (or assisting) from Off Map (9.3f as printed, house option
     entry_blocking = attack_from_off_map): an arrival of the active Formation due by now, in the
     virtual hex beside an Entry hex it could use that holds an enemy unit."""
@@ -250,15 +250,44 @@ def _off_map_unit(state: BcsState, side: str, uid: str, hex_id: str, role: str) 
 
 def enters(state: BcsState, p: Piece, hex_id: str) -> bool:
     """Whether the Attack unit could move into the defender's hex by terrain (7.2e): from its
-    hex, or from the virtual hex off the map, which has the Entry hex's road and no terrain or
-    hexside of its own (9.3f)."""
+    hex, or from the virtual hex off the map (9.3f)."""
     f = face(p)
     assert f is not None
     rain = state.weather == "Rain"
-    if p.status == "off":
-        return is_road_hex(hex_id) or \
-            mp_cost(bdata().terrain[hex_row(hex_id)], f.mclass, rain) != "P"
-    return step_cost(p.hex, hex_id, f.mclass, rain).mp != PROHIBITED
+    step = virtual_step(hex_id, f.mclass, rain) if p.status == "off" else \
+        step_cost(p.hex, hex_id, f.mclass, rain)
+    return step.mp != PROHIBITED
+
+
+def virtual_step(hex_id: str, cls: str, rain: bool) -> StepCost:
+    """Entering an Entry hex from the virtual hex off the map beside it (9.3f as printed): the
+    virtual hex has the Entry hex's kind of road, if any, and no terrain or hexside of its own,
+    so the step costs the road's rate, else the Entry hex's terrain (5.2a-e)."""
+    d = bdata()
+    roads = [mp_cost(d.terrain[k], cls, rain) for k in ROAD_KINDS[:3] if is_road_hex(hex_id, (k,))]
+    rates = [c for c in roads if not isinstance(c, str)]
+    if rates:
+        return StepCost(int(min(rates) * MP12), False, True, "BCS-5.2a")
+    c = mp_cost(d.terrain[hex_row(hex_id)], cls, rain)
+    if c == "P":
+        return StepCost(PROHIBITED, False, False, "BCS-5.2c")
+    if c == "STOP":
+        return StepCost(4 * MP12, True, False, "BCS-5.2e")
+    assert not isinstance(c, str), c
+    return StepCost(int(c * MP12), False, False, "BCS-5.2b")
+
+
+def could_attack(p: Piece) -> bool:
+    """Whether a combat unit could make an Attack on one of its sides: the Attack unit of a
+    Regular Attack (an Assault Arrow and a printed MA, 7.2, ERR-BCS-1.1-3) or a Shock Attack (a
+    Tac MA side the Unit Capabilities Chart allows, 7.3a)."""
+    if p.kind != "unit":
+        return False
+    u = bdata().units[p.id]
+    faces = [f for f in (u.move, u.deployed) if f is not None]
+    return any((f.assault_arrow and f.ma > 0) or (f.mclass == "tac" and bdata().cell(
+        "unit_capabilities", capability_row(f), "Shock Attack (Tac MA only)") == "yes")
+        for f in faces)
 
 
 def mode(state: BcsState, side: str, topic: str) -> str:
@@ -525,3 +554,28 @@ def _advance(state: BcsState, p: Piece, hex_id: str, ctx: Context) -> None:
             hexes=(frm or hex_id, hex_id))
     if hex_id in state.traffic and not p.stopped:
         p.stopped = "BCS-5.1g-2"                     # the advancing unit executes the STOP
+    if not frm:
+        hq_follows(state, hex_id, ctx)
+
+
+def hq_follows(state: BcsState, hex_id: str, ctx: Context) -> None:
+    """An HQ waiting off the map to enter by an Entry hex its units have just taken with an
+    Attack from Off Map is placed there with its Combat Trains due by now, as at an arrival
+    (9.3b: Regular side), and the Activation goes on from there (9.3f as printed)."""
+    hq = hq_entering(state, hex_id)
+    if hq is None or any(q.side != hq.side for q in at(state, hex_id)):
+        return
+    act = state.activation
+    assert act is not None
+    form = state.formations[act.formation]
+    trains = state.pieces[form.trains]
+    hq.status, hq.hex = "map", hex_id
+    placed = "HQ"
+    if trains.status == "off" and trains.arrives <= state.turn:
+        trains.status, trains.hex, trains.ghost = "map", hex_id, False
+        placed = "HQ and Combat Trains"
+    used = act.entries.setdefault(arrival_group(hq), [])
+    if hex_id not in used:
+        used.append(hex_id)
+    ctx.log(f"{bdata().formations[form.id].name} arrives behind the Attack from Off Map: "
+            f"{placed} in {hex_id}", hexes=(hex_id,))

@@ -15,10 +15,10 @@ from pbem.core.mapdata import GameMap
 from pbem.core.options import resolve
 from pbem.core.standing import (StandingOrder, format_standing, is_standing, parse_standing,
                                 set_standing)
-from pbem.games.bcs import actions, assignment, conditions, objective, orders, sequence, setupphase
+from pbem.games.bcs import (actions, assignment, conditions, objective, orders, reactions,
+                            sequence, setupphase)
 from pbem.games.bcs import bot as bots
 from pbem.games.bcs.board import bdata
-from pbem.games.bcs.combat import STANDING
 from pbem.games.bcs.info import PLAYABLE
 from pbem.games.bcs.options import OPTIONS
 from pbem.games.bcs.report import MARKER_STYLES, build_report
@@ -114,8 +114,8 @@ class BcsEngine:
     def standing_topics(self) -> dict[str, tuple[str, ...]]:
         """The defender's choices that standing orders answer (combat.STANDING), and whether a
         side is asked in the Assignment Phase (assignment.STANDING) and in the Set-up decision
-        (setupphase.STANDING)."""
-        return {**STANDING, **assignment.STANDING, **setupphase.STANDING}
+        (setupphase.STANDING); the owner's own topics (reactions.OWN_TOPICS) with them."""
+        return {**reactions.topics(), **assignment.STANDING, **setupphase.STANDING}
 
     def standing_store(self, state: BcsState, side: str) -> dict[str, str]:
         """A side's standing orders, in its private part."""

@@ -11,6 +11,7 @@ from pbem.games.bcs.board import (at, bdata, combat_count, enemy_in, entry_hexes
                                   on_area, printed_ma)
 from pbem.games.bcs import mines, screens
 from pbem.games.bcs.hq_retreat import may_jump
+from pbem.games.bcs.reactions import lookup
 from pbem.games.bcs.rules_data import mp_cost
 from pbem.games.bcs.command import exempt, heads_away, hq_distance, radius, safe_path
 from pbem.games.bcs.snafu import effect
@@ -19,6 +20,7 @@ from pbem.games.bcs.terrain import PROHIBITED, hex_row, is_road_hex, step_cost
 from pbem.games.bcs.terrain import StepCost
 from pbem.games.bcs.state import MP12
 from fractions import Fraction
+from itertools import combinations
 from pbem.games.bcs.zoc import av_zone, engagement_zone, ezoc
 from pbem.games.bcs import support
 
@@ -335,6 +337,8 @@ def do_move(state: BcsState, side: str, units: list[str], walks: dict[str, Walk]
             if w.entered[0] not in used:
                 used.append(w.entered[0])
         start = p.hex
+        if p.kind == "unit":
+            p.trail = [*(trail_of(p) if start else []), *w.entered]
         p.status, p.hex, p.mp, p.stopped, p.moved = "map", w.hex, w.mp, w.stopped, True
         entered = w.entered
         if w.breach:
@@ -386,32 +390,167 @@ def flip_allowed(state: BcsState, side: str, uid: str) -> Piece:
 
 
 def restack(state: BcsState, side: str, ctx: Context) -> None:
-    """5.5d: stacking is enforced at the end of the Activation: in a hex holding more than two
-    of the side's combat units the excess moves back one hex at a time until it reaches a hex
-    where it stacks legally. The owner is not asked yet: the units that moved this Activation go
-    first (then by id), each hex back is the neighbour nearest where the unit began the
-    Activation that it may enter (no enemy piece, not Prohibited), then the emptier, then the id."""
-    grid = bdata().game_map.grid
-    rain = state.weather == "Rain"
-    over = sorted({p.hex for p in state.pieces.values() if p.side == side and p.kind == "unit"
+    """5.5d: stacking is enforced at the end of the Activation: from a hex holding more than two
+    of the side's combat units the owner steps back his choice of the excess units (the topic
+    `restack`: his standing order, else he is asked, the sets of units he may choose offered),
+    each one hex at a time back the way it came (its trail) to the first hex allowing legal
+    stacking; where its trail is used up or blocked, the neighbour nearest where it began the
+    Activation (then the emptier, then the id). Mode `moved`: the units that moved in this
+    Activation first, then by id. The owner names the hexes himself with `back` before `end`."""
+    for h in overstacked(state, side):
+        choices = excess_choices(state, h)
+        pick = lookup(state, side, "restack", lambda: choices, h) if len(choices) > 1 \
+            else "moved"
+        if pick in choices:
+            chosen = [state.pieces[u] for u in pick.split("+")]
+        else:
+            units = _combat_in(state, h)
+            chosen = sorted(units, key=lambda q: (not q.moved, q.id))[:len(units) - 2]
+        for p in chosen:
+            _step_back(state, p, _engine_path(state, p), ctx)
+
+
+def overstacked(state: BcsState, side: str) -> list[str]:
+    """The hexes holding more than two of side's combat units (5.5a)."""
+    return sorted({p.hex for p in state.pieces.values() if p.side == side and p.kind == "unit"
                    and p.status == "map" and combat_count(state, p.hex) > 2})
-    for h in over:
-        units = [p for p in state.pieces.values()
-                 if p.kind == "unit" and p.status == "map" and p.hex == h]
-        for p in sorted(units, key=lambda q: (not q.moved, q.id))[:len(units) - 2]:
-            seen = {h}
-            while combat_count(state, p.hex) > 2 or p.hex == h:
-                here = p.hex
-                back = [n for n in grid.neighbours(here) if n not in seen and on_area(state, n)
-                        and not enemy_in(state, side, n) and not mines.closed(state, p, n)
-                        and step_cost(here, n, mclass(p), rain).mp != PROHIBITED]
-                if not back:
-                    break
-                start = p.start or h
-                p.hex = min(back, key=lambda n: (grid.distance(n, start), combat_count(state, n),
-                                                 n))
-                seen.add(p.hex)
-                ctx.log(f"{p.id} moves back from {here} to {p.hex} (5.5d: no more than 2 units "
-                        f"at the end of an Activation)", visible_to=side)
-                ctx.log(f"a unit of the stack in {here} moves back to {p.hex} (5.5d)",
-                        hexes=(here, p.hex))
+
+
+def _combat_in(state: BcsState, hex_id: str) -> list[Piece]:
+    return sorted((p for p in state.pieces.values()
+                   if p.kind == "unit" and p.status == "map" and p.hex == hex_id),
+                  key=lambda p: p.id)
+
+
+def trail_of(p: Piece) -> list[str]:
+    """The hexes a unit was in during this Activation, its start first and its hex last (an
+    advance after combat, which moves it without a path, is added as the last step)."""
+    t = list(p.trail) or ([p.start] if p.start else [])
+    if p.hex and (not t or t[-1] != p.hex):
+        t.append(p.hex)
+    return t
+
+
+def excess_choices(state: BcsState, hex_id: str) -> list[str]:
+    """The owner's choices of excess units for an overstacked hex (5.5d), 'unit+unit' sorted:
+    among the units that entered it in this Activation ("back" is the way a unit came), or
+    among all when fewer entered than must go."""
+    units = _combat_in(state, hex_id)
+    excess = len(units) - 2
+    came = [p for p in units if len(trail_of(p)) > 1]
+    pool = came if len(came) >= excess else units
+    return sorted("+".join(c) for c in combinations([p.id for p in pool], excess))
+
+
+def enterable(state: BcsState, p: Piece, a: str, b: str) -> str:
+    """Why the unit may not step from a into the adjacent b when it steps back (5.5d): "" when it
+    may (in play, no enemy unit, not an unbreached Minefield closed to it, not Prohibited)."""
+    if not bdata().game_map.grid.adjacent(a, b):
+        return f"{b} is not next to {a}"
+    if not on_area(state, b):
+        return f"{b} is outside the playing area"
+    if enemy_in(state, p.side, b):
+        return f"{b} holds an enemy piece"
+    if mines.closed(state, p, b):
+        return f"{b} is an unbreached Minefield"
+    if step_cost(a, b, mclass(p), state.weather == "Rain").mp == PROHIBITED:
+        return f"{b} is Prohibited terrain for {p.id} ({mclass(p)})"
+    return ""
+
+
+def _next_back(state: BcsState, p: Piece, here: str, seen: set[str]) -> str:
+    """The hex back along the unit's trail from here, when it may be entered ("" otherwise)."""
+    t = trail_of(p)
+    if here not in t:
+        return ""
+    i = len(t) - 1 - t[::-1].index(here)
+    back = t[i - 1] if i > 0 else ""
+    return back if back and back not in seen and not enterable(state, p, here, back) else ""
+
+
+def _engine_path(state: BcsState, p: Piece) -> list[str]:
+    """The engine's hexes back for an excess unit: back along its trail while it can, else the
+    neighbour nearest where it began (then the emptier, then the id), until a hex allows legal
+    stacking; as far as it gets."""
+    grid = bdata().game_map.grid
+    here, seen, path = p.hex, {p.hex}, []
+    while not path or combat_count(state, here) >= 2:
+        nxt = _next_back(state, p, here, seen)
+        if not nxt:
+            free = [n for n in grid.neighbours(here) if n not in seen
+                    and not enterable(state, p, here, n)]
+            if not free:
+                break
+            start = p.start or p.hex
+            nxt = min(free, key=lambda n: (grid.distance(n, start), combat_count(state, n), n))
+        path.append(nxt)
+        seen.add(nxt)
+        here = nxt
+    return path
+
+
+def check_back(state: BcsState, side: str, uid: str, path: list[str]) -> list[str]:
+    """Check `back UNIT [HEX ...]` (5.5d): one of the owner's excess units of an overstacked hex
+    in his Activities, stepped one hex at a time back the way it came while that hex may be
+    entered (elsewhere any hex it may enter), each hex enterable, stopping at the first hex that
+    allows legal stacking. Returns the hexes (the engine's when none are named)."""
+    act = state.activation
+    rule = "BCS-5.5d-3"
+    if state.phase != "activities" or act is None or act.side != side:
+        raise IllegalOrder("excess units step back in their owner's Activation", rule=rule)
+    p = state.pieces.get(uid)
+    if p is None or p.side != side or p.kind != "unit" or p.status != "map":
+        raise IllegalOrder(f"{uid} is not one of your combat units on the map", rule=rule)
+    if combat_count(state, p.hex) <= 2:
+        raise IllegalOrder(f"{p.hex} is not overstacked: {uid} stays", rule=rule)
+    if not any(uid in c.split("+") for c in excess_choices(state, p.hex)):
+        raise IllegalOrder(f"{uid} did not enter {p.hex} in this Activation: an excess unit "
+                           f"steps back the way it came", rule=rule)
+    if not path:
+        path = _engine_path(state, p)
+        if not path:
+            raise IllegalOrder(f"{uid} has no hex to step back to", rule=rule)
+    _check_steps(state, p, path, rule)
+    return path
+
+
+def _check_steps(state: BcsState, p: Piece, path: list[str], rule: str) -> None:
+    """Each hex of an owner's path back: enterable, the trail's hex back where there is one,
+    none passed twice, and it stops at the first hex allowing legal stacking."""
+    here, seen = p.hex, {p.hex}
+    for i, b in enumerate(path):
+        why = enterable(state, p, here, b) or (f"{b} is passed already" if b in seen else "")
+        if why:
+            raise IllegalOrder(f"{p.id} cannot step back from {here} to {b}: {why}", rule=rule)
+        back = _next_back(state, p, here, seen)
+        if back and b != back:
+            raise IllegalOrder(f"{p.id} steps back the way it came: from {here} to {back}, not "
+                               f"{b}", rule=rule)
+        legal = combat_count(state, b) < 2
+        if legal and i < len(path) - 1:
+            raise IllegalOrder(f"{b} allows legal stacking: {p.id} stops there", rule=rule)
+        if not legal and i == len(path) - 1:
+            raise IllegalOrder(f"{b} holds two combat units already: {p.id} steps back further",
+                               rule=rule)
+        seen.add(b)
+        here = b
+
+
+def step_back(state: BcsState, side: str, uid: str, path: list[str], ctx: Context) -> None:
+    """Apply `back UNIT [HEX ...]` (5.5d): checked, the unit steps back through the hexes; its
+    move is over and it is Finished (it has retreated for stacking)."""
+    path = check_back(state, side, uid, path)
+    p = state.pieces[uid]
+    _step_back(state, p, path, ctx)
+    p.done_moving = p.finished = True
+
+
+def _step_back(state: BcsState, p: Piece, path: list[str], ctx: Context) -> None:
+    """Move the unit back through the hexes, each step logged (the unit to its owner only)."""
+    for b in path:
+        here, t = p.hex, trail_of(p)
+        p.trail = t[:-1] if len(t) > 1 and t[-2] == b else [*t, b]     # back the way it came
+        p.hex = b
+        ctx.log(f"{p.id} moves back from {here} to {b} (5.5d: no more than 2 units at the end "
+                f"of an Activation)", visible_to=p.side)
+        ctx.log(f"a unit of the stack in {here} moves back to {b} (5.5d)", hexes=(here, b))

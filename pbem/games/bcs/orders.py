@@ -16,6 +16,9 @@ One order per line (docs/bcs-engine.md):
     move 3-1-arm+701-td B15.09 B16.09   move a unit or a stack (ids joined by '+') along hexes
                                    (spaces or dashes between hexes); an arriving unit's first
                                    hex is its Entry hex (9.3)
+    back 3-1-arm B15.09 B14.09     an excess unit of an overstacked hex steps back, one hex at a
+                                   time, to the first hex allowing legal stacking (5.5d); with
+                                   no hex named, back along the way it came
     end                            end the Activities: Clean Up, Fatigue & Isolation (3.2a f, g)
     second | done                  attempt a Second Activation, or orient the HQ Done (3.5)
     first take | first give        the First Player's choice (2.1)
@@ -110,6 +113,14 @@ class Move(msgspec.Struct, tag="move"):
 
     units: list[str]
     path: list[str]
+
+
+class Back(msgspec.Struct, tag="back"):
+    """An excess unit of an overstacked hex stepped back by its owner (5.5d), through the hexes
+    named (none: back the way it came)."""
+
+    unit: str
+    path: list[str] = []
 
 
 class End(msgspec.Struct, tag="end"):
@@ -268,10 +279,10 @@ class SetupDone(msgspec.Struct, tag="setup-done"):
     """The side's Set-up decision is over."""
 
 
-Order = Union[Activate, Recover, Trains, Flip, Obj, Move, End, Second, First, Attack, Shock,
+Order = Union[Activate, Recover, Trains, Flip, Obj, Move, Back, End, Second, First, Attack, Shock,
               Retreat, Engage, Recon, Screen, Barrage, Fire, Support, Assign, ArtyAssets, Rommel,
               AssignmentDone, Answer, Mine, Setup, SetupDone]
-WORDS = ("answer", "activate", "recover", "trains", "flip", "obj", "move", "end", "second", "done",
+WORDS = ("answer", "activate", "recover", "trains", "flip", "obj", "move", "back", "end", "second", "done",
          "first", "attack", "shock", "retreat", "engage", "recon", "screen",
          "unscreen", "barrage", "fire", "support", "concentrate", "assign", "unassign",
          "rommel", "assignment", "mine", "setup")
@@ -369,6 +380,9 @@ def parse_order(text: str) -> Order:
         if not path:
             raise OrderSyntaxError("move UNIT[+UNIT] HEX [HEX ...]", rule=RULE)
         return Move(units=units, path=path)
+    if w == "back" and args:
+        path = [_hex(h) for h in re.split(r"[\s-]+", " ".join(args[1:]).strip()) if h]
+        return Back(unit=_unit(args[0]), path=path)
     if w == "end" and not args:
         return End()
     if w == "mine" and len(args) == 1:
@@ -506,6 +520,8 @@ def format_order(order: Order) -> str:
         return f"obj {order.hex}"
     if isinstance(order, Move):
         return f"move {'+'.join(order.units)} {' '.join(order.path)}"
+    if isinstance(order, Back):
+        return " ".join(["back", order.unit, *order.path])
     if isinstance(order, End):
         return "end"
     if isinstance(order, Recover):

@@ -19,6 +19,10 @@ Where the rulebook lets the owner place a piece or order his units (9.1f, 7.5a, 
 10.3d, BbF 1.5d), the rules pass ``lookup`` the choices themselves: they go with the question
 (``Reaction.options``, with the unit placed, ``subject``) to the side asked only, his answer may
 name one ('answer hq-retreat B13.09'), anything else is refused naming the topic's rule.
+
+The owner's own topics (OWN_TOPICS) are asked the same way: `restack` (5.5d, the excess units
+left overstacked at the end of his own Activation: the sets of units he may name) and
+`arrival-side` (9.3h, the side of a unit placed at its HQ, a mode kept for that unit only).
 """
 
 from __future__ import annotations
@@ -38,7 +42,8 @@ from pbem.games.bcs.state import BcsState, Reaction
 TOPIC_RULES = {"defense": "BCS-7.2-s2", "losses": "BCS-7.2o", "engaged": "BCS-7.1e",
                "support": "BCS-9.2h", "retreat": "BCS-7.5a-3", "hq-retreat": "BCS-9.1f-2",
                "advance": "BCS-7.4a", "reorder": "BCS-5.5f", "hq-order": "BCS-7.5f-7",
-               "trains-retreat": "BCS-10.3d-2", "arrival": "BCS-7.5k"}
+               "trains-retreat": "BCS-10.3d-2", "arrival": "BCS-7.5k", "restack": "BCS-5.5d-3",
+               "arrival-side": "BCS-9.3h"}
 #: What the question is, in the prompt (a topic not listed is named by its word).
 TOPIC_TEXT = {"defense": "the defending Action Rating unit (7.2g)",
               "losses": "how further Combat Table losses are spread (7.2o)",
@@ -50,8 +55,20 @@ TOPIC_TEXT = {"defense": "the defending Action Rating unit (7.2g)",
               "reorder": "the order of the stack (5.5f)",
               "hq-order": "the order his units are placed by their HQ (7.5f)",
               "trains-retreat": "where the displaced Combat Trains go (10.3d)",
-              "arrival": "where his units arriving at their HQ go (7.5k, 9.3a)"}
+              "arrival": "where his units arriving at their HQ go (7.5k, 9.3a)",
+              "restack": "which of his units step back from the overstacked hex (5.5d)",
+              "arrival-side": "the side his unit arriving at its HQ is placed on (9.3h)"}
 DEFAULT_RULE = "BCS-7.2m"
+#: The owner's choices of his own Activation's end and of his arrivals, besides combat.STANDING:
+#:   restack:      which excess units of an overstacked hex step back at the end of the
+#:                 Activation (5.5d): moved (those that moved in it first, then by id; each back
+#:                 the way it came); movement.restack;
+#:   arrival-side: the side a unit placed at its HQ in the Reinforcement Phase shows (9.3a, 9.3h):
+#:                 move (Move side up) or deployed (Deployed side up where the unit has one and
+#:                 the hex allows it); setup.place_at_hq.
+OWN_TOPICS = {"restack": ("moved",), "arrival-side": ("move", "deployed")}
+#: Topics whose answer, a mode included, serves only the instance asked (each unit's own side).
+PER_INSTANCE = {"arrival-side"}
 
 
 class Ask(Exception):
@@ -70,9 +87,10 @@ class Ask(Exception):
 
 
 def topics() -> dict[str, tuple[str, ...]]:
-    """The topics and their modes (combat.STANDING, read when asked: others add topics)."""
+    """The topics and their modes (combat.STANDING, read when asked: others add topics, and
+    OWN_TOPICS)."""
     from pbem.games.bcs.combat import STANDING
-    return dict(STANDING)
+    return {**STANDING, **OWN_TOPICS}
 
 
 def rule_of(topic: str) -> str:
@@ -99,6 +117,8 @@ def lookup(state: BcsState, side: str, topic: str,
     own = choice_key(key, where, subject)
     if run is not None and options is not None and own in run.answers:
         pick = run.answers[own]
+        if pick in topics().get(topic, ()):
+            return pick                # a mode answered for this instance only (PER_INSTANCE)
         if pick not in options():
             raise IllegalOrder(f"{topic}: {pick} is not one of the choices", rule=rule_of(topic))
         return pick
@@ -220,7 +240,9 @@ def answer_key(w: Reaction, side: str, mode: str) -> str:
     """Where an answer is kept in the order's answers: a mode serves every time the order reads
     the topic; one of the owner's own choices (a hex, an order) only where he was asked."""
     key = f"{side} {w.topic}"
-    return key if mode in topics().get(w.topic, ()) else choice_key(key, w.hex, w.subject)
+    if mode in topics().get(w.topic, ()) and w.topic not in PER_INSTANCE:
+        return key
+    return choice_key(key, w.hex, w.subject)
 
 
 def check_waiting(state: BcsState, side: str) -> None:

@@ -52,13 +52,15 @@ def mark(state: BcsState, side: str, uid: str, on: bool, ctx: Context) -> None:
 
 
 def check_order(state: BcsState, attacker: list[str], target: str, kind: str) -> None:
-    """A Screening unit does not Attack, Assist or initiate Engagements (BbF 1.5c); a Screening
-    unit is never Attacked on the Combat Table (BbF 1.5d): refusals before combat is checked."""
+    """A Screening unit does not Attack, Assist, initiate Engagements or make Attacks by Fire
+    (BbF 1.5c; kind "fire": its target is checked as a Barrage's); a Screening unit is never
+    Attacked on the Combat Table (BbF 1.5d): refusals before combat is checked."""
     for uid in attacker:
         p = state.pieces.get(uid)
         if p is not None and p.screen:
-            raise IllegalOrder(f"{uid} is Screening: it may not {kind}", rule="BBF-1.5c-1")
-    if kind != "engage" and any(q.screen for q in at(state, target) if q.kind == "unit"):
+            what = "make an Attack by Fire" if kind == "fire" else kind
+            raise IllegalOrder(f"{uid} is Screening: it may not {what}", rule="BBF-1.5c-1")
+    if kind == "attack" and any(q.screen for q in at(state, target) if q.kind == "unit"):
         raise IllegalOrder(f"{target} holds a Screening unit: it is never Attacked on the Combat "
                            f"Table", rule="BBF-1.5d-2")
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context, Decision
 from pbem.games.bcs import assignment, mines
-from pbem.games.bcs.board import bdata, enemy_in, entry_hexes
+from pbem.games.bcs.board import bdata, enemy_in, entry_hexes, held_entries
 from pbem.games.bcs.command import in_radius, isolation
 from pbem.games.bcs.mixing import active_hexes, coordinate, mixed_with
 from pbem.games.bcs.movement import restack
@@ -191,7 +191,7 @@ def _reset_units(state: BcsState, fid: str = "") -> None:
     for p in state.pieces.values():
         p.mp, p.moved, p.done_moving, p.stopped, p.flipped, p.finished = 0, False, False, "", \
             False, False
-        p.fire_events = 0
+        p.fire_events, p.trail = 0, []
         p.start = p.hex
         if p.formation == fid and p.status == "map" and not p.joined and in_radius(state, p):
             p.joined = True
@@ -222,7 +222,7 @@ def activate(state: BcsState, side: str, fid: str, recover: bool, at: str,
                                f"('activate {fid} at HEX', one of "
                                f"{', '.join(entry_hexes(state, hq)) or 'none in play'})",
                                rule="BCS-9.3b-3")
-        if enemy_in(state, side, at):
+        if enemy_in(state, side, at) and at not in held_entries(state, hq):
             raise IllegalOrder(f"{at} holds an enemy unit", rule="BCS-5.4f")
         if recover:
             raise IllegalOrder("an arriving Formation has nothing to recover",
@@ -244,7 +244,10 @@ def activate(state: BcsState, side: str, fid: str, recover: bool, at: str,
     _pre_turn_air(state, ctx)
     state.objs = []
     group = arrival_group(hq) if at else ""
-    if at:
+    if at and at in held_entries(state, hq):     # 9.3f as printed: it enters behind an Attack
+        ctx.log(f"{name(fid)} arrives: HQ and Combat Trains wait off the map beside {at}, held "
+                f"by the enemy (Attack from Off Map, 9.3f)", hexes=(at,))
+    elif at:
         hq.status, hq.hex = "map", at
         if trains.status == "off" and trains.arrives <= state.turn:
             trains.status, trains.hex, trains.ghost = "map", at, False
@@ -332,6 +335,8 @@ def _prepare(state: BcsState, form: FormationState, ctx: Context) -> None:
     """Preparation (3.2a b, 10.2b): Trains off the map raise the MSR Blocked level (at most 2)
     and end Prepared Defense (4.5a); Trains on the map in a Legal hex remove the marker."""
     trains = state.pieces[form.trains]
+    if trains.status != "map" and state.pieces[form.hq].status == "off":
+        return                        # arriving with the HQ behind an Attack from Off Map (9.3f)
     if trains.status != "map":
         form.msr_blocked = min(2, form.msr_blocked + 1)
         form.prepared_defense = False

@@ -10,6 +10,8 @@ from pbem.core.errors import ScenarioError
 from pbem.core.game import Context
 from pbem.games.bcs.board import bdata
 from pbem.games.bcs.data import Arrival, Scenario
+from pbem.games.bcs.rules_data import mp_cost
+from pbem.games.bcs.terrain import hex_row
 from pbem.games.bcs.objective import initial_turn
 from pbem.games.bcs.victory import BUILT
 from pbem.games.bcs.state import FRESH, SIDES, BcsState, FormationState, Piece, SidePrivate
@@ -164,20 +166,14 @@ def _entry_hexes(e: str) -> list[str]:
 def place_at_hq(state: BcsState, ctx: Context) -> None:
     """Reinforcements due at their HQ are placed in the Reinforcement Phase (9.3a, errata v1.0),
     only while the HQ's Combat Trains are Legal (else they wait for the first Reinforcement
-    Phase in which they are, 9.3i), Move side up in the HQ's hex or a hex next to it that is not
-    Prohibited to them, holds no enemy piece and takes them without overstacking, the hex the
-    owner chooses (retreat.at_hq_hex: his standing order `arrival`, or he is asked).
-    Units off the map after a retreat come back this way, without the Legal Trains requirement
-    (7.5k)."""
-    from pbem.games.bcs.board import combat_count, enemy_in, mclass, on_area
-    from pbem.games.bcs.mines import closed                   # BbF 3.1b
+    Phase in which they are, 9.3i), in the HQ's hex or a hex next to it that is not Prohibited
+    to them, holds no enemy piece and takes them without overstacking, the hex the owner
+    chooses (retreat.at_hq_hex: his standing order `arrival`, or he is asked), on the side he
+    chooses (9.3h, arrival_face). Units off the map after a retreat come back this way, Move
+    side up, without the Legal Trains requirement (7.5k)."""
+    from pbem.games.bcs.retreat import at_hq_hex
     from pbem.games.bcs.supply import msr
-    from pbem.games.bcs.terrain import hex_row
-    from pbem.games.bcs.rules_data import mp_cost
-    from pbem.games.bcs.zoc import ezoc
 
-    grid = bdata().game_map.grid
-    rain = state.weather == "Rain"
     for p in sorted(state.pieces.values(), key=lambda q: q.id):
         if p.status != "off" or p.kind != "unit" or p.arrives > state.turn:
             continue
@@ -188,22 +184,60 @@ def place_at_hq(state: BcsState, ctx: Context) -> None:
         hq = state.pieces[form.hq]
         if hq.status != "map":
             continue
-        if _reinforcement(state, p) and msr(state, form) is None:
+        fresh = _reinforcement(state, p)
+        if fresh and msr(state, form) is None:
             ctx.log(f"{p.id} waits: {bdata().formations[fid].name}'s Combat Trains are not "
                     f"Legal (9.3i)", visible_to=p.side)
             continue
         p.face = "move"
-        spots = [h for h in [hq.hex, *grid.neighbours(hq.hex)]
-                 if on_area(state, h) and not enemy_in(state, p.side, h)
-                 and not closed(state, p, h) and combat_count(state, h) < 2
-                 and mp_cost(bdata().terrain[hex_row(h)], mclass(p), rain) != "P"]
+        spots = _hq_spots(state, p, hq.hex, fresh)
         if not spots:
             ctx.log(f"{p.id} waits: no hex at its HQ takes it (9.3i)", visible_to=p.side)
             continue
-        from pbem.games.bcs.retreat import at_hq_hex
         to = at_hq_hex(state, p, spots, hq)      # the owner's choice (topic `arrival`)
+        p.face = arrival_face(state, p, to, hq.hex) if fresh else "move"
         p.status, p.hex, p.start, p.joined = "map", to, to, False
         ctx.log(f"{p.id} arrives at its HQ in {to} (9.3a, 9.3i)", hexes=(to,))
+        if p.face != "move":
+            ctx.log(f"{p.id} arrives on its {p.face.capitalize()} side (9.3h)",
+                    visible_to=p.side)
+
+
+def _hq_spots(state: BcsState, p: Piece, hq_hex: str, fresh: bool) -> list[str]:
+    """The hexes at or next to the HQ that take the unit (9.3i): in play, no enemy piece, no
+    Minefield closed to it, room for it, terrain not Prohibited to a side it may show there (a
+    reinforcement either side, 9.3h; a unit back from a retreat its Move side, 7.5k)."""
+    from pbem.games.bcs.board import combat_count, enemy_in, on_area
+    from pbem.games.bcs.mines import closed                   # BbF 3.1b
+
+    grid = bdata().game_map.grid
+    return [h for h in [hq_hex, *grid.neighbours(hq_hex)]
+            if on_area(state, h) and not enemy_in(state, p.side, h)
+            and not closed(state, p, h) and combat_count(state, h) < 2
+            and (arrival_faces(state, p, h) if fresh else "move" in arrival_faces(state, p, h))]
+
+
+def arrival_faces(state: BcsState, p: Piece, hex_id: str) -> list[str]:
+    """The sides a unit may arrive on in a hex (9.3h): each side it has whose movement class
+    the hex's terrain does not prohibit (1.2b)."""
+    u = bdata().units[p.id]
+    rain = state.weather == "Rain"
+    terrain = bdata().terrain[hex_row(hex_id)]
+    sides = [("move", u.move), ("deployed", u.deployed)]
+    return [name for name, f in sides if f is not None and mp_cost(terrain, f.mclass, rain) != "P"]
+
+
+def arrival_face(state: BcsState, p: Piece, hex_id: str, hq_hex: str) -> str:
+    """The side a reinforcement placed at its HQ shows (9.3h: either side): its owner's choice
+    (topic `arrival-side`: his standing order, move or deployed, else he is asked for each unit
+    where the hex allows both); a side the hex prohibits is never taken."""
+    from pbem.games.bcs.reactions import lookup
+
+    faces = arrival_faces(state, p, hex_id)
+    if len(faces) < 2:
+        return faces[0]
+    pick = lookup(state, p.side, "arrival-side", lambda: faces, hq_hex, p.id)
+    return pick if pick in faces else faces[0]
 
 
 def _reinforcement(state: BcsState, p: Piece) -> bool:

@@ -5,6 +5,9 @@ Whether the hex holds an AV unit is never hidden: the top unit of a stack (5.5e:
 then greatest AV) is an AV unit whenever the stack holds one, as units without AV have Range 1.
 A unit with Support (9.2g) is protected as well: whether a unit has Support is public (the HQ's
 Support marker and the Dropped Support markers are seen).
+
+A unit waiting off the map may Shock Attack an enemy-held Entry hex from the virtual hex beside it
+(9.3f as printed, combat.off_map_unit and combat.virtual_step), +2 like a Regular Attack from there.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.games.bcs.board import at, bdata, combat_count, face, is_av
 from pbem.games.bcs.combat import (attacker_drms, can, check_activities, in_obj_zone, modifier,
-                                   resolve)
+                                   off_map, off_map_unit, resolve, virtual_step)
 from pbem.games.bcs.movement import current_ma
 from pbem.games.bcs.state import MP12, BcsState, Piece, other
 from pbem.games.bcs.terrain import PROHIBITED, step_cost
@@ -55,13 +58,9 @@ def check_shock(state: BcsState, side: str, hex_id: str, uid: str) -> Piece:
     gm = bdata().game_map
     if not gm.grid.is_hex(hex_id):
         raise IllegalOrder(f"{hex_id} is not a hex of the map", rule="BCS-7.3-r2")
-    p = state.pieces.get(uid)
-    if p is None or p.side != side or p.kind != "unit" or p.status != "map":
-        raise IllegalOrder(f"{uid} is not a combat unit of yours on the map", rule="BCS-7.2b")
-    if p.formation != act.formation:
-        raise IllegalOrder(f"{uid} is not of the active Formation", rule="BCS-7.2b")
-    if p.finished:
-        raise IllegalOrder(f"{uid} is Finished and cannot Shock Attack", rule="BCS-7.2q")
+    off = off_map(state, side, uid)
+    p = off_map_unit(state, side, uid, hex_id, "Shock unit") if off else \
+        _on_map_unit(state, side, uid)
     check_fire_stack(state, p)
     f = face(p)
     assert f is not None
@@ -71,11 +70,11 @@ def check_shock(state: BcsState, side: str, hex_id: str, uid: str) -> Piece:
                            rule="BCS-7.3-r1")
     check_fire_events_left(p)
     if p.stopped:
-        raise IllegalOrder(f"{uid} has a STOP in {p.hex}: no Shock Attack from there",
-                           rule="BCS-7.3e-b")
+        raise IllegalOrder(f"{uid} has a STOP in {p.hex or 'off the map'}: no Shock Attack "
+                           f"from there", rule="BCS-7.3e-b")
     if p.mp >= current_ma(state, p):
         raise IllegalOrder(f"{uid} has no MA left", rule="BCS-7.3c-1")
-    if hex_id not in gm.grid.neighbours(p.hex):
+    if not off and hex_id not in gm.grid.neighbours(p.hex):
         raise IllegalOrder(f"{uid} in {p.hex} is not adjacent to {hex_id}", rule="BCS-7.2b")
     enemies = [q for q in at(state, hex_id) if q.side == other(side) and q.kind == "unit"]
     if not enemies:
@@ -89,13 +88,30 @@ def check_shock(state: BcsState, side: str, hex_id: str, uid: str) -> Piece:
     if any(has_access(state, q) for q in enemies):          # 9.2g: Support protects
         raise IllegalOrder(f"{hex_id} holds a unit with Support (an AV rating): no Shock Attack",
                            rule="BCS-7.3-r2")
-    step = step_cost(p.hex, hex_id, "tac", state.weather == "Rain")
+    rain = state.weather == "Rain"
+    step = virtual_step(hex_id, "tac", rain) if off else step_cost(p.hex, hex_id, "tac", rain)
     cost = step.mp
     # 7.3e-b: a STOP hex may be Shock Attacked (the STOP applies on advancing into it)
     if cost == PROHIBITED or (cost > SHOCK_MP * MP12 and not step.stop):
         what = "Prohibited" if cost == PROHIBITED else f"{cost / MP12:g} MP"
-        raise IllegalOrder(f"{hex_id} costs {what} at Tac rates from {p.hex}: a Shock Attack "
-                           f"needs 3 MP or less", rule="BCS-7.3c-2")
+        raise IllegalOrder(f"{hex_id} costs {what} at Tac rates from "
+                           f"{p.hex or 'off the map'}: a Shock Attack needs 3 MP or less",
+                           rule="BCS-7.3c-2")
+    return p
+
+
+def _on_map_unit(state: BcsState, side: str, uid: str) -> Piece:
+    """The Shock unit on the map: a combat unit of the active Formation, not Finished (7.2b,
+    7.2q)."""
+    act = state.activation
+    assert act is not None
+    p = state.pieces.get(uid)
+    if p is None or p.side != side or p.kind != "unit" or p.status != "map":
+        raise IllegalOrder(f"{uid} is not a combat unit of yours on the map", rule="BCS-7.2b")
+    if p.formation != act.formation:
+        raise IllegalOrder(f"{uid} is not of the active Formation", rule="BCS-7.2b")
+    if p.finished:
+        raise IllegalOrder(f"{uid} is Finished and cannot Shock Attack", rule="BCS-7.2q")
     return p
 
 
@@ -120,8 +136,9 @@ def shock(state: BcsState, side: str, hex_id: str, uid: str, ctx: Context,
     act = state.activation
     assert act is not None
     fire_event(state, unit)
-    ctx.log(f"{unit.id} makes a Shock Attack on {hex_id} (Fire Event {unit.fire_events})",
-            hexes=(unit.hex, hex_id))
+    ctx.log(f"{unit.id} makes a Shock Attack on {hex_id}"
+            f"{'' if unit.hex else ' from off map'} (Fire Event {unit.fire_events})",
+            hexes=(unit.hex or hex_id, hex_id))
     act.shocked = True
     att = attacker_drms(state, unit, None, hex_id)
     f = face(unit)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pbem.core.game import Context
-from pbem.games.bcs.board import bdata
+from pbem.games.bcs.board import bdata, held_entries
 from pbem.games.bcs.assignment import rommel_drm
 from pbem.games.bcs.mixing import active_hexes, markers, mixed_with
 from pbem.games.bcs.supply import trains_drms
@@ -44,10 +44,28 @@ def snafu_drms(state: BcsState, form: FormationState) -> list[tuple[str, int]]:
     return out
 
 
+def free_pass(state: BcsState, form: FormationState) -> str:
+    """The held Entry hex that gives the Formation its automatic Pass SNAFU, or '' (9.3f as
+    printed: 'a Formation needing to make an Attack from Off Map always has a Pass SNAFU'): its
+    HQ, or a unit able to attack, waits off the map, due by now, and an enemy unit holds one of
+    its Entry hexes (never when none is held, nor under the v1.0 errata)."""
+    from pbem.games.bcs.combat import could_attack        # combat imports the sequence
+    hexes = sorted(h for p in state.pieces.values()
+                   if p.formation == form.id and (p.kind == "hq" or could_attack(p))
+                   for h in held_entries(state, p))
+    return hexes[0] if hexes else ""
+
+
 def roll_snafu(state: BcsState, form: FormationState, ctx: Context) -> tuple[str, int]:
     """Roll 2d6 on the SNAFU Table with its DRMs; Rain (BbF 1.1c) and Prepared Defense (4.5a)
-    cap the result at Partial. Returns the result and the modified roll."""
+    cap the result at Partial. Returns the result and the modified roll. A Formation that may
+    Attack from Off Map has a Pass without a roll ('always', so uncapped; the roll is 0)."""
     name = bdata().formations[form.id].name
+    held = free_pass(state, form)
+    if held:
+        ctx.log(f"{name} SNAFU: Pass, not rolled (an enemy unit holds its Entry hex {held}: "
+                f"Attack from Off Map, 9.3f)")
+        return "Pass", 0
     dice = ctx.rolls_of(2, 6, f"SNAFU: {name}")
     mods = snafu_drms(state, form)
     total = sum(dice) + sum(v for _, v in mods)

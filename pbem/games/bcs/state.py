@@ -50,6 +50,8 @@ class Piece(msgspec.Struct, kw_only=True):
     joined: bool = True          # has started an Activation in Command Radius (9.3g)
     # this Activation (reset when an Activation starts):
     start: str = ""              # where it began the Activation (4.2f)
+    trail: list[str] = []        # the hexes it was in during the Activation, its start first
+                                 # (5.5d: an excess unit goes back the way it came)
     mp: int = 0                  # MP12 spent (5.1a)
     moved: bool = False          # has begun to move (5.1c: the one-hex minimum is used up)
     done_moving: bool = False    # its stack's chance to move has passed (3.3b, 3.3c)
