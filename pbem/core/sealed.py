@@ -24,13 +24,15 @@ these lines (docs/sealed.md section 5c).
 The invariant: play on the full state, and beside it on each side's knowledge state (own
 orders as written, the other side's as projected, opened facts disclosed); with the same
 dice, every public outcome is the same on all three, and no knowledge state ever holds a hidden
-fact of the other side that was not opened. `check_play` runs that over bot games.
+fact of the other side that was not opened. `check_play` runs that over bot games; a side
+whose private draws the rules need opened (the game's optional `draws_due`) opens them before
+its next decision, as its next file's 'draws reveal' would (pbem.core.privatedraw).
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Iterator
 
 import msgspec
 
@@ -117,6 +119,7 @@ class SealedPlay:
                           for s in game.sides}
         self.action = 0
         self.policy: dict[str, dict[str, str]] = {s: {} for s in game.sides}
+        self.drawn: set[str] = set()      # the owners that opened their private draws
 
     def other(self, side: str) -> str:
         """The other side."""
@@ -152,17 +155,61 @@ class SealedPlay:
                 problems.append(f"{side}'s {line!r}, applied as {text!r} on {s}'s knowledge "
                                 f"state, is refused: {e}")
         self.action += 1
-        want = _encode(g.public(self.full))
+        return problems + self.compare(f"{side}'s {line!r}")
+
+    def compare(self, what: str) -> list[str]:
+        """The problems after `what`: a knowledge state whose public state, or whose private
+        draws due, differ from the full state's, or that holds an unopened fact of the other
+        side."""
+        g, problems = self.game, []
+        want, due = _encode(g.public(self.full)), draws_due(g, self.full)
         for s in g.sides:
             if _encode(g.public(self.know[s])) != want:
-                problems.append(f"after {side}'s {line!r}: {s}'s public state differs from the "
-                                "full state's")
+                problems.append(f"after {what}: {s}'s public state differs from the full state's")
+            if draws_due(g, self.know[s]) != due:
+                problems.append(f"after {what}: {s}'s knowledge state has other private draws "
+                                "due than the full state")
             o = self.other(s)
             for fact in g.facts(self.know[s], o):
                 if fact not in self.opened[o]:
-                    problems.append(f"after {side}'s {line!r}: {s}'s knowledge state holds "
-                                    f"{o}'s unopened fact {fact}")
+                    problems.append(f"after {what}: {s}'s knowledge state holds {o}'s unopened "
+                                    f"fact {fact}")
         return problems
+
+    def open_draws(self, owner: str) -> list[str]:
+        """owner opens its private draws, as its next file's 'draws reveal' line does
+        (pbem.core.privatedraw): every processor computes their values from the dice and
+        writes them in, here into the full state and both knowledge states; the problems."""
+        g = self.game
+        values = {d.name: self.dice.roll(d.action, d.index, d.sides, d.owner)
+                  for d in g.private_draws(self.full) if d.owner == owner}
+        for state in (self.full, *self.know.values()):
+            g.disclose_draws(state, owner, values, True)
+        problems = self.compare(f"{owner}'s opening of its private draws")
+        if owner in self.drawn or owner in draws_due(g, self.full):
+            problems.append(f"{owner}'s private draws are due again after its opening")
+        self.drawn.add(owner)
+        return problems
+
+    def resync(self) -> None:
+        """After a problem: each knowledge state concealed again from the full state, with the
+        facts opened so far written in (so that a later problem is not one caused by this)."""
+        g = self.game
+        for s in g.sides:
+            know = g.conceal(_copy(g, self.full), s)
+            o = self.other(s)
+            real = g.facts(self.full, o)
+            opened = {f: real[f] for f in sorted(self.opened[o]) if f in real}
+            if opened:
+                g.disclose(know, o, opened)
+            self.know[s] = know
+
+
+def draws_due(game: Any, state: Any) -> set[str]:
+    """The owners whose private draws the rules need opened now (the game's optional
+    `draws_due`; none without it)."""
+    f = getattr(game, "draws_due", None)
+    return set(f(state)) if f is not None else set()
 
 
 class _Standins:
@@ -175,42 +222,78 @@ class _Standins:
         """The real die, or 1 for a class this side cannot compute."""
         return 1 if cls in self.hidden else self.dice.roll(action, index, sides, cls)
 
+    def stands_in(self, cls: str) -> bool:
+        """True for a class this side cannot compute (a private draw then reads "not known",
+        as on a real sealed processor: pbem.protocol.resolve.LazyDice)."""
+        return cls in self.hidden
 
-def check_play(game: Any, state: Any, rng: random.Random, *, max_orders: int = 400,
-               style: str = "random") -> list[str]:
-    """Play bot orders on the full state and on both knowledge states; every disagreement or
-    leak found (empty: the game keeps the sealed invariant on this game)."""
-    sp = SealedPlay(game, state, rng.randbytes(32))
-    problems: list[str] = []
+
+#: How bot_play names an owner's opening of its private draws in what it yields.
+DRAWS_REVEAL = "draws reveal"
+
+
+def bot_play(sp: SealedPlay, rng: random.Random, *, max_orders: int = 400,
+             style: str = "random") -> Iterator[tuple[str, str, list[str]]]:
+    """Play bot orders three ways on sp; yield (side, line, problems) after each order played
+    (the caller may resync sp in between). A side whose private draws are due opens them
+    before its next decision (line DRAWS_REVEAL), as its next file would. Ends when nothing is
+    pending, after max_orders decisions, or after yielding a side that has a decision and no
+    legal order (line "") or a refused standing answer."""
+    game = sp.game
     for _ in range(max_orders):
         pend = game.pending(sp.full)
         if not pend:
-            break
+            return
         side = pend[0].side
+        if side in draws_due(game, sp.full) and side not in sp.drawn:
+            yield side, DRAWS_REVEAL, sp.open_draws(side)
+            continue
         answer = standing_answers(game, sp.full, side, sp.policy[side])
         if answer is not None:      # the owner's automatic answer from its standing orders
-            try:
-                for line in answer:
-                    problems += sp.play(side, line)
-            except (IllegalOrder, OrderSyntaxError) as e:
-                problems.append(f"{side}'s standing answer {answer!r} is refused: {e}")
-            if problems:
-                break
+            for line in answer:
+                try:
+                    problems = sp.play(side, line)
+                except (IllegalOrder, OrderSyntaxError) as e:
+                    yield side, line, [f"{side}'s standing answer {answer!r} is refused: {e}"]
+                    return
+                yield side, line, problems
             continue
-        played = False
-        for line in game.bot(sp.full, side, rng, style):
-            try:
-                problems += sp.play(side, line)
-            except (IllegalOrder, OrderSyntaxError):
-                continue
-            played = True
-            if problems or not any(d.side == side for d in game.pending(sp.full)):
-                break
-        if problems:
+        if not (yield from _bot_decision(sp, side, rng, style)):
+            yield side, "", [f"{side} has a decision and no bot order is legal"]
+            return
+
+
+def _bot_decision(sp: SealedPlay, side: str, rng: random.Random,
+                  style: str) -> Iterator[tuple[str, str, list[str]]]:
+    """The bot's lines for side's decision, played until one is legal and the decision is made;
+    returns whether any was legal."""
+    played = False
+    for line in sp.game.bot(sp.full, side, rng, style):
+        try:
+            problems = sp.play(side, line)
+        except (IllegalOrder, OrderSyntaxError):
+            continue
+        played = True
+        yield side, line, problems
+        if not any(d.side == side for d in sp.game.pending(sp.full)):
             break
-        if not played:
-            problems.append(f"{side} has a decision and no bot order is legal")
+    return played
+
+
+def check_play(game: Any, state: Any, rng: random.Random, *, max_orders: int = 400,
+               style: str = "random", keep_going: bool = False) -> list[str]:
+    """Play bot orders on the full state and on both knowledge states; the disagreements and
+    leaks found (empty: the game keeps the sealed invariant on this game): the first order's
+    problems, or with keep_going every order's, the knowledge states concealed again after each
+    (SealedPlay.resync)."""
+    sp = SealedPlay(game, state, rng.randbytes(32))
+    problems: list[str] = []
+    for _side, _line, found in bot_play(sp, rng, max_orders=max_orders, style=style):
+        problems += found
+        if found and not keep_going:
             break
+        if found:
+            sp.resync()
     return problems
 
 

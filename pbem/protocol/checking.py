@@ -159,7 +159,8 @@ def check_orders(game: Game, state: Any, side: str, numbered: list[tuple[int, st
     if side in pend and not explicit and not out.problems:
         d = next(d for d in game.pending(sim) if d.side == side)
         msg = (f"{name}: the orders end while you still have a decision to make ({d.prompt}): "
-               f"finish it (often with 'end'), or add a line '{PASS}' to send them as they are")
+               f"finish it (often with 'end'), or add a line '{PASS}' to send them as they are "
+               f"[PBEM-DECISION]")
         out.problems.append(msg)
         out.blocking.append(msg)
     return out

@@ -18,9 +18,10 @@ from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.games.bcs import actions, heuristic
 from pbem.games.bcs.combat import STANDING
+from pbem.games.bcs.reactions import OWN_TOPICS
 from pbem.games.bcs.board import bdata, combat_count, entry_hexes
-from pbem.games.bcs.orders import (Attack, Barrage, Engage, Fire, Fires, Move, Obj, Order, Setup,
-                                   Shock, Trains, format_order)
+from pbem.games.bcs.orders import (Attack, Barrage, Engage, Fire, Fires, Flip, Move, Obj, Order,
+                                   Setup, Shock, Trains, format_order)
 from pbem.games.bcs.terrain import hex_row
 from pbem.games.bcs.supply import SUPPLY_ROADS, msr, road_hexes
 from pbem.games.bcs.sequence import pending
@@ -88,16 +89,28 @@ def _choose(state: BcsState, side: str, kind: str, choices: list[str],
 
 
 def _heuristic(state: BcsState, side: str, rng: random.Random) -> list[str]:
-    """The heuristic Activation (heuristic.py): OBJs on the nearest enemy hexes, Trains, each
-    unit but the reserve along a greedy walk toward its goals, then the best Attack worth its
-    dice (the stretch stops at its dice), else 'end'."""
+    """The heuristic Activation (heuristic.py): OBJs on the VP hexes it plays for and the
+    nearest enemy hexes, flips (heuristic.flips), the HQ along a road toward the goals, each
+    unit but the reserve and those next to an enemy unit along a greedy walk toward its goals
+    (into an empty VP hex it plays for), the Trains where they are Legal, then the best Attack
+    worth its dice (the stretch stops at its dice), else 'end'."""
     s = msgspec.convert(msgspec.to_builtins(state), type=BcsState)
     act = s.activation
     assert act is not None
-    lines: list[str] = _objs(s, side, rng, nearest=True) + _trains(s, side, rng)
+    lines: list[str] = _goal_objs(s, side)
+    if not act.began and not act.recovery:
+        for uid in heuristic.flips(s, side, act.formation):
+            if _try(s, side, Flip(unit=uid)) is True:
+                lines.append(format_order(Flip(unit=uid)))
     keep = heuristic.reserve(s, act.formation)
     if act.recovery:
-        return lines + ["end"]
+        return lines + _heuristic_trains(s, side) + ["end"]
+    enemy = {q.hex for q in s.pieces.values()
+             if q.side != side and q.kind == "unit" and q.status == "map"}
+    enter = frozenset(h for h in heuristic.vp_goals(s, side)
+                      if h not in enemy and s.control.get(h) != side)
+    avoid = frozenset(q.hex for q in s.pieces.values()
+                      if q.side != side and q.kind in ("hq", "trains") and q.status == "map")
     units = sorted(p.id for p in s.pieces.values()
                    if p.formation == act.formation and p.kind in ("unit", "hq")
                    and p.status in ("map", "off") and p.id != keep)
@@ -112,8 +125,20 @@ def _heuristic(state: BcsState, side: str, rng: random.Random) -> list[str]:
             continue
         if not targets:
             continue
+        if p.kind == "hq" and p.status == "map":
+            for path in heuristic.hq_paths(s, side, p, targets):
+                if _try(s, side, Move(units=[uid], path=path)) is True:
+                    lines.append(format_order(Move(units=[uid], path=path)))
+                    break
+            if s.wait is not None:
+                return lines
+            continue
+        if p.status == "map" and enemy & set(grid.neighbours(p.hex)):
+            continue                          # in contact: it stays and fights
         start = rng.choice(entry_hexes(s, p)) if p.status == "off" else p.hex
-        path = heuristic.path_toward(s, start, targets, rng)
+        path = heuristic.path_toward(s, start, targets, rng,
+                                     enter=enter if p.kind == "unit" else frozenset(),
+                                     avoid=avoid)
         steps = path if p.status == "off" else path[1:]
         for cut in range(len(steps), 0, -1):
             order = Move(units=[uid], path=steps[:cut])
@@ -124,9 +149,22 @@ def _heuristic(state: BcsState, side: str, rng: random.Random) -> list[str]:
                 break
         if s.wait is not None:
             return lines
+    lines += _heuristic_trains(s, side)
     attack = heuristic.best_attack(s, side, keep)
     lines.append(attack or "end")
     return lines
+
+
+def _heuristic_trains(s: BcsState, side: str) -> list[str]:
+    """The heuristic bot's Trains line after its moves (heuristic.trains_hex), legal on the
+    copy, or none."""
+    act = s.activation
+    assert act is not None
+    to = heuristic.trains_hex(s, side, act.formation)
+    if not to or (act.recovery and to != "regular"):
+        return []
+    order = Trains(formation=act.formation, to=to)
+    return [format_order(order)] if _try(s, side, order) is True else []
 
 
 #: The heuristic bot's standing orders: the best AR defends (the Combat Table reads it), losses
@@ -135,11 +173,18 @@ def _heuristic(state: BcsState, side: str, rng: random.Random) -> list[str]:
 HEURISTIC_STANDING = {"defense": "best-ar", "losses": "spread", "engaged": "strongest"}
 
 
+#: The owner's own topics the bots answer by standing order (the engine's choice): questions of
+#: the Reinforcement Phase, asked inside the resumption of another side's order, after which a
+#: hosted player's stand-in cannot check the rest of his stretch (docs/bcs.md, "What a hosted
+#: player's check cannot see").
+PRE_TURN_OWN = ("arrival-side", "rebuilt", "repls")
+
+
 def standing(state: BcsState, side: str, rng: random.Random, style: str) -> list[str]:
     """`standing TOPIC MODE` for every topic of combat.STANDING side has not set yet: the
     heuristic bot's choices, or (random) a random mode, one time in four 'ask' (it is then
-    asked, and answers at random); the owner's own topics (reactions.OWN_TOPICS: restack,
-    arrival-side) it answers when asked."""
+    asked, and answers at random); then the engine's choice for PRE_TURN_OWN; the owner's other
+    topics (reactions.OWN_TOPICS: restack) it answers when asked."""
     store = state.private[side].standing
     out = []
     for topic, modes in sorted(STANDING.items()):     # OWN_TOPICS: asked, answered then
@@ -151,6 +196,9 @@ def standing(state: BcsState, side: str, rng: random.Random, style: str) -> list
         else:
             mode = "ask" if rng.random() < 0.25 else rng.choice(list(modes))
         out.append(f"standing {topic} {mode}")
+    for topic in PRE_TURN_OWN:
+        if topic not in store:
+            out.append(f"standing {topic} {OWN_TOPICS[topic][0]}")
     return out
 
 
@@ -221,6 +269,20 @@ def _try(s: BcsState, side: str, order: Order) -> bool | None:
     except _Rolled:
         return None
     return None if s.wait is not None else True
+
+
+def _goal_objs(s: BcsState, side: str) -> list[str]:
+    """The heuristic bot's Combat OBJs (4.3): on heuristic.obj_hexes in order, each legal on
+    the copy, as many as the Formation may place."""
+    act = s.activation
+    assert act is not None
+    if act.began or act.recovery:
+        return []
+    out: list[str] = []
+    for h in heuristic.obj_hexes(s, side, act.formation)[:6]:
+        if _try(s, side, Obj(hex=h)) is True:
+            out.append(format_order(Obj(hex=h)))
+    return out
 
 
 def _objs(s: BcsState, side: str, rng: random.Random, nearest: bool = False) -> list[str]:

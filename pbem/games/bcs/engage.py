@@ -162,13 +162,12 @@ def engage(state: BcsState, side: str, hex_id: str, uid: str, ctx: Context,
         firer_hex = firer.hex
         f = face(firer)
         assert f is not None
-        firer_base, firer_range, limited = _base(firer), f.range, f.av_class == "limited"
+        firer_base, limited = _base(firer), f.av_class == "limited"
     else:
         firer.fire_events += 1
         act.began = True
         firer_hex = host_p.hex
-        firer_base, firer_range, limited = _support_base(firer, host_p), \
-            support_face(firer).range, False
+        firer_base, limited = _support_base(firer, host_p), False
     act.engaged = True
     foe = other(side)
     named = hex_id

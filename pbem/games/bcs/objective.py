@@ -6,7 +6,9 @@ order on or after the draw turn (19 Feb) the Axis draws one of two markers, Tebe
 private part; in peer mode no replicated state holds it: only the Axis's processor derives it,
 his reports show it, and his file opens it when the rules need it (an exit victory to check,
 the end of the game). The public state holds the draw's public record and, once opened, the
-objective.
+objective. In a sealed game (docs/sealed.md 5a) the draw is a roll of the Axis's private class:
+his processor's state holds the value, the Allied one's does not, so there the rules read only
+the opened objective, and the result waits for his opening as in peer mode.
 
 Exits (BBF-4.0-b, -c; ERR-BCS-1.0-2, -6): an Axis combat unit of the active Formation standing in
 an exit hex (a hex of Entry Area A for Tebessa, B or C for Le Kef, 5.4: B only; or a map-edge
@@ -66,8 +68,19 @@ def initial_turn(scenario: str, dates: list[str]) -> int:
 
 
 def known(state: BcsState) -> str:
-    """The objective where this state holds it: opened, or the Axis's own ("" if unknown)."""
+    """The objective the rules may read in this state: opened, or in a referee's state the
+    Axis's own ("" if unknown)."""
+    if opened_only(state):
+        return state.objective
     return state.objective or state.private["axis"].objective
+
+
+def opened_only(state: BcsState) -> bool:
+    """True in a sealed game: only the Axis's processor holds his own objective, so the rules
+    read only the opened one, on both processors and in the final replay alike (docs/sealed.md
+    5a, 5h)."""
+    # the flag is a field of sealed.SealedBcsState until the port moves it into BcsState
+    return bool(getattr(state, "sealed", False))
 
 
 def maybe_draw(state: BcsState, side: str, ctx: Context) -> None:

@@ -22,7 +22,9 @@ name one ('answer hq-retreat B13.09'), anything else is refused naming the topic
 
 The owner's own topics (OWN_TOPICS) are asked the same way: `restack` (5.5d, the excess units
 left overstacked at the end of his own Activation: the sets of units he may name) and
-`arrival-side` (9.3h, the side of a unit placed at its HQ, a mode kept for that unit only).
+`arrival-side` (9.3h, the side of a unit placed at its HQ, a mode kept for that unit only),
+`repls` (9.4, the units that take the Replacement Points) and `rebuilt` (9.4c, the hex of a unit
+rebuilt from the Dead Pile).
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ TOPIC_RULES = {"defense": "BCS-7.2-s2", "losses": "BCS-7.2o", "engaged": "BCS-7.
                "support": "BCS-9.2h", "retreat": "BCS-7.5a-3", "hq-retreat": "BCS-9.1f-2",
                "advance": "BCS-7.4a", "reorder": "BCS-5.5f", "hq-order": "BCS-7.5f-7",
                "trains-retreat": "BCS-10.3d-2", "arrival": "BCS-7.5k", "restack": "BCS-5.5d-3",
-               "arrival-side": "BCS-9.3h"}
+               "arrival-side": "BCS-9.3h", "repls": "BCS-9.4b", "rebuilt": "BCS-9.4c-2"}
 #: What the question is, in the prompt (a topic not listed is named by its word).
 TOPIC_TEXT = {"defense": "the defending Action Rating unit (7.2g)",
               "losses": "how further Combat Table losses are spread (7.2o)",
@@ -57,18 +59,31 @@ TOPIC_TEXT = {"defense": "the defending Action Rating unit (7.2g)",
               "trains-retreat": "where the displaced Combat Trains go (10.3d)",
               "arrival": "where his units arriving at their HQ go (7.5k, 9.3a)",
               "restack": "which of his units step back from the overstacked hex (5.5d)",
-              "arrival-side": "the side his unit arriving at its HQ is placed on (9.3h)"}
+              "arrival-side": "the side his unit arriving at its HQ is placed on (9.3h)",
+              "repls": "which of his units take his Replacement Points (9.4b-9.4f)",
+              "rebuilt": "where his unit rebuilt from the Dead Pile is placed (9.4c)"}
 DEFAULT_RULE = "BCS-7.2m"
-#: The owner's choices of his own Activation's end and of his arrivals, besides combat.STANDING:
+#: The owner's choices of his own Activation's end, of his arrivals and of his Replacements,
+#: besides combat.STANDING:
 #:   restack:      which excess units of an overstacked hex step back at the end of the
 #:                 Activation (5.5d): moved (those that moved in it first, then by id; each back
 #:                 the way it came); movement.restack;
 #:   arrival-side: the side a unit placed at its HQ in the Reinforcement Phase shows (9.3a, 9.3h):
 #:                 move (Move side up) or deployed (Deployed side up where the unit has one and
-#:                 the hex allows it); setup.place_at_hq.
-OWN_TOPICS = {"restack": ("moved",), "arrival-side": ("move", "deployed")}
+#:                 the hex allows it); setup.place_at_hq;
+#:   repls:        which units take the Replacement Points of the Reinforcement Phase (9.4b-9.4f),
+#:                 asked only when he has more candidates of a kind than Repls of it: priority
+#:                 (the engine's order) or the units he names ('answer repls 3-1-arm+kern');
+#:                 replacements.chosen;
+#:   rebuilt:      the hex at or next to its HQ a unit rebuilt from the Dead Pile goes to (9.4c):
+#:                 hq | clear (as `arrival`) or the hex he names; replacements.rebuilt_hex.
+OWN_TOPICS = {"restack": ("moved",), "arrival-side": ("move", "deployed"),
+              "repls": ("priority",), "rebuilt": ("hq", "clear")}
 #: Topics whose answer, a mode included, serves only the instance asked (each unit's own side).
 PER_INSTANCE = {"arrival-side"}
+#: Topics whose own choices (a set of units) are too many to list: any answer goes to the rules,
+#: which refuse it naming the rule it breaks (replacements._named).
+RULE_CHECKED = {"repls"}
 
 
 class Ask(Exception):
@@ -119,7 +134,7 @@ def lookup(state: BcsState, side: str, topic: str,
         pick = run.answers[own]
         if pick in topics().get(topic, ()):
             return pick                # a mode answered for this instance only (PER_INSTANCE)
-        if pick not in options():
+        if pick not in options() and topic not in RULE_CHECKED:
             raise IllegalOrder(f"{topic}: {pick} is not one of the choices", rule=rule_of(topic))
         return pick
     if run is not None and key in run.answers:
@@ -189,8 +204,10 @@ def run(state: BcsState, side: str, order: object, text: str, ctx: Context,
         answers = dict(state.resolving.answers)
         _restore(state, before)
         reveal(state, rctx.events)               # what the enemy has read stays known
+        # an own choice per subject is keyed by its where, which the answer must find again
         state.wait = Reaction(side=a.side, topic=a.topic, by=side, order=text,
-                              hex=a.where or _hex_of(order), answers=answers,
+                              hex=a.where if a.subject else a.where or _hex_of(order),
+                              answers=answers,
                               rolls=rctx.values, events=len(rctx.events), options=a.options,
                               subject=a.subject)
         state.resolving = None
@@ -225,7 +242,7 @@ def check_answer(state: BcsState, side: str, topic: str, mode: str) -> Reaction:
         raise IllegalOrder(f"the question is {w.topic}, not {topic} (answer {w.topic} "
                            f"{'|'.join(topics().get(w.topic, ()))})", rule=rule_of(w.topic))
     modes = topics().get(topic, ())
-    if mode not in modes and mode not in w.options:
+    if mode not in modes and mode not in w.options and topic not in RULE_CHECKED:
         own = f" nor one of the {len(w.options)} choices the question lists" if w.options else ""
         raise IllegalOrder(f"{topic}: {mode!r} is not one of {', '.join(modes)}{own}", rule=rule)
     return w

@@ -333,6 +333,8 @@ def retreat_stack(state: BcsState, units: list[Piece], ar_unit: Piece, kind: str
             units.remove(p)
     if not units:
         return
+    if ar_unit.status != "map" or ar_unit.hex != units[0].hex:
+        ar_unit = units[0]          # the AR unit died in the losses: the first survivor reads 7.5f
     cls = mclass(ar_unit)
     unassigned = bdata().units[ar_unit.id].independent and not ar_unit.formation
     if cls in ("leg", "truck") and not safe_path(state, ar_unit):

@@ -29,7 +29,8 @@ def holds(state: BcsState, side: str, places: tuple[str, ...]) -> bool:
 
 def final_result(state: BcsState) -> Result | None:
     """The result at the end of the last turn, by the scenario's victory conditions (None while
-    the Axis's Victory Objective is drawn but not known to this state: his opening decides)."""
+    the rules may not read the Axis's drawn Victory Objective in this state, objective.known:
+    in peer and sealed games until he opens it, which decides)."""
     v = bdata().scenarios[state.scenario].victory
     assert v.kind in BUILT, v.kind
     if v.kind == "campaign":

@@ -14,8 +14,9 @@ from pbem.core.dice import KeyedDice
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.games.bcs import heuristic
-from pbem.games.bcs.bot import HEURISTIC_STANDING
+from pbem.games.bcs.bot import HEURISTIC_STANDING, PRE_TURN_OWN
 from pbem.games.bcs.combat import STANDING
+from pbem.games.bcs.reactions import OWN_TOPICS
 from pbem.games.bcs.engine import ENGINE
 from pbem.games.bcs.rulecases import HOOKS
 
@@ -42,6 +43,7 @@ def test_both_bots_set_their_standing_orders_first():
     lines = ENGINE.bot(state, "axis", random.Random(1), "heuristic")
     want = [f"standing {t} {HEURISTIC_STANDING.get(t, modes[0])}"
             for t, modes in sorted(STANDING.items())]
+    want += [f"standing {t} {OWN_TOPICS[t][0]}" for t in PRE_TURN_OWN]
     assert lines[:len(want)] == want
     assert not lines[len(want)].startswith("standing")
     modes = set()
@@ -125,7 +127,7 @@ def _balance(seed: int, styles: dict[str, str], seat: str) -> int:
                 ENGINE.apply(state, side, ENGINE.parse_order(line), Context(dice, action=n))
             except IllegalOrder:            # made illegal by the dice: skipped
                 pass
-            n += 1
+            n += not line.startswith("standing")    # the dice do not hang on the standing lines
     assert ENGINE.outcome(state) is not None
     lost = {s: start[s] - steps(s) for s in ENGINE.sides}
     return lost["allied" if seat == "axis" else "axis"] - lost[seat]
@@ -140,3 +142,51 @@ def test_the_heuristic_bot_beats_the_random_bot(seat):
     heur = [_balance(seed, {seat: "heuristic", other: "random"}, seat) for seed in range(1, 7)]
     rand = [_balance(seed, {seat: "random", other: "random"}, seat) for seed in range(1, 7)]
     assert statistics.mean(heur) >= statistics.mean(rand) + 1, (heur, rand)
+
+
+def test_the_engagement_odds_read_the_defenders_likely_target():
+    """A Stopping Engagement (6.0i-5): ii-7-pz, STOPped next to 701-td (AV 2 + AR 2) in the hex
+    it names and 3-1-arm (AV 3 + AR 3) in another hex, is scored against 3-1-arm, the
+    defender's likely choice across the hexes; a plain Engagement of a hex against its own
+    strongest AV unit."""
+    from pbem.games.bcs.orders import Engage
+    from pbem.games.bcs.standin import standin
+    from pbem.games.bcs.stopping import AV_STOP
+    from pbem.games.bcs.view import build_view
+    units = [{"id": "gerhardt-hq", "hex": "B5.18"}, {"id": "ii-7-pz", "hex": "B7.18"},
+             {"id": "cca-hq", "hex": "B12.19"}, {"id": "701-td", "hex": "B8.19"},
+             {"id": "3-1-arm", "hex": "B8.18"}]
+    state = HOOKS.build(SimpleNamespace(position={"units": units, "active": "gerhardt",
+                                                  "began": True}))
+    state.pieces["ii-7-pz"].stopped = AV_STOP
+    know = standin(build_view(state, "axis"), "axis")
+    unit = know.pieces["ii-7-pz"]
+    assert heuristic.likely_target(know, unit, "B8.19").id == "3-1-arm"
+    firer = 3 + 4                                        # ii-7-pz: AV 3 + AR 4
+    assert heuristic.score_order(know, "axis", Engage(hex="B8.19", unit="ii-7-pz")) == \
+        heuristic.engagement_score(firer - 6)
+    state.pieces["ii-7-pz"].stopped = ""
+    know = standin(build_view(state, "axis"), "axis")
+    assert heuristic.likely_target(know, know.pieces["ii-7-pz"], "B8.19").id == "701-td"
+    assert heuristic.score_order(know, "axis", Engage(hex="B8.19", unit="ii-7-pz")) == \
+        heuristic.engagement_score(firer - 4)
+
+
+def test_the_axis_plays_for_its_victory_hexes():
+    """5.2: the Axis's VP hexes are its three named places and the 'Either' hexes (his 'one
+    other'); its OBJs go on those within reach first (BbF 4.1: no unit enters an
+    enemy-controlled VP hex without one); against such a hex it attacks at worse odds
+    (GOAL_AT, LAST_AT on the last turn) than elsewhere (ATTACK_AT)."""
+    state = ENGINE.setup("5.2", OPTIONS)
+    vp = heuristic.vp_goals(state, "axis")
+    assert vp[:3] == ["B14.09", "B23.16", "B30.29"] and {"B22.06", "B10.06"} <= set(vp)
+    assert heuristic.vp_goals(state, "allied") == ["B30.29", "B23.16"]
+    units = [{"id": "stenkhoff-hq", "hex": "B10.11"}, {"id": "ii-5-pz", "hex": "B12.10"},
+             {"id": "cca-hq", "hex": "B30.29"}, {"id": "drake", "hex": "B14.03"}]
+    state = HOOKS.build(SimpleNamespace(position={"units": units, "active": "stenkhoff"}))
+    assert heuristic.obj_hexes(state, "axis", "stenkhoff")[0] == "B14.09"
+    assert heuristic.threshold(state, "axis", "B14.09", set(vp)) == heuristic.GOAL_AT
+    assert heuristic.threshold(state, "axis", "B14.03", set(vp)) == heuristic.ATTACK_AT
+    state.turn = len(state.dates)
+    assert heuristic.threshold(state, "axis", "B14.09", set(vp)) == heuristic.LAST_AT
+    assert heuristic.LAST_AT < heuristic.GOAL_AT < heuristic.ATTACK_AT

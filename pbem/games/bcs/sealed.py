@@ -1,0 +1,618 @@
+"""Baptism By Fire in sealed mode: groundwork (docs/sealed.md section 5h, port in progress).
+
+Not wired into the engine: ``pbem.core.sealed.can_seal`` stays False for BbF. These are pure
+functions over the state, as Holdfast's and Kasserine's sealed modules are, plus the slot table
+they need, which ``BcsState`` does not have yet (``SealedBcsState`` below adds it; moving its five
+fields into ``BcsState`` is the one change to state.py the port needs). Its field ``sealed``
+marks every state of a sealed game, the full state of the final replay included: there the
+rules read the Axis's Victory Objective only once opened (``objective.opened_only``).
+
+**Slots.** The other side knows a combat unit on the map only by its public slot ``axis-7``:
+a number given when the unit comes onto the map (the set-up, an arrival, a unit back from
+Support or from off the map), next of its side, kept while it stays on the map. A stack is
+followed by its slots without its contents; a slot's unit, face and Formation (while it is
+not the top, 5.5e) and its steps are the slot's facts:
+
+    axis-7.unit    the counter id            (a fact while under the top)
+    axis-7.face    move | deployed           (a fact while under the top)
+    axis-7.formation  its Formation          (a fact while under the top)
+    axis-7.steps   steps remaining            (always hidden, 1.5a)
+
+and, per side: ``S.air`` (Air Points), ``S.arty`` (the pool, the free points and the points
+assigned to each HQ, 8.0d), ``S.rebuilding`` (9.4c), ``S.pd.FORMATION`` (Prepared Defense,
+1.5b), ``S.support.FORMATION.I.unit|steps`` (the units in Support, 9.2: the markers are public,
+the units are not), ``S.off.UNIT.steps`` (a unit off the map, its id taken as public: the
+scenario's order of arrival is printed). The Axis's
+Victory Objective is a private draw (docs/sealed.md 5a), not a fact here.
+
+**Projections.** An order travels as written with every one of the sender's combat units on
+the map named by its slot (``move slot-axis-7+slot-axis-9 B15.09 B16.09``); off-map units, HQs,
+Trains, hexes and Formations by their ids; an Activation without the Prepared Defense it makes.
+``reveals`` opens what the rules show (docs/sealed.md 5h lists them and what is still open). ``resolve_slots`` maps the slot tokens back to the
+pieces a state holds (the real unit, or a knowledge state's stand-in
+``TOP--standinN``, N the slot) before the engine applies the order.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import msgspec
+
+from pbem.games.bcs.loader import STANDIN_MARK
+from pbem.games.bcs.state import SIDES, BcsState, Piece, SidePrivate, other
+from pbem.games.bcs.support import in_support, markers, stand_off_range
+from pbem.games.bcs.view import build_view, secrets, top_unit
+
+TOKEN = "slot-"                              # a slot in an order: slot-axis-7
+_TOKEN = re.compile(r"^slot-(allied|axis)-([1-9][0-9]{0,4})$")
+_FACT = re.compile(r"^(allied|axis)-([1-9][0-9]{0,4})\.(unit|face|steps|formation)$")
+_WORD = re.compile(r"[a-z0-9][a-z0-9-]*")
+
+
+class SealedBcsState(BcsState, kw_only=True):
+    """BcsState with the slot table sealed mode needs (to move into BcsState itself)."""
+
+    slots: dict[str, dict[str, int]] = {}    # side -> piece id -> slot (private: the owner's;
+                                             # a knowledge state holds the other side's
+                                             # stand-ins by their ids)
+    nslots: dict[str, int] = {}              # side -> slots given so far (public)
+    concealed: list[str] = []                # the sides whose hidden facts are stand-ins here
+    known: dict[str, list[str]] = {}         # concealed side -> its facts opened here
+    sealed: bool = False                     # a sealed game (public): the rules read a private
+                                             # draw only once opened (objective.opened_only)
+
+
+def sealed_state(state: BcsState) -> SealedBcsState:
+    """A copy of state as a SealedBcsState of a sealed game, every unit on the map given its
+    slot."""
+    raw = msgspec.to_builtins(state)
+    out = msgspec.convert(raw, type=SealedBcsState)
+    out.sealed = True
+    assign_slots(out)
+    return out
+
+
+# -- slots ---------------------------------------------------------------------------------
+def _map_units(state: BcsState, side: str) -> list[Piece]:
+    return [p for p in state.pieces.values()
+            if p.side == side and p.kind == "unit" and p.status == "map"]
+
+
+def slot_name(side: str, n: int) -> str:
+    """The public name of side's slot n (the prefix of its facts)."""
+    return f"{side}-{n}"
+
+
+def assign_slots(state: SealedBcsState) -> None:
+    """Drop the slots of units that left the map; give each unit on the map without one the next
+    slot of its side (several at once: by hex, then the top first, then by id)."""
+    for side in SIDES:
+        slots = state.slots.setdefault(side, {})
+        on = {p.id: p for p in _map_units(state, side)}
+        for pid in [pid for pid in slots if pid not in on]:
+            del slots[pid]
+        need = [p for pid, p in on.items() if pid not in slots]
+        if not need:
+            continue
+        tops = _tops(state, side)
+        for p in sorted(need, key=lambda p: (p.hex, tops.get(p.hex) != p.id, p.id)):
+            n = state.nslots.get(side, 0) + 1
+            state.nslots[side] = n
+            slots[p.id] = n
+
+
+def _tops(state: BcsState, side: str) -> dict[str, str]:
+    by_hex: dict[str, list[Piece]] = {}
+    for p in _map_units(state, side):
+        by_hex.setdefault(p.hex, []).append(p)
+    return {h: top_unit(units).id for h, units in by_hex.items()}
+
+
+def piece_of(state: SealedBcsState, side: str, n: int) -> str | None:
+    """The id of the piece that holds side's slot n in this state (None: no such slot)."""
+    for pid, m in state.slots.get(side, {}).items():
+        if m == n:
+            return pid
+    return None
+
+
+# -- the sealed interface ------------------------------------------------------------------
+def _hidden_id(state: BcsState, p: Piece, tops: dict[str, str]) -> bool:
+    """A unit under the top: its id and face are facts (a public event that named it,
+    ``Piece.revealed``, is one of the reveals that open them)."""
+    return tops.get(p.hex) != p.id
+
+
+def facts(state: SealedBcsState, side: str) -> dict[str, Any]:
+    """side's hidden facts (the module docstring lists them); in a knowledge state of the other
+    side, only those opened there."""
+    out: dict[str, Any] = {}
+    tops = _tops(state, side)
+    for pid, n in sorted(state.slots.get(side, {}).items(), key=lambda kv: kv[1]):
+        p = state.pieces.get(pid)
+        if p is None or p.status != "map" or p.kind != "unit":
+            continue
+        name = slot_name(side, n)
+        if _hidden_id(state, p, tops):
+            out[f"{name}.unit"] = pid
+            out[f"{name}.face"] = p.face
+            out[f"{name}.formation"] = p.formation
+        out[f"{name}.steps"] = p.steps
+    priv = state.private.get(side) or SidePrivate()
+    out[f"{side}.air"] = priv.air_points
+    out[f"{side}.arty"] = {"pool": priv.arty_pool, "free": priv.arty_free,
+                           "assigned": dict(sorted(priv.arty_assigned.items()))}
+    out[f"{side}.rebuilding"] = dict(sorted(priv.rebuilding.items()))
+    for fid, f in sorted(state.formations.items()):
+        if f.side == side:
+            out[f"{side}.pd.{fid}"] = f.prepared_defense
+    for fid in sorted(f for f, x in state.formations.items() if x.side == side):
+        for i, p in enumerate(sorted(in_support(state, fid), key=lambda p: p.id), 1):
+            out[f"{side}.support.{fid}.{i}.unit"] = p.id
+            out[f"{side}.support.{fid}.{i}.steps"] = p.steps
+    for p in sorted(state.pieces.values(), key=lambda p: p.id):
+        if p.side == side and p.kind == "unit" and p.status == "off":
+            out[f"{side}.off.{p.id}.steps"] = p.steps
+    if side in state.concealed:
+        known = set(state.known.get(side, []))
+        out = {k: v for k, v in out.items() if k in known}
+    return out
+
+
+def conceal(state: SealedBcsState, side: str) -> SealedBcsState:
+    """side's knowledge state: the other side's hidden facts become stand-ins (the hosted
+    stand-in of side's view, its copies of a stack's top unit named by slot), its Air, Arty and
+    Prepared Defense unknown; its off-map units kept (the order of arrival is public)."""
+    from pbem.games.bcs.standin import standin
+
+    o = other(side)
+    k = standin(build_view(state, side), side)
+    out = msgspec.convert(msgspec.to_builtins(k), type=SealedBcsState)
+    out.resolving = state.resolving if state.resolving is None else msgspec.convert(
+        msgspec.to_builtins(state.resolving), type=type(state.resolving))
+    out.private[o] = SidePrivate(standing=dict(state.private[o].standing))
+    out.first_side, out.objective_turn = state.first_side, state.objective_turn   # public
+    out.nslots, out.sealed = dict(state.nslots), state.sealed
+    out.slots = {side: dict(state.slots.get(side, {})), o: {}}
+    out.concealed = [o]
+    out.known = {o: []}
+    # the other side's units on the map: the top keeps its id, each copy takes a slot's number
+    real = state.slots.get(o, {})
+    by_hex: dict[str, list[tuple[int, str]]] = {}
+    for pid, n in real.items():
+        p = state.pieces.get(pid)
+        if p is not None and p.status == "map" and p.kind == "unit":
+            by_hex.setdefault(p.hex, []).append((n, pid))
+    tops = _tops(state, o)
+    for h, held in by_hex.items():
+        top = tops[h]
+        copies = sorted(pid for pid, p in out.pieces.items() if p.side == o and p.hex == h
+                        and p.kind == "unit" and p.status == "map" and pid != top)
+        rest = sorted(n for n, pid in held if pid != top)
+        for pid, n in zip(copies, rest):
+            p = out.pieces.pop(pid)
+            p.id = f"{top}{STANDIN_MARK}{n}"
+            out.pieces[p.id] = p
+            out.slots[o][p.id] = n
+        if top in out.pieces:
+            out.slots[o][top] = real[top]
+    # what the public record of the Activation says of each unit (named by slot): where it
+    # began, what it did (moved, fired, finished, stopped), and whether it has joined (9.3g)
+    for pid, n in real.items():
+        p, q = state.pieces.get(pid), out.pieces.get(piece_of(out, o, n) or "")
+        if p is not None and q is not None:
+            for f in _HISTORY:
+                setattr(q, f, getattr(p, f))
+    # off-map units: the real ones (public order of arrival), at full strength; HQs and
+    # Combat Trains as they are (never hidden, 1.5)
+    for pid in [pid for pid, p in out.pieces.items()
+                if p.side == o and (p.status == "off" or p.kind != "unit")]:
+        del out.pieces[pid]
+    from pbem.games.bcs.board import bdata
+
+    for p in state.pieces.values():
+        if p.side == o and (p.status == "off" or p.kind != "unit"):
+            q = msgspec.convert(msgspec.to_builtins(p), type=Piece)
+            if p.kind == "unit":
+                q.steps = bdata().units[p.id].steps
+            out.pieces[p.id] = q
+    _rename_activation(out, state, o)
+    _keep_waiting_order(out, state, side)
+    return out
+
+
+def _keep_waiting_order(out: SealedBcsState, state: SealedBcsState, side: str) -> None:
+    """A question waiting keeps the order it stopped, so that the order resumes once answered:
+    side's own as written, the other side's as projected, by this state's piece ids (the view
+    copies the question without it)."""
+    from pbem.games.bcs.engine import ENGINE
+
+    w = state.wait
+    if w is None or out.wait is None or not w.order:
+        return
+    text = w.order
+    if w.by != side:
+        text = project(state, w.by, ENGINE.parse_order(text))
+        text = ENGINE.format_order(resolve_slots(out, ENGINE.parse_order(text)))
+    # the run so far as the full state has it; what is private to the side asked as the view has it
+    out.wait = msgspec.structs.replace(w, order=text, options=list(out.wait.options),
+                                       subject=out.wait.subject)
+
+
+_HISTORY = ("start", "mp", "moved", "done_moving", "stopped", "flipped", "finished",
+            "fire_events", "joined", "home")
+
+
+def _rename_activation(out: SealedBcsState, state: SealedBcsState, o: str) -> None:
+    """The moving stack of the other side's Activation, by the knowledge state's piece ids."""
+    act = state.activation
+    if act is None or out.activation is None or act.side != o:
+        return
+    names = []
+    for uid in act.stack:
+        n = state.slots.get(o, {}).get(uid)
+        pid = piece_of(out, o, n) if n is not None else uid
+        if pid is not None and pid in out.pieces:
+            names.append(pid)
+    out.activation.stack = names
+
+
+def _pub_name(state: SealedBcsState, p: Piece) -> str:
+    n = state.slots.get(p.side, {}).get(p.id)
+    return f"?{slot_name(p.side, n)}" if n is not None else p.id
+
+
+def public(state: SealedBcsState) -> dict[str, Any]:
+    """What both sides know: nothing that either side's view (view.py) masks from the other,
+    and each combat unit on the map by its slot and hex."""
+    out: dict[str, Any] = {
+        "scenario": state.scenario, "options": dict(sorted(state.options.items())),
+        "turn": state.turn, "weather": state.weather, "phase": state.phase,
+        "next_side": state.next_side, "first_side": state.first_side,
+        "traffic": sorted(state.traffic), "objs": list(state.objs),
+        "control": dict(sorted(state.control.items())), "air_due": state.air_due,
+        "result": msgspec.to_builtins(state.result),
+        "assigning": list(state.assigning), "unassigned": list(state.unassigned),
+        "rommel": state.rommel, "objective_draw": msgspec.to_builtins(state.objective_draw),
+        "objective": state.objective, "exits": dict(sorted(state.exits.items())),
+        "mines": dict(sorted(state.mines.items())), "mines_due": state.mines_due,
+        "setting": list(state.setting),
+        "setup_zones": msgspec.to_builtins(dict(sorted(state.setup_zones.items()))),
+        "setup_fixed": dict(sorted(state.setup_fixed.items())), "weather_due": state.weather_due,
+        "nslots": dict(sorted(state.nslots.items())),
+    }
+    w = state.wait
+    out["wait"] = None if w is None else [w.side, w.topic, w.by, w.hex]
+    counts = state.options.get("stack_count_visible", "count") == "count"
+    hidden = set(secrets(state, "allied")) | set(secrets(state, "axis"))
+    act = state.activation
+    if act is not None:
+        a = msgspec.to_builtins(act)
+        a["stack"] = []
+        a["dropped"] = sorted(_pub_name(state, state.pieces[u]) for u in act.dropped
+                              if u not in hidden and u in state.pieces
+                              and STANDIN_MARK not in u)
+        out["activation"] = a
+    else:
+        out["activation"] = None
+    for side in SIDES:
+        v = build_view(state, other(side))           # what the other side sees of side
+        stacks = {}
+        for st in v.enemy:
+            stacks[st.hex] = {"top": st.top, "face": st.face,
+                              "units": st.units if counts else 1, "others": st.others,
+                              "dropped": st.dropped, "screen": st.screen,
+                              "supported": st.supported}
+        slots = {}
+        if counts:
+            for pid, n in state.slots.get(side, {}).items():
+                p = state.pieces.get(pid)
+                if p is not None and p.status == "map" and p.kind == "unit":
+                    slots[slot_name(side, n)] = p.hex
+        forms = {f.id: {**msgspec.to_builtins(f), "prepared_defense": None}
+                 for f in v.formations if f.side == side}
+        out[side] = {
+            "stacks": dict(sorted(stacks.items())), "slots": dict(sorted(slots.items())),
+            "hqs": {p.id: [p.status, p.hex, p.face, p.ghost, p.arrives, p.entry]
+                    for p in sorted(state.pieces.values(), key=lambda p: p.id)
+                    if p.side == side and p.kind != "unit" and p.status in ("map", "off")},
+            "arriving": v.enemy_arriving,
+            "formations": dict(sorted(forms.items())),
+            "support": {f: markers(state, f) for f in sorted(state.formations)
+                        if state.formations[f].side == side and in_support(state, f)},
+            "stand_off_range": {f: r for f in sorted(state.formations)
+                                if state.formations[f].side == side
+                                and (r := stand_off_range(state, f))},
+        }
+    return out
+
+
+def project(state: SealedBcsState, side: str, order: Any) -> str:
+    """The order as the other side sees it: its text with side's combat units on the map named
+    by their slots, and without the Prepared Defense an Activation makes or removes (read on
+    side's state before the order is applied)."""
+    from pbem.games.bcs.engine import ENGINE
+
+    from pbem.games.bcs import orders as o
+
+    if isinstance(order, o.Activate) and order.defense:
+        # Prepared Defense is hidden (1.5b): the projection does not say it is made or removed
+        order = msgspec.structs.replace(order, defense="")
+    text = ENGINE.format_order(order)
+    slots = state.slots.get(side, {})
+
+    def sub(m: re.Match[str]) -> str:
+        """A word that is one of side's units on the map -> its slot token."""
+        w = m.group(0)
+        p = state.pieces.get(w)
+        if p is not None and p.side == side and w in slots:
+            return f"{TOKEN}{slot_name(side, slots[w])}"
+        return w
+    return _WORD.sub(sub, text)
+
+
+def resolve_slots(state: SealedBcsState, order: Any) -> Any:
+    """The order with every slot token replaced by the id of the piece holding that slot in
+    state (a token of an unknown slot is left as it is: the engine refuses it)."""
+    if not isinstance(order, msgspec.Struct):
+        return order
+
+    def fix(x: Any) -> Any:
+        """Replace slot tokens in x (strings, '+'-joined strings, lists, dicts)."""
+        if isinstance(x, str):
+            def one(w: str) -> str:
+                """One word."""
+                m = _TOKEN.match(w)
+                if not m:
+                    return w
+                pid = piece_of(state, m.group(1), int(m.group(2)))
+                return pid if pid is not None else w
+            return "+".join(one(w) for w in x.split("+"))
+        if isinstance(x, list):
+            return [fix(y) for y in x]
+        if isinstance(x, dict):
+            return {k: fix(v) for k, v in x.items()}
+        return x
+    raw = msgspec.to_builtins(order)
+    return msgspec.convert(fix(raw), type=type(order))
+
+
+_SLOT_FACTS = ("unit", "face", "steps")
+
+
+def _slot_facts(state: SealedBcsState, side: str, pid: str, what: tuple[str, ...] = _SLOT_FACTS
+                ) -> list[tuple[str, str]]:
+    n = state.slots.get(side, {}).get(pid)
+    return [] if n is None else [(side, f"{slot_name(side, n)}.{w}") for w in what]
+
+
+def _hex_units(state: SealedBcsState, side: str, hex_id: str) -> list[Piece]:
+    return [p for p in _map_units(state, side) if p.hex == hex_id]
+
+
+def reveals(state: SealedBcsState, side: str, order: Any) -> list[tuple[str, str]]:
+    """The facts an order opens before it is resolved (read on side's state; the first reveals
+    of docs/sealed.md 5h): the units an order names to act (Attack, Assist, Shock unit, Firer,
+    Engagement Firer and host, spotter, Recon unit, a Voluntary Retreat's units) and every unit
+    in the hex it targets, with their Formations' Prepared Defense (7.2 step 2); a move opens
+    the new top unit (5.5e) of the hex it leaves and of the hex it ends in."""
+    from pbem.games.bcs import orders as o
+
+    out: list[tuple[str, str]] = []
+    order = resolve_slots(state, order)
+    named: list[str] = []
+    target = ""
+    if isinstance(order, o.Attack):
+        named, target = [order.unit] + ([order.assist] if order.assist else []), order.hex
+    elif isinstance(order, (o.Shock, o.Fire, o.Engage)):
+        named, target = [order.unit] + ([getattr(order, "host", "")] if getattr(
+            order, "host", "") else []), order.hex
+    elif isinstance(order, o.Barrage):
+        named, target = [order.spotter], order.hex
+    elif type(order).__name__ == "Recon":
+        named = [order.unit]
+    elif isinstance(order, o.Retreat):
+        named = list(order.units)
+    elif type(order).__name__ == "Exit":              # BbF 4.0: exits are public by unit
+        named = [order.unit]
+    elif isinstance(order, o.Move):
+        return _move_reveals(state, side, order)
+    elif isinstance(order, o.Activate):
+        return _activation_reveals(state, side, order.formation)
+    elif isinstance(order, o.End):
+        return _isolation_reveals(state, side)
+    for pid in named:
+        out += _slot_facts(state, side, pid)
+    if isinstance(order, (o.Attack, o.Shock)) and order.unit in state.pieces:
+        f = state.pieces[order.unit].formation      # 4.5c: -1 when it attacks
+        if f in state.formations and state.formations[f].side == side:
+            out.append((side, f"{side}.pd.{f}"))
+    if target:
+        foe = other(side)
+        forms = set()
+        for p in sorted(_hex_units(state, foe, target), key=lambda p: p.id):
+            out += _slot_facts(state, foe, p.id)
+            forms.add(p.formation)
+        out += [(foe, f"{foe}.pd.{f}") for f in sorted(forms)
+                if f in state.formations and state.formations[f].side == foe]
+    return out
+
+
+def _activation_reveals(state: SealedBcsState, side: str, fid: str) -> list[tuple[str, str]]:
+    """An Activation of F: F's Prepared Defense (4.5a: no better than Partial), and the
+    Formation of every hidden unit in a hex that holds one of F's units (10.1b Mixed
+    Formations, 4.4 Coordination, and whose units Isolation checks at its end, 10.5)."""
+    f = state.formations.get(fid)
+    if f is None or f.side != side:
+        return []
+    out = [(side, f"{side}.pd.{fid}")]
+    units = _map_units(state, side)
+    hexes = {p.hex for p in units if p.formation == fid}
+    tops = _tops(state, side)
+    for p in sorted(units, key=lambda p: p.id):
+        if p.hex in hexes and _hidden_id(state, p, tops):
+            out += _slot_facts(state, side, p.id, ("formation",))
+    return out
+
+
+def _isolation_reveals(state: SealedBcsState, side: str) -> list[tuple[str, str]]:
+    """10.5: the steps of the active Formation's units that Isolation reaches, as side's state
+    judges it (out of Command Radius or without a Safe Path)."""
+    from pbem.games.bcs.command import exempt, in_radius, safe_path
+
+    act = state.activation
+    if act is None or act.side != side:
+        return []
+    out: list[tuple[str, str]] = []
+    dead: set[str] = set()
+    blocked = state.formations[act.formation].msr_blocked == 2
+    for p in sorted(_map_units(state, side), key=lambda p: p.id):
+        if p.formation != act.formation or not p.joined or exempt(p):
+            continue
+        out_, nosafe = not in_radius(state, p), not safe_path(state, p)
+        if out_ or nosafe:
+            out += _slot_facts(state, side, p.id, ("steps",))
+            loss = (2 if out_ and nosafe else 1) + (1 if blocked else 0)
+            if p.steps <= loss:
+                dead.add(p.id)
+    for h in sorted({state.pieces[u].hex for u in dead}):      # 5.5e: the tops left
+        rest = [p for p in _hex_units(state, side, h) if p.id not in dead]
+        if rest:
+            out += _slot_facts(state, side, top_unit(rest).id, ("unit", "face"))
+    return out
+
+
+def _move_reveals(state: SealedBcsState, side: str, order: Any) -> list[tuple[str, str]]:
+    """The tops a move makes (5.5e): of the units left behind, and of the stack it ends in."""
+    moving = [state.pieces[u] for u in order.units if u in state.pieces
+              and state.pieces[u].kind == "unit" and state.pieces[u].status == "map"]
+    if not moving:
+        return []
+    out: list[tuple[str, str]] = []
+    ids = {p.id for p in moving}
+    for h in {p.hex for p in moving}:
+        rest = [p for p in _hex_units(state, side, h) if p.id not in ids]
+        if rest:
+            out += _slot_facts(state, side, top_unit(rest).id, ("unit", "face"))
+    end = order.path[-1] if order.path else ""
+    if end:
+        there = [p for p in _hex_units(state, side, end) if p.id not in ids] + moving
+        out += _slot_facts(state, side, top_unit(there).id, ("unit", "face"))
+    return out
+
+
+def disclose(state: SealedBcsState, owner: str, opened: dict[str, Any]) -> None:
+    """Write opened facts of owner into a knowledge state (facts of the other side, of unknown
+    slots, or of a state where owner is not concealed, are ignored)."""
+    if owner not in state.concealed:
+        return
+    known = state.known.setdefault(owner, [])
+    ordered = sorted(opened.items(), key=lambda kv: (not kv[0].endswith(".unit"), kv[0]))
+    for fact, value in ordered:
+        if not fact.startswith(f"{owner}-") and not fact.startswith(f"{owner}."):
+            continue
+        if _disclose_one(state, owner, fact, value) and fact not in known:
+            known.append(fact)
+    rebase_standins(state)
+
+
+def _disclose_one(state: SealedBcsState, owner: str, fact: str, value: Any) -> bool:
+    from pbem.games.bcs.board import bdata
+
+    m = _FACT.match(fact)
+    if m:
+        n = int(m.group(2))
+        pid = piece_of(state, owner, n)
+        if pid is None:
+            return False
+        p = state.pieces[pid]
+        what = m.group(3)
+        if what == "unit":
+            if not isinstance(value, str) or value in state.pieces:
+                return value == pid
+            try:
+                u = bdata().units[value]
+            except KeyError:
+                return False
+            if STANDIN_MARK in value or u.side != owner:
+                return False
+            state.pieces.pop(pid)
+            p.id, p.formation = value, u.formation
+            state.pieces[value] = p
+            state.slots[owner].pop(pid)
+            state.slots[owner][value] = n
+            _rename_refs(state, pid, value)
+            return True
+        if what == "formation":
+            f = state.formations.get(value) if isinstance(value, str) else None
+            if f is None or f.side != owner:
+                return False
+            p.formation = value
+            return True
+        if what == "face" and value in ("move", "deployed"):
+            p.face = value
+            return True
+        if what == "steps" and isinstance(value, int) and not isinstance(value, bool):
+            p.steps = value
+            return True
+        return False
+    priv = state.private[owner]
+    if fact == f"{owner}.air" and isinstance(value, int):
+        priv.air_points = value
+        return True
+    if fact == f"{owner}.arty" and isinstance(value, dict):
+        priv.arty_pool, priv.arty_free = value.get("pool", 0), value.get("free", 0)
+        priv.arty_assigned = dict(value.get("assigned", {}))
+        return True
+    if fact == f"{owner}.rebuilding" and isinstance(value, dict):
+        priv.rebuilding = dict(value)
+        return True
+    parts = fact.split(".")
+    if len(parts) == 3 and parts[1] == "pd" and isinstance(value, bool):
+        f = state.formations.get(parts[2])
+        if f is not None and f.side == owner:
+            f.prepared_defense = value
+            return True
+    return False
+
+
+def rebase_standins(state: SealedBcsState) -> None:
+    """Keep a knowledge state's stand-ins under their tops (5.5e): in each hex where the
+    concealed side has stand-ins and known units, every stand-in becomes a copy of the known
+    top (``TOP--standinN``, N its slot), so none outranks the unit the view shows on top."""
+    for side in state.concealed:
+        by_hex: dict[str, list[Piece]] = {}
+        for p in _map_units(state, side):
+            by_hex.setdefault(p.hex, []).append(p)
+        for units in by_hex.values():
+            known = [p for p in units if STANDIN_MARK not in p.id]
+            if not known:
+                continue
+            top = top_unit(known)
+            for p in units:
+                base = p.id.partition(STANDIN_MARK)[0]
+                if STANDIN_MARK not in p.id or base == top.id:
+                    continue
+                n = state.slots.get(side, {}).get(p.id)
+                if n is None:
+                    continue
+                new = f"{top.id}{STANDIN_MARK}{n}"
+                old = p.id
+                state.pieces.pop(old)
+                p.id = new
+                if f"{slot_name(side, n)}.formation" not in state.known.get(side, []):
+                    p.formation = top.formation
+                state.pieces[new] = p
+                state.slots[side].pop(old)
+                state.slots[side][new] = n
+                _rename_refs(state, old, new)
+
+
+def _rename_refs(state: SealedBcsState, old: str, new: str) -> None:
+    """A stand-in renamed to its unit: the Activation's lists follow it."""
+    act = state.activation
+    if act is not None:
+        act.stack = [new if u == old else u for u in act.stack]
+        act.dropped = [new if u == old else u for u in act.dropped]

@@ -1,0 +1,511 @@
+"""Baptism By Fire's sealed port, groundwork (pbem/games/bcs/sealed.py, docs/sealed.md 5h).
+
+Over positions of real bot games of 5.2 and 5.4: the public projection holds nothing a view
+masks and does not change with a hidden fact; the facts hold every hidden value; disclose
+ignores a fact its owner does not own. ``SealedBcs`` is a test-only engine with the sealed
+functions (the engine's can_seal stays False); ``analyse`` runs pbem.core.sealed.bot_play
+over a bot game and goes on after a divergence (SealedPlay.resync re-conceals the knowledge
+states from the full state) so that every divergence of a game is counted with where it shows.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import msgspec
+import pytest
+
+from pbem.core.errors import IllegalOrder, OrderSyntaxError
+from pbem.core.sealed import DRAWS_REVEAL, SealedPlay, bot_play, can_seal, check_play
+from pbem.core.privatedraw import REVEAL_KIND
+from pbem.games.bcs import objective as ob
+from pbem.games.bcs import sealed as bs
+from pbem.games.bcs.engine import ENGINE, BcsEngine
+from pbem.games.bcs.state import other
+from pbem.games.bcs.view import secrets
+
+OPTIONS = {"entry_blocking": "attack_from_off_map"}
+
+
+class SealedBcs(BcsEngine):
+    """Test only: the BbF engine with the sealed functions of pbem.games.bcs.sealed."""
+
+    state_type = bs.SealedBcsState
+
+    def setup(self, scenario: str, options: dict[str, Any]) -> bs.SealedBcsState:
+        """The initial state with its slots."""
+        return bs.sealed_state(super().setup(scenario, options))
+
+    def apply(self, state: Any, side: str, order: Any, ctx: Any) -> None:
+        """Apply an order (slot tokens resolved on this state), then give new units slots."""
+        n = len(ctx.events), len(ctx.rolls)
+        try:
+            super().apply(state, side, bs.resolve_slots(state, order), ctx)
+        finally:
+            self.trace[id(state)] = ([e.text for e in ctx.events[n[0]:] if e.visible_to == "all"],
+                                     [(r.purpose, r.value) for r in ctx.rolls[n[1]:]
+                                      if r.visible_to == "all"])
+        bs.assign_slots(state)
+        bs.rebase_standins(state)
+
+    trace: dict[int, Any] = {}
+
+    def facts(self, state: Any, side: str) -> dict[str, Any]:
+        """bs.facts."""
+        return bs.facts(state, side)
+
+    def conceal(self, state: Any, side: str) -> Any:
+        """bs.conceal."""
+        return bs.conceal(state, side)
+
+    def project(self, state: Any, side: str, order: Any) -> str:
+        """bs.project."""
+        return bs.project(state, side, order)
+
+    def reveals(self, state: Any, side: str, order: Any) -> list[tuple[str, str]]:
+        """bs.reveals."""
+        return bs.reveals(state, side, order)
+
+    def disclose(self, state: Any, owner: str, opened: dict[str, Any]) -> None:
+        """bs.disclose."""
+        bs.disclose(state, owner, opened)
+
+    def public(self, state: Any) -> Any:
+        """bs.public."""
+        return bs.public(state)
+
+
+GAME = SealedBcs()
+
+
+def _enc(x: Any) -> bytes:
+    return msgspec.json.encode(x, order="sorted")
+
+
+def diff(a: Any, b: Any, path: str = "") -> list[str]:
+    """The paths where two public projections differ (at most a few per branch)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = []
+        for k in sorted(set(a) | set(b)):
+            if k not in a or k not in b:
+                out.append(f"{path}.{k}: {a.get(k)!r} / {b.get(k)!r}")
+            elif _enc(a[k]) != _enc(b[k]):
+                out += diff(a[k], b[k], f"{path}.{k}")
+        return out
+    return [f"{path}: {json.dumps(a)[:120]} / {json.dumps(b)[:120]}"]
+
+
+def analyse(scenario: str, seed: int, style: str = "random", max_orders: int = 3000,
+            game: Any = GAME) -> tuple[list[dict[str, Any]], int]:
+    """Play a bot game three ways (pbem.core.sealed.bot_play); every divergence found
+    ({order, side, problems, diff, first}) and the number of orders played. After each one the
+    knowledge states are concealed again (SealedPlay.resync), so every divergence is counted."""
+    rng = random.Random(seed)
+    sp = SealedPlay(game, game.setup(scenario, OPTIONS), rng.randbytes(32))
+    found: list[dict[str, Any]] = []
+    played_n = 0
+    for side, line, problems in bot_play(sp, rng, max_orders=max_orders, style=style):
+        played_n += line not in ("", DRAWS_REVEAL)
+        if problems:
+            found.append({"turn": sp.full.turn, "side": side, "order": line,
+                          "problems": problems, "phase": sp.full.phase, **_where(sp)})
+            sp.resync()
+    return found, played_n
+
+
+def _where(sp: SealedPlay) -> dict[str, Any]:
+    """Where the knowledge states part from the full state: the public paths, and the first
+    public event and die of the last order that differ."""
+    game = sp.game
+    want = game.public(sp.full)
+    ft = game.trace.get(id(sp.full), ([], []))
+    first = {}
+    for s in game.sides:
+        kt = game.trace.get(id(sp.know[s]), ([], []))
+        ev = next(((a, b) for a, b in zip(ft[0] + [""] * 99, kt[0] + [""] * 99) if a != b), None)
+        ro = next(((a, b) for a, b in zip(ft[1] + [("", 0)] * 9, kt[1] + [("", 0)] * 9)
+                   if a != b), None)
+        first[s] = {"event": ev, "roll": ro}
+    return {"diff": {s: diff(want, game.public(sp.know[s])) for s in game.sides},
+            "first": first}
+
+
+# -- positions of real bot games ------------------------------------------------------------
+def positions(scenario: str, seed: int, every: int = 9, limit: int = 40) -> list[Any]:
+    """States along a random bot game on the full state (one every `every` orders)."""
+    from pbem.core.dice import KeyedDice
+    from pbem.core.game import Context
+
+    rng = random.Random(seed)
+    state = GAME.setup(scenario, OPTIONS)
+    dice = KeyedDice(rng.randbytes(32))
+    out, action = [], 0
+    for _ in range(3000):
+        pend = GAME.pending(state)
+        if not pend or len(out) >= limit:
+            break
+        side = pend[0].side
+        for line in GAME.bot(state, side, rng, "random"):
+            try:
+                GAME.apply(state, side, GAME.parse_order(line), Context(dice, action=action))
+            except (IllegalOrder, OrderSyntaxError):
+                continue
+            action += 1
+            if action % every == 0:
+                out.append(msgspec.convert(msgspec.to_builtins(state), type=bs.SealedBcsState))
+            if not any(x.side == side for x in GAME.pending(state)):
+                break
+    return out
+
+
+@pytest.fixture(scope="module")
+def states() -> list[Any]:
+    """Positions of two bot games, one of 5.2 and one of 5.4."""
+    return positions("5.2", 3, limit=25) + positions("5.4", 5, limit=25)
+
+
+def _copy(state: Any) -> Any:
+    return msgspec.convert(msgspec.to_builtins(state), type=bs.SealedBcsState)
+
+
+def _strings(x: Any) -> set[str]:
+    if isinstance(x, str):
+        return {x}
+    if isinstance(x, dict):
+        return set().union(*(_strings(v) | {str(k)} for k, v in x.items())) if x else set()
+    if isinstance(x, list):
+        return set().union(*(_strings(v) for v in x)) if x else set()
+    return set()
+
+
+def test_the_engine_still_does_not_seal():
+    """The groundwork changes nothing of the engine: BbF cannot seal; the test engine can."""
+    assert not can_seal(ENGINE)
+    assert can_seal(GAME)
+
+
+def test_public_names_no_unit_a_view_hides(states):
+    """No unit id that either view masks (view.secrets: under the top, never named) appears in
+    the public projection; every unit on the map is there by its slot and hex."""
+    seen_hidden = 0
+    for st in states:
+        pub = bs.public(st)
+        words = _strings(pub)
+        for side in ("allied", "axis"):
+            hidden = set(secrets(st, side))
+            seen_hidden += len(hidden)
+            assert not hidden & words, hidden & words
+            on_map = [p for p in st.pieces.values()
+                      if p.side == side and p.kind == "unit" and p.status == "map"]
+            assert len(pub[side]["slots"]) == len(on_map)
+    assert seen_hidden > 20          # the games did stack units
+
+
+def test_public_is_the_same_for_states_that_differ_only_in_hidden_facts(states):
+    """Changing hidden facts (steps, a hidden unit's face, Air, Arty, Prepared Defense) leaves
+    public() as it is; changing a public one (a top unit's face, the turn) changes it."""
+    changed = 0
+    for st in states:
+        want = _enc(bs.public(st))
+        for side in ("allied", "axis"):
+            m = _copy(st)
+            hidden = set(secrets(m, side))
+            for p in m.pieces.values():
+                if p.side == side and p.kind == "unit":
+                    p.steps = 1 if p.steps > 1 else 2
+                    if p.id in hidden:
+                        p.face = "deployed" if p.face == "move" else "move"
+                        changed += 1
+            m.private[side].air_points += 3
+            m.private[side].arty_pool += 2
+            for f in m.formations.values():
+                if f.side == side:
+                    f.prepared_defense = not f.prepared_defense
+            assert _enc(bs.public(m)) == want
+            assert bs.facts(m, side) != bs.facts(st, side)
+    assert changed
+    st = _copy(states[0])
+    st.turn += 1
+    assert _enc(bs.public(st)) != _enc(bs.public(states[0]))
+
+
+def test_facts_hold_every_hidden_value(states):
+    """Every unit under a top is a fact (its id and face) and every unit on the map has its
+    steps; changing any one hidden value changes facts(state, side)."""
+    checked = 0
+    for st in states[::3]:
+        for side in ("allied", "axis"):
+            f = bs.facts(st, side)
+            for pid in secrets(st, side):
+                if pid in st.pieces:
+                    assert pid in f.values()
+            base = _enc(f)
+            for pid, n in st.slots[side].items():
+                m = _copy(st)
+                m.pieces[pid].steps += 1
+                assert _enc(bs.facts(m, side)) != base, pid
+                checked += 1
+            for name, mutate in (("air", lambda s: setattr(s.private[side], "air_points", 9)),
+                                 ("arty", lambda s: setattr(s.private[side], "arty_pool", 9))):
+                m = _copy(st)
+                mutate(m)
+                assert _enc(bs.facts(m, side)) != base, name
+    assert checked > 50
+
+
+def test_a_knowledge_state_holds_no_unopened_fact_and_disclose_opens_one(states):
+    """conceal holds none of the other side's facts; disclose writes an opened one in (a
+    hidden unit's id renames its stand-in) and ignores a fact of another owner."""
+    done = 0
+    for st in states:
+        for side in ("allied", "axis"):
+            o = other(side)
+            k = bs.conceal(_copy(st), side)
+            assert bs.facts(k, o) == {}
+            real = bs.facts(st, o)
+            units = sorted(x for x in real if bs._FACT.match(x) and x.endswith(".unit"))
+            if not units:
+                continue
+            fact = units[0]
+            before = _enc(k)
+            bs.disclose(k, side, {fact: real[fact]})          # side does not own it
+            bs.disclose(k, o, {fact.replace(f"{o}-", f"{side}-"): real[fact]})
+            assert _enc(k) == before
+            bs.disclose(k, o, {fact: real[fact]})
+            assert bs.facts(k, o) == {fact: real[fact]}
+            assert real[fact] in k.pieces
+            assert not set(secrets(st, o)) - {real[fact]} & set(k.pieces)
+            done += 1
+    assert done > 5
+
+
+def test_a_projection_names_no_hidden_unit(states):
+    """A move of a stack travels by slots: no id of a unit under a top in the projected line."""
+    n = 0
+    for st in states:
+        for side in ("allied", "axis"):
+            hidden = set(secrets(st, side))
+            for h in {st.pieces[u].hex for u in hidden if u in st.pieces}:
+                units = sorted(p.id for p in st.pieces.values() if p.side == side
+                               and p.hex == h and p.kind == "unit" and p.status == "map")
+                line = bs.project(st, side, GAME.parse_order(f"move {'+'.join(units)} {h}"))
+                assert not hidden & set(line.replace("+", " ").split()), line
+                assert GAME.parse_order(line)
+                back = bs.resolve_slots(st, GAME.parse_order(line))
+                assert sorted(back.units) == units
+                n += 1
+    assert n
+
+
+class NoReveals(SealedBcs):
+    """The test engine with no reveals: every public outcome that reads a hidden fact shows."""
+
+    def reveals(self, state: Any, side: str, order: Any) -> list[tuple[str, str]]:
+        """None."""
+        return []
+
+
+def _kind(f: dict[str, Any]) -> str:
+    """The rule of a divergence, read from the first public event or state path that differs."""
+    text = json.dumps(f["first"]) + json.dumps(f["diff"])
+    for word, rule in (("rebuilt from the Dead Pile", "rebuild 9.4c"),
+                       ('\\"rebuilt\\"', "rebuild 9.4c"), ('\\"repls\\"', "rebuild 9.4c"),
+                       ("reveal his Victory Objective", "objective 4.0"), ("Game over", "objective 4.0"),
+                       (".result:", "objective 4.0"), (".objective:", "objective 4.0"),
+                       ("Isolation", "isolation 10.5"), ("SNAFU", "snafu 4.5a"),
+                       ("is destroyed", "losses"), (".top", "top 5.5e")):
+        if word in text:
+            return rule
+    return "other: " + text[:200]
+
+
+def test_the_move_of_a_top_opens_the_unit_left_on_top(states):
+    """5.5e: a move that takes a stack's top away opens the new top's id and face; an Attack
+    opens its units and every unit of the defending hex with its Formation's Prepared Defense."""
+    n = 0
+    for st in states:
+        for side in ("allied", "axis"):
+            tops = bs._tops(st, side)
+            for pid in secrets(st, side):
+                p = st.pieces.get(pid)
+                if p is None or p.hex not in tops:
+                    continue
+                top = tops[p.hex]
+                rest = [q for q in bs._hex_units(st, side, p.hex) if q.id != top]
+                new = bs.top_unit(rest).id
+                got = bs.reveals(st, side, GAME.parse_order(f"move {top} {p.hex}"))
+                k = bs.slot_name(side, st.slots[side][new])
+                assert (side, f"{k}.unit") in got and (side, f"{k}.face") in got, got
+                foe = other(side)
+                att = bs.reveals(st, foe, GAME.parse_order(f"attack {p.hex} with x-1"))
+                for q in bs._hex_units(st, side, p.hex):
+                    assert (side, f"{bs.slot_name(side, st.slots[side][q.id])}.steps") in att
+                assert (side, f"{side}.pd.{p.formation}") in att
+                n += 1
+    assert n
+
+
+def test_an_activation_opens_prepared_defense_and_the_formations_stacked_with_it(states):
+    """An Activation of F opens F's Prepared Defense (its SNAFU cap) and the Formation of each
+    hidden unit in a hex holding one of F's units (Mixed Formations, Isolation), nothing else;
+    its projection does not say whether it prepares a defense."""
+    n = 0
+    for st in states:
+        for side in ("allied", "axis"):
+            tops = bs._tops(st, side)
+            for fid, f in sorted(st.formations.items()):
+                if f.side != side:
+                    continue
+                got = bs.reveals(st, side, GAME.parse_order(f"activate {fid}"))
+                assert got[0] == (side, f"{side}.pd.{fid}")
+                hexes = {p.hex for p in bs._map_units(st, side) if p.formation == fid}
+                want = sorted(f"{bs.slot_name(side, st.slots[side][p.id])}.formation"
+                              for p in bs._map_units(st, side)
+                              if p.hex in hexes and tops[p.hex] != p.id)
+                assert sorted(x for _, x in got[1:]) == want
+                n += len(want)
+                line = bs.project(st, side, GAME.parse_order(f"activate {fid} prepare"))
+                assert line == f"activate {fid}"
+    assert n
+
+
+def test_check_play_runs_without_engine_changes():
+    """check_play runs over the test engine (no change to engine.py or can_seal): with no
+    reveals it finds a public outcome that reads a hidden fact; with this module's reveals a
+    whole game of 5.2 keeps the invariant."""
+    assert check_play(NoReveals(), GAME.setup("5.2", OPTIONS), random.Random(1))
+    assert check_play(GAME, GAME.setup("5.2", OPTIONS), random.Random(1),
+                      max_orders=3000) == []
+
+
+def test_check_play_keep_going_returns_every_order_s_problems():
+    """check_play stops at the first order with a problem; with keep_going it conceals the
+    knowledge states again (SealedPlay.resync) and returns the problems of every order."""
+    first = check_play(NoReveals(), GAME.setup("5.2", OPTIONS), random.Random(1))
+    every = check_play(NoReveals(), GAME.setup("5.2", OPTIONS), random.Random(1),
+                       max_orders=300, keep_going=True)
+    assert first and every[:len(first)] == first
+    assert len({p.split(":")[0] for p in every}) > len({p.split(":")[0] for p in first}) + 3
+
+
+def test_the_divergences_left_are_the_known_ones():
+    """Over a whole game of 5.2, the reveals leave only the divergences the port's analysis
+    lists as still open (docs/sealed.md 5h): the Dead Pile's rebuilt units (9.4c); without the
+    reveals many more, of the rules the reveals answer. (5.4: the games below.)"""
+    kinds: dict[str, int] = {}
+    base: dict[str, int] = {}
+    found, n = analyse("5.2", 2)
+    assert n > 500                        # a whole game
+    for f in found:
+        kinds[_kind(f)] = kinds.get(_kind(f), 0) + 1
+    for f in analyse("5.2", 2, game=NoReveals())[0]:
+        base[_kind(f)] = base.get(_kind(f), 0) + 1
+    assert set(kinds) <= {"rebuild 9.4c"}, kinds
+    assert sum(base.values()) > 3 * sum(kinds.values()), (base, kinds)
+    assert {"top 5.5e", "isolation 10.5"} <= set(base), base
+
+
+# -- BbF 4.0: the Axis's Victory Objective, a private draw (docs/sealed.md 5a, 5h item 7) --
+GAMES_5_4 = ((0, "random"), (2, "heuristic"), (4, "random"))
+
+
+def _objective(sp: SealedPlay) -> dict[str, Any]:
+    """The Victory Objective as each state holds it: opened (public), the Axis's own value,
+    the result and the phase; and whether the public states agree."""
+    states = {"full": sp.full, **sp.know}
+    out: dict[str, Any] = {n: {"opened": st.objective, "own": st.private["axis"].objective,
+                               "result": _enc(st.result), "phase": st.phase}
+                           for n, st in states.items()}
+    out["public_agree"] = len({_enc(GAME.public(st)) for st in states.values()}) == 1
+    out["pending"] = [(d.side, d.kind) for d in GAME.pending(sp.full)]
+    return out
+
+
+def play_5_4(seed: int, style: str) -> dict[str, Any]:
+    """A whole bot game of 5.4 three ways (pbem.core.sealed.bot_play): the kinds of its
+    divergences, the orders played, the openings of the Axis's draws, whether the Allied
+    knowledge state ever held the objective before the opening, and the objective as every
+    state holds it just before the opening and just after."""
+    rng = random.Random(seed)
+    sp = SealedPlay(GAME, GAME.setup("5.4", OPTIONS), rng.randbytes(32))
+    out: dict[str, Any] = {"kinds": [], "orders": 0, "openings": 0, "allied_knew": False}
+    for side, line, problems in bot_play(sp, rng, max_orders=3000, style=style):
+        if problems:
+            out["kinds"].append(_kind({"problems": problems, **_where(sp)}))
+            sp.resync()
+        if line == DRAWS_REVEAL:
+            out["openings"] += 1
+            out["after"] = _objective(sp)
+            continue
+        out["orders"] += 1
+        if not out["openings"]:
+            k = sp.know["allied"]
+            out["allied_knew"] |= bool(k.objective or k.private["axis"].objective)
+            if sp.full.phase == "over" or any(x.phase == "over" for x in sp.know.values()):
+                out["before"] = _objective(sp)
+    return out
+
+
+@pytest.fixture(scope="module")
+def games_5_4() -> list[dict[str, Any]]:
+    """Whole games of 5.4 (three seeds, both bot styles) on the test sealed engine."""
+    return [play_5_4(seed, style) for seed, style in GAMES_5_4]
+
+
+def test_whole_games_of_5_4_keep_the_objective_in_step(games_5_4):
+    """BbF 4.0 in a sealed game: no divergence of the Victory Objective or the result in whole
+    games of 5.4; each ends with one opening of the Axis's draw."""
+    for g in games_5_4:
+        assert g["orders"] > 500                        # a whole game
+        assert "objective 4.0" not in g["kinds"], g["kinds"]
+        assert g["openings"] == 1
+
+
+def test_the_result_waits_for_the_axis_opening_on_both_processors(games_5_4):
+    """The Allied knowledge state never holds the objective before the opening; the Axis's
+    holds his own but does not settle early: at the end every state waits for his opening,
+    and after it all three hold the same opened objective and result."""
+    for g in games_5_4:
+        before, after = g.get("before"), g["after"]
+        assert before is not None, "the game never reached its end before the opening"
+        assert not g["allied_knew"]
+        own = before["full"]["own"]
+        assert own and before["axis"]["own"] == own and before["allied"]["own"] == ""
+        for n in ("full", "allied", "axis"):
+            assert before[n]["phase"] == "over" and before[n]["result"] == b"null", (n, before)
+            assert before[n]["opened"] == ""
+            assert after[n]["opened"] == own and after[n]["result"] == after["full"]["result"]
+        assert before["public_agree"] and after["public_agree"]
+        assert before["pending"] == [("axis", REVEAL_KIND)] and after["pending"] == []
+        assert after["full"]["result"] != b"null"
+
+
+def _exits_everyone(state: Any, objective: str) -> Any:
+    """A copy of state in which every available Tac MA Axis unit has exited through the
+    objective's exit hexes (BBF-4.0-c)."""
+    m = _copy(state)
+    hexes = sorted(ob.exit_hexes(m, objective))
+    for u in ob.tac_units(m):
+        m.pieces[u].status, m.pieces[u].hex = "exited", ""
+        m.exits[u] = hexes[0]
+    return m
+
+
+def test_an_exit_victory_waits_for_the_opening_in_a_sealed_game(states):
+    """BBF-4.0-c: the Axis's exits meet his own objective. A referee's state settles at once;
+    a sealed game's state (even the Axis's own, which holds the value) waits, with the draw
+    due, and the opening settles it."""
+    st = next(s for s in states if s.scenario == "5.4" and s.objective_draw is not None)
+    for sealed in (False, True):
+        m = _exits_everyone(st, "tebessa")
+        m.private["axis"].objective, m.sealed, m.phase = "tebessa", sealed, "activities"
+        ob.settle(m)
+        if not sealed:
+            assert m.result is not None and m.result.winner == "axis"
+            continue
+        assert m.result is None and ob.due(m) == {"axis"}
+        texts = ob.disclose(m, "axis", {ob.NAME: 1}, True)
+        assert m.result is not None and m.result.winner == "axis", texts
+        assert m.objective == "tebessa" and any("exited" in t for t in texts)
