@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
-from pbem.games.bcs.board import (at, bdata, combat_count, enemy_in, entry_hexes, mclass,
-                                  on_area, printed_ma)
+from pbem.games.bcs.board import (at, bdata, combat_count, enemy_in, entry_hexes, is_combat,
+                                  mclass, on_area, printed_ma)
 from pbem.games.bcs import mines, screens
 from pbem.games.bcs.hq_retreat import may_jump
 from pbem.games.bcs.reactions import lookup
@@ -417,9 +417,7 @@ def overstacked(state: BcsState, side: str) -> list[str]:
 
 
 def _combat_in(state: BcsState, hex_id: str) -> list[Piece]:
-    return sorted((p for p in state.pieces.values()
-                   if p.kind == "unit" and p.status == "map" and p.hex == hex_id),
-                  key=lambda p: p.id)
+    return sorted((p for p in at(state, hex_id) if is_combat(p)), key=lambda p: p.id)
 
 
 def trail_of(p: Piece) -> list[str]:

@@ -7,15 +7,9 @@ turn). The games start from a rule-case position (tests/fixtures/bcs_position.py
 from __future__ import annotations
 
 import pytest
-from click.testing import CliRunner
 
-from fixtures.bcs_position import start_from, status
+from fixtures.bcs_position import ENTRY, SIDES, axis_ends_turn, held_state, start_from, verify_all
 from fixtures.table import Table
-from pbem.cli import cli
-from pbem.protocol import ops
-
-SIDES = ("allied", "axis")
-ENTRY = ("entry_blocking=attack_from_off_map",)
 ALLIED = [{"id": "cca-hq", "hex": "B12.19"}, {"id": "ccc-hq", "hex": "B42.06"},
           {"id": "2-1-arm", "hex": "B42.06"}]
 #: KG Reimann's ii-86-inf (B5.18) and 1-501-tgr (B7.18) may both move into B6.18 (90-mdr there).
@@ -31,18 +25,6 @@ ARRIVAL = {"turn": 3, "next_side": "axis",
                      {"id": "1-13-arm", "off": True, "arrives": 4}],
            "formations": {"cca": {"status": "done"}}, "active": "reim",
            "ask": {"allied": ["arrival-side"]}}
-
-
-def _verify(t: Table, mode: str) -> None:
-    for party in (*SIDES, *(("host",) if mode == "hosted" else ())):
-        r = CliRunner().invoke(cli, ["verify", str(t.dirs[party])])
-        assert r.exit_code == 0 and "OK: the archive verifies." in r.output, r.output
-
-
-def _state(t: Table, side: str):
-    """The state as side's processor (hosted: the referee's) holds it, every file resolved."""
-    who = "host" if t.mode == "hosted" else side
-    return ops.open_session(t.dirs[who], key_path=t.key(who)).state
 
 
 @pytest.mark.parametrize("mode", ["peer", "hosted"])
@@ -65,10 +47,10 @@ def test_the_owner_names_his_excess_unit_at_the_end_of_his_activation(tmp_path, 
         r.output
     t.play_one([*moves, "answer restack ii-86-inf", "done"])
     t.deliver()
-    s = _state(t, "axis")
+    s = held_state(t, "axis")
     assert (s.pieces["ii-86-inf"].hex, s.pieces["1-501-tgr"].hex) == ("B5.18", "B6.18")
     assert s.formations["reim"].status == "done" and s.wait is None
-    _verify(t, mode)
+    verify_all(t)
 
 
 @pytest.mark.parametrize("mode", ["peer", "hosted"])
@@ -78,12 +60,7 @@ def test_the_owner_chooses_the_side_his_reinforcement_arrives_on(tmp_path, monke
     (the unit named in their own status only); 'answer arrival-side deployed' places it
     Deployed side up and the Pre-Turn Phase goes on."""
     start_from(monkeypatch, lambda: ARRIVAL)
-    t = Table(tmp_path, game="bcs", scenario="5.2", mode=mode, sides=SIDES, options=ENTRY)
-    t.deliver()
-    assert t.mover() == "axis"
-    t.play_one(["end", "done", *(["pass"] if mode == "hosted" else [])])
-    t.deliver()
-    allied = status(t, "allied")
+    t, allied = axis_ends_turn(tmp_path, mode)
     assert allied["pending"] == ["allied"], allied
     mine = "his own choices for 1-13-arm (answer arrival-side CHOICE): move, deployed"
     if mode == "peer":
@@ -93,8 +70,8 @@ def test_the_owner_chooses_the_side_his_reinforcement_arrives_on(tmp_path, monke
             assert b"for 1-13-arm" not in f.read_bytes(), f
     t.play_one(["answer arrival-side deployed"])
     t.deliver()
-    s = _state(t, "axis")                 # peer: the Axis resolves the Allies' answering file
+    s = held_state(t, "axis")                 # peer: the Axis resolves the Allies' answering file
     assert s.turn == 4 and s.pieces["1-13-arm"].hex == "B14.09"
     assert s.pieces["1-13-arm"].face == "deployed"
-    _verify(t, mode)
+    verify_all(t)
 

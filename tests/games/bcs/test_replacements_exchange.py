@@ -10,10 +10,9 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from fixtures.bcs_position import start_from, status
+from fixtures.bcs_position import axis_ends_turn, held_state, start_from, status, verify_all
 from fixtures.table import Table
 from pbem.games.bcs.board import bdata
-from tests.games.bcs.test_owner_choices_exchange import ENTRY, SIDES, _state, _verify
 
 #: 3-1-arm (1 of 3 steps) and 701-td (2 steps) both may take the one AV Repl; kern, destroyed,
 #: the non-AV one (rebuilt at or next to CCA's HQ in B14.09).
@@ -58,12 +57,7 @@ def test_the_owner_chooses_his_replacements_and_places_his_rebuilt_unit(tmp_path
     not knowing the order); the turn goes on."""
     _one_one(monkeypatch)
     start_from(monkeypatch, lambda: POSITION)
-    t = Table(tmp_path, game="bcs", scenario="5.2", mode=mode, sides=SIDES, options=ENTRY)
-    t.deliver()
-    assert t.mover() == "axis"
-    t.play_one(["end", "done", *(["pass"] if mode == "hosted" else [])])
-    t.deliver()
-    allied = status(t, "allied")
+    t, allied = axis_ends_turn(tmp_path, mode)
     assert allied["pending"] == ["allied"] and "repls" in allied["decisions"][0]["what"], allied
     if mode == "peer":
         assert "1 AV and 1 non-AV Repls" in allied["decisions"][0]["what"], allied
@@ -80,11 +74,11 @@ def test_the_owner_chooses_his_replacements_and_places_his_rebuilt_unit(tmp_path
         assert "rebuilt" in status(t, "allied")["decisions"][0]["what"]
         t.play_one(["answer rebuilt B15.09"])
     t.deliver()
-    s = _state(t, "axis")                 # peer: the Axis resolves the Allies' answering file
+    s = held_state(t, "axis")                 # peer: the Axis resolves the Allies' answering file
     assert s.turn == 4 and s.wait is None
     assert (s.pieces["701-td"].steps, s.pieces["3-1-arm"].steps) == (3, 1)
     assert (s.pieces["kern"].status, s.pieces["kern"].hex, s.pieces["kern"].steps) == \
         ("map", "B15.09", 1)
     assert _secrets(t, "axis") == set()
     assert b"allied Replacement Points roll" in _secrets(t, "allied")     # the check sees them
-    _verify(t, mode)
+    verify_all(t)
