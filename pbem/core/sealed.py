@@ -67,11 +67,12 @@ def set_policy(game: Any, policy: dict[str, str], line: str) -> bool:
 
 def standing_answers(game: Any, state: Any, side: str, policy: dict[str, str]) -> list[str] | None:
     """The lines side's standing policy gives for a decision pending on it in state (the
-    game's `standing_answers` read on a copy whose store holds the policy); None if the game
+    game's `standing_answers` read on a copy whose store holds the policy; a game may answer
+    some decisions with no policy, as BbF's opening of the Axis's objective); None if the game
     has no such hook, nothing is pending on side, or the policy does not answer it."""
     hook = getattr(game, "standing_answers", None)
     decisions = [d for d in game.pending(state) if d.side == side]
-    if hook is None or not decisions or not policy:
+    if hook is None or not decisions:
         return None
     trial = _copy(game, state)
     store = game.standing_store(trial, side)
@@ -85,8 +86,11 @@ def standing_answers(game: Any, state: Any, side: str, policy: dict[str, str]) -
 
 
 def can_seal(game: Any) -> bool:
-    """True if the game implements the sealed interface."""
-    return all(callable(getattr(game, m, None)) for m in SEALED_METHODS)
+    """True if the game implements the sealed interface and offers it (a game whose port is
+    under way sets ``sealed_ready = False``: its sealed functions are tested, but players
+    cannot propose a sealed game yet)."""
+    return (all(callable(getattr(game, m, None)) for m in SEALED_METHODS)
+            and getattr(game, "sealed_ready", True))
 
 
 def default_mode(game: Any, referee: bool = False) -> str:

@@ -149,7 +149,7 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
             hash_of: Callable[[Any], str] | None = None,
             before: Callable[[Any, int, Any], None] | None = None,
             sealed: bool = False,
-            reveal: Callable[[Any, str, Any], None] | None = None,
+            reveal: Callable[..., None] | None = None,
             draws: Any = None) -> Resolution:
     """Apply a file's orders to a copy of state; FileRejected if an order before any die is illegal.
 
@@ -165,7 +165,8 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
     and before(state, index, order) runs before each of the file's own orders is applied
     (FileRejected there refuses the file).
 
-    reveal(state, side, order) runs just before every order is applied, a held one included
+    reveal(state, side, order[, held_from]) runs just before every order is applied, a held one
+    included (held_from: the file it came in)
     (sealed mode: what the order reveals is checked and written into the state there).
 
     sealed also means: standing orders change no state (the stores stay empty on both
@@ -219,7 +220,7 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
                 if refusal is not None:
                     raise refusal
                 if reveal is not None:
-                    reveal(state, h.side, order)
+                    reveal(state, h.side, order, h.seq)
                 apply_order(game, state, h.side, order, ctx)
             except (IllegalOrder, OrderSyntaxError) as e:
                 events.append(Event(text=f"Order {h.index + 1} '{h.line}' of file {h.seq}, held "

@@ -147,11 +147,13 @@ class Facts:
 
 
 def check_reveals(game: Any, facts: Facts, me: str, sender: str, state: Any, order: Any, *,
-                  next_name: str | None, name: str, seq: int = 0) -> None:
+                  next_name: str | None, name: str, seq: int = 0,
+                  own_seq: int | None = None) -> None:
     """Before an order of sender is applied on me's knowledge state: every fact it reveals
     must be known there. Facts of the other side are opened in its file (sender's own) or in
     the reply to it; until that reply exists the order waits (NeedsDice). Each opened value
-    is written into the state here, where the rules reveal it (its value at that point)."""
+    is written into the state here, where the rules reveal it (its value at that point).
+    own_seq: the file a held order came in, which opened its sender's own facts."""
     if isinstance(order, StandingOrder):
         return
     opens = game.reveals(state, sender, order)
@@ -165,6 +167,10 @@ def check_reveals(game: Any, facts: Facts, me: str, sender: str, state: Any, ord
                 facts.owed.setdefault(fact, game.facts(state, me).get(fact))
             continue
         found, value = facts.shown(owner, fact, seq, reply=owner != sender)
+        if not found and owner == sender and own_seq is not None \
+                and fact not in facts.opened(owner):
+            # a held order whose fact changed since: opened in the file it came in
+            found, value = facts.shown(owner, fact, own_seq, reply=False)
         if found or fact in facts.opened(owner):
             # a fact this state knows already is followed by the rules from its opening on
             if fact not in known[owner]:
@@ -349,12 +355,16 @@ def outgoing(game: Any, facts: Facts, key: bytes, *, game_id: str, side: str, st
         return commit(game_id, side, fact, v, value, salt(key, fact, v))
 
     # a fact the other side's order revealed is opened at its value then: committed now if no
-    # version holds it (it changed after this side's last file, before the reveal)
+    # version holds it (it changed after this side's last file, before the reveal); so is a
+    # fact this side's own order revealed at a value its latest version will not hold (one
+    # that lives only within the file, a unit under a top for a few orders, or one that
+    # changed again after the reveal)
     owed = dict(facts.owed)
     commits: list[FactCommit] = []
     latest: dict[str, int] = {}
     shown: dict[str, int] = {}
-    for fact in sorted(set(now) | set(owed)):
+    early: dict[str, int] = {}
+    for fact in sorted(set(now) | set(owed) | set(revealed)):
         k = book.version(fact)
         hashes = dict(enumerate(book.commits.get(fact, [])))
         if fact in owed:
@@ -363,6 +373,13 @@ def outgoing(game: Any, facts: Facts, key: bytes, *, game_id: str, side: str, st
                 hashes[k] = c(fact, k, owed[fact])
                 commits.append(FactCommit(fact=fact, version=k, hash=hashes[k]))
             shown[fact] = k
+        if fact in revealed and (fact not in now
+                                 or canonical(now[fact]) != canonical(revealed[fact])):
+            if k < 0 or c(fact, k, revealed[fact]) != hashes[k]:
+                k += 1
+                hashes[k] = c(fact, k, revealed[fact])
+                commits.append(FactCommit(fact=fact, version=k, hash=hashes[k]))
+            early[fact] = k
         if fact in now and (k < 0 or c(fact, k, now[fact]) != hashes[k]):
             k += 1
             commits.append(FactCommit(fact=fact, version=k, hash=c(fact, k, now[fact])))
@@ -374,8 +391,10 @@ def outgoing(game: Any, facts: Facts, key: bytes, *, game_id: str, side: str, st
             openings.append(Opening(fact=fact, version=v, value=owed[fact],
                                     salt=salt(key, fact, v).hex()))
     for fact, value in revealed.items():
-        v = latest.get(fact, book.version(fact))
-        if v < 0 or (fact in opened and v == book.version(fact)) or shown.get(fact) == v:
+        v = early.get(fact, latest.get(fact, book.version(fact)))
+        # opened before at this version, and no newer one committed here: the receiver knows it
+        known = fact in opened and v == book.version(fact) == latest.get(fact, v)
+        if v < 0 or known or shown.get(fact) == v:
             continue
         openings.append(Opening(fact=fact, version=v, value=value,
                                 salt=salt(key, fact, v).hex()))
@@ -452,11 +471,14 @@ def audit_sealed(s: Any) -> tuple[list[str], list[str]]:
         real_orders = {int(k): v for k, v in fin.orders.items()}
         now = {**game.facts(sim, t.sender),
                **standing_facts(policy_of(game, real_orders, upto=seq))}
-        shown = {(op.fact, op.version) for op in t.openings or []}
+        shown = {(op.fact, op.version): op.value for op in t.openings or []}
         last = {c.fact: c.version for c in t.commits or []}
         for c in t.commits or []:
             if (c.fact, c.version) in shown and (c.fact not in now or c.version < last[c.fact]):
-                continue     # a value the rules revealed, opened here (checked where revealed)
+                # a value the rules revealed, opened here (checked where revealed): the latest
+                # known, should the fact come back later with it uncommitted again
+                committed[(t.sender, c.fact)] = shown[(c.fact, c.version)]
+                continue
             value = now.get(c.fact)
             if c.fact not in now or commit(g.game_id, t.sender, c.fact, c.version, value,
                                            salt(keys[t.sender], c.fact, c.version)) != c.hash:
@@ -501,7 +523,9 @@ def _opening_check(game: Any, files: list[Any], seq: int) -> Any:
 
     seen: set[tuple[str, str]] = set()
 
-    def reveal(state: Any, side: str, order: Any) -> None:
+    def reveal(state: Any, side: str, order: Any, held_from: int | None = None) -> None:
+        # held_from is not read: an opening in a held order's own file gave the value when it
+        # was written; its commitment is checked against the full state where it was made
         if isinstance(order, StandingOrder):
             return
         for owner, fact in game.reveals(state, side, order):
@@ -578,12 +602,17 @@ def recheck(s: Any, name: str) -> None:
         lines = s.private.get(seq) if t.sender == me else None
         # as on receipt: a file's openings, and those of the reply to it (what its orders
         # revealed of the other side), are written in where its orders reveal them
-        shown = {op.fact: op.value for g in files[seq - 1:seq + 1] if g.payload.sender != me
-                 for op in g.payload.openings or []}
+        def shown_at(k: int) -> dict[str, Any]:
+            return {op.fact: op.value for g in files[k - 1:k + 1] if g.payload.sender != me
+                    for op in g.payload.openings or []}
 
-        def reveal(st: Any, side: str, order: Any, shown: dict[str, Any] = shown) -> None:
+        def reveal(st: Any, side: str, order: Any, held_from: int | None = None,
+                   seq: int = seq) -> None:
             if isinstance(order, StandingOrder):
                 return
+            shown = shown_at(seq)
+            if held_from is not None:          # a held order: its own file's openings too
+                shown = {**shown_at(held_from), **shown}
             for owner, fact in game.reveals(st, side, order):
                 if owner != me and fact in shown:
                     game.disclose(st, owner, {fact: shown[fact]})

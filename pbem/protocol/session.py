@@ -257,9 +257,9 @@ class Session:
         nxt = self.ledger.files[seq].name if seq < self.ledger.tip_seq else None
         facts, game, me = self.facts, self.game, self.party
 
-        def reveal(state: Any, side: str, order: Any) -> None:
+        def reveal(state: Any, side: str, order: Any, held_from: int | None = None) -> None:
             check_reveals(game, facts, me, side, state, order, next_name=nxt, name=name,
-                          seq=seq)
+                          seq=seq, own_seq=held_from)
 
         return {"lines": lines, "hash_of": self.hash_state, "reveal": reveal, "sealed": True}
 

@@ -8,15 +8,16 @@ import random
 from pathlib import Path
 from typing import Any
 
-from pbem.core.errors import ScenarioError
+from pbem.core.errors import IllegalOrder, ScenarioError
 from pbem.core.game import (Context, Decision, MarkerStyle, OptionSpec, Outcome, PrivateDraw,
                             ReportModel)
 from pbem.core.mapdata import GameMap
 from pbem.core.options import resolve
-from pbem.core.standing import (StandingOrder, format_standing, is_standing, parse_standing,
-                                set_standing)
+from pbem.core.privatedraw import REVEAL_KIND
+from pbem.core.standing import (StandingOrder, answer, format_standing, is_standing,
+                                parse_standing, set_standing)
 from pbem.games.bcs import (actions, assignment, conditions, objective, orders, reactions,
-                            sequence, setupphase)
+                            replacements, sealed, sequence, setupphase)
 from pbem.games.bcs import bot as bots
 from pbem.games.bcs.board import bdata
 from pbem.games.bcs.info import PLAYABLE
@@ -59,7 +60,11 @@ class BcsEngine:
         if scenario not in PLAYABLE:
             raise ScenarioError(f"Baptism By Fire scenario {scenario!r} is not playable yet "
                                 f"(the engine plays {', '.join(PLAYABLE)})")
-        return new_state(scenario, resolve(OPTIONS, options, error=ScenarioError))
+        state = new_state(scenario, resolve(OPTIONS, options, error=ScenarioError))
+        state.sealed = bool(state.options.get("sealed_game"))
+        if state.sealed:
+            sealed.assign_slots(state)
+        return state
 
     def pending(self, state: BcsState) -> list[Decision]:
         """Who must decide what."""
@@ -69,16 +74,28 @@ class BcsEngine:
         """Parse one order line (a standing order in the core notation too)."""
         if is_standing(text):
             return parse_standing(text, self.standing_topics())
+        if sealed.OPENS in text:                      # a sealed projection (sealed.py)
+            return sealed.parse_revealing(text, self.parse_order)
+        if text.split()[:2] == sealed.SEEN_REPLS.split():
+            return sealed.parse_seen(text)
         if text.split()[:1] == ["exit"]:              # BbF 4.0 (objective.py)
             return objective.parse_exit(text)
+        if text.split()[:1] == ["open"]:              # BbF 4.0, sealed games (objective.py)
+            return objective.parse_open(text)
         return orders.parse_order(text)
 
     def format_order(self, order: orders.Order | StandingOrder) -> str:
         """The canonical text of an order."""
         if isinstance(order, StandingOrder):
             return format_standing(order)
+        if isinstance(order, sealed.Revealing):
+            return sealed.format_revealing(order, self.format_order)
+        if isinstance(order, orders.Answer) and order.mode.startswith(replacements.SEEN):
+            return sealed.format_seen(order)
         if isinstance(order, objective.Exit):
             return objective.format_exit(order)
+        if isinstance(order, objective.OpenObjective):
+            return objective.OPEN
         return orders.format_order(order)
 
     def apply(self, state: BcsState, side: str, order: orders.Order | StandingOrder,
@@ -88,11 +105,28 @@ class BcsEngine:
         if isinstance(order, StandingOrder):
             set_standing(state.private[side].standing, order)
             return
+        seen: list[str] = []
+        if state.sealed:                               # the units its reveals name
+            seen = sealed.opened_units(state, side, order)
+        if isinstance(order, sealed.Revealing):       # what it opens was written in before
+            if not state.sealed:
+                raise IllegalOrder("'... opens ...' is a sealed game's projection",
+                                   rule=sealed.SEALED_RULE)
+            order = order.order
+        if state.sealed:                               # slot tokens -> this state's pieces
+            order = sealed.resolve_slots(state, order)
         if isinstance(order, objective.Exit):          # BbF 4.0 (objective.py)
             objective.exit_order(state, side, order, ctx)
+        elif isinstance(order, objective.OpenObjective):
+            objective.open_order(state, side, ctx)
         else:
             actions.apply(state, side, order, ctx)
         objective.maybe_draw(state, side, ctx)         # BBF-4.0-a: at his first order of 19 Feb
+        if state.sealed:
+            sealed.assign_slots(state)
+            if state.concealed:
+                sealed.rebase_standins(state)
+            sealed.mark_seen(state, seen)
 
     def view(self, state: BcsState, side: str) -> BcsView:
         """What one side may know."""
@@ -169,6 +203,57 @@ class BcsEngine:
                        public: bool) -> list[str]:
         """Write opened (or, for the owner's reports, known) draws into a state."""
         return objective.disclose(state, owner, values, public)
+
+    # -- sealed mode (sealed.py, docs/sealed.md 5h) ----------------------------------------
+    #: Not offered yet: units entering from off the map are named in the projection, and the
+    #: ZOC of stacks with hidden Prepared units is not claimed (docs/sealed.md 5h, "What the
+    #: port still needs"); whole sealed games already play through the real exchange.
+    sealed_ready = False
+
+    def sealed_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The house options of a sealed game: sealed_game = true (set by pbem itself)."""
+        return {**options, "sealed_game": True}
+
+    def facts(self, state: BcsState, side: str) -> dict[str, Any]:
+        """side's hidden facts (in a knowledge state of the other side, those opened)."""
+        return sealed.facts(state, side)
+
+    def conceal(self, state: BcsState, side: str) -> BcsState:
+        """side's knowledge state: the other side's hidden facts as stand-ins."""
+        return sealed.conceal(state, side)
+
+    def project(self, state: BcsState, side: str, order: Any) -> str:
+        """The order as the other side sees it (side's units by slot)."""
+        return sealed.project(state, side, order)
+
+    def reveals(self, state: BcsState, side: str, order: Any) -> list[tuple[str, str]]:
+        """The facts the order's resolution opens."""
+        return sealed.reveals(state, side, order)
+
+    def disclose(self, state: BcsState, owner: str, opened: dict[str, Any]) -> None:
+        """Write opened facts of owner into a knowledge state."""
+        sealed.disclose(state, owner, opened)
+
+    def public(self, state: BcsState) -> dict[str, Any]:
+        """What both sides know (hashed in a sealed file's results)."""
+        return sealed.public(state)
+
+    def hidden_legality(self, order: Any) -> bool:
+        """Sealed mode: whether an order goes back to its writer after dice (sealed.py)."""
+        return sealed.hidden_legality(order)
+
+    def standing_answers(self, state: BcsState, side: str,
+                         decision: Decision) -> list[str] | None:
+        """Sealed games: the answer side's standing orders (the store of this trial state) give
+        to the question waiting on it; the Axis's processor opens his Victory Objective when
+        the game waits for it."""
+        if state.sealed and side == "axis" and decision.kind == REVEAL_KIND:
+            return [objective.OPEN]
+        w = state.wait
+        if w is None or w.side != side:
+            return None
+        mode = answer(state.private[side].standing, w.topic)
+        return None if mode is None else [f"answer {w.topic} {mode}"]
 
 
 ENGINE = BcsEngine()

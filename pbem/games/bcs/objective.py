@@ -41,6 +41,21 @@ class Exit(msgspec.Struct, frozen=True, tag="exit"):
     unit: str
 
 
+class OpenObjective(msgspec.Struct, frozen=True, tag="open-objective"):
+    """`open objective`: in a sealed game, the Axis opens his Victory Objective when the rules
+    need it (the end of the game, an exit victory to check); his processor writes it."""
+
+
+OPEN = "open objective"
+
+
+def parse_open(text: str) -> OpenObjective:
+    """Parse 'open objective'."""
+    if text.split() != OPEN.split():
+        raise OrderSyntaxError(f"expected {OPEN!r}", rule="BBF-4.0-a")
+    return OpenObjective()
+
+
 def parse_exit(text: str) -> Exit:
     """Parse 'exit UNIT'."""
     w = text.split()
@@ -79,8 +94,7 @@ def opened_only(state: BcsState) -> bool:
     """True in a sealed game: only the Axis's processor holds his own objective, so the rules
     read only the opened one, on both processors and in the final replay alike (docs/sealed.md
     5a, 5h)."""
-    # the flag is a field of sealed.SealedBcsState until the port moves it into BcsState
-    return bool(getattr(state, "sealed", False))
+    return state.sealed
 
 
 def maybe_draw(state: BcsState, side: str, ctx: Context) -> None:
@@ -153,12 +167,35 @@ def due(state: BcsState) -> set[str]:
 
 
 def pending(state: BcsState) -> list[Decision]:
-    """The game waits for the Axis's opening at its end (peer mode)."""
-    if state.phase == "over" and state.result is None and due(state):
+    """The game waits for the Axis's opening at its end (peer mode: his processor's 'draws
+    reveal'), and in a sealed game also when his exits may have won (his order 'open
+    objective', which his processor writes)."""
+    if state.result is None and (state.phase == "over" or state.sealed) and due(state):
+        why = "the game's result" if state.phase == "over" else "the exit victory (4.0-c)"
         return [Decision(side="axis", kind=REVEAL_KIND,
-                         prompt="axis: open the Victory Objective drawn on 19 Feb (his "
-                                "processor writes it): the game's result needs it (BbF 4.0)")]
+                         prompt=f"axis: open the Victory Objective drawn on 19 Feb (his "
+                                f"processor writes it): {why} needs it (BbF 4.0)")]
     return []
+
+
+def open_order(state: BcsState, side: str, ctx: Context) -> None:
+    """`open objective` (sealed games): the Axis's objective, opened by his own file, becomes
+    public and settles what waited for it. IllegalOrder unless the rules need it now."""
+    own = state.private["axis"].objective if "axis" in state.private else ""
+    if not state.sealed:
+        raise IllegalOrder("'open objective' is for sealed games: in peer mode the Axis's "
+                           "processor opens the draw itself ('draws reveal')", rule="BBF-4.0-a")
+    if side != "axis" or "axis" not in due(state):
+        raise IllegalOrder("the rules do not need the Axis's Victory Objective opened now "
+                           "(the end of the game, or exits that may have won)", rule="BBF-4.0-a")
+    if own not in OBJECTIVES:
+        raise IllegalOrder("this state does not hold the Axis's Victory Objective",
+                           rule="BBF-4.0-a")
+    state.objective = own
+    ctx.log(f"The Axis reveals his Victory Objective: {NAMES[own]} (BbF 4.0)", kind="draw")
+    settle(state)
+    if state.result is not None:
+        ctx.log(f"Result: {state.result.reason}")
 
 
 def disclose(state: BcsState, owner: str, values: dict[str, int], public: bool) -> list[str]:

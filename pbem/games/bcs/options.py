@@ -134,6 +134,11 @@ OPTIONS: dict[str, OptionSpec] = {
         default=True, choices=(True,),
         doc="BBF-G24: inconsistent names (Stnkoff/Stenkhoff, Scht/Schutte, Gerhdt/Gerhardt, "
             "Centro/Centauro, I/1Jg/I/Jg) resolve through the counters' alias lists"),
+    "sealed_game": OptionSpec(
+        default=False, choices=(False, True),
+        doc="Not a gap: set by pbem itself for a game proposed in sealed mode (docs/sealed.md "
+            "5h): units under a stack's top travel by public slot, and the Axis's Victory "
+            "Objective is read only once his own file opens it"),
     "engagement_out_of_range": OptionSpec(
         default="chart", choices=("chart",),
         doc="BBF-G25: ignore a side's Engagement result when that side is out of enemy range "

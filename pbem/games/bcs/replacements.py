@@ -88,8 +88,9 @@ def rebuilt_hex(state: BcsState, p: Piece) -> str:
     if not hexes:
         return ""
     hq = state.pieces[state.formations[p.formation].hq]
+    # a sealed game asks one question per side and phase, `repls` (roll_and_apply): the HQ's hex
     how = lookup(state, p.side, "rebuilt", lambda: hexes, hq.hex, p.id) \
-        if len(hexes) > 1 else "hq"
+        if len(hexes) > 1 and not state.sealed else "hq"
     if how in hexes:
         return how                       # the hex the owner chose
     if how == "clear":
@@ -131,9 +132,12 @@ def chosen(state: BcsState, side: str, cands: list[tuple[Piece, str]],
     every candidate when there is no choice, else the owner's choice for the topic `repls` (his standing order `priority`, the engine's
     order, or asked: the units he names, 'answer repls 3-1-arm+kern'; the rest is lost, 9.4g).
     The question and its choices are his only (the roll is private)."""
-    if not _is_choice(cands, left):
+    if state.sealed:
+        pick = sealed_pick(state, side, cands, _subject(left))
+    elif not _is_choice(cands, left):
         return cands
-    pick = lookup(state, side, "repls", lambda: [p.id for p, _ in cands], "", _subject(left))
+    else:
+        pick = lookup(state, side, "repls", lambda: [p.id for p, _ in cands], "", _subject(left))
     if pick in topics()["repls"]:
         return cands                     # priority: in the engine's order while Repls last
     return _named(state, side, pick.split("+"), cands, left)
@@ -179,13 +183,24 @@ def roll_and_apply(state: BcsState, ctx: Context) -> None:
     per unit (9.4d); unused Repls are lost (9.4g). Not on a scenario's first turn (9.4a,
     BbF 1.7: this runs from the second turn)."""
     for side in SIDES:
-        place_rebuilt(state, side, ctx)
+        if not state.sealed:
+            place_rebuilt(state, side, ctx)
         die = ctx.roll(6, f"Replacement Points: {side}", visible_to=side)
+        if state.sealed and side in state.concealed:
+            # the other side's processor: the answer's projection says which units come back
+            # from the Dead Pile, and where (sealed.py); the die here is a stand-in
+            place_seen(state, side, sealed_pick(state, side, None, ""), ctx)
+            continue
         row = next(r for r in bdata().tables[f"repl_{side}"].rows
                    if (r.lo is None or r.lo <= die) and (r.hi is None or die <= r.hi))
         left = {True: row.av, False: row.non_av}
         ctx.log(f"{side} Replacement Points roll {die}: {row.av} AV, {row.non_av} non-AV",
                 visible_to=side)
+        if state.sealed:
+            # one question per side, always: whether it has a choice reads hidden steps and
+            # the private die (his roll is told to him before he answers)
+            sealed_pick(state, side, None, _subject(left))
+            place_rebuilt(state, side, ctx)
         for p, why in chosen(state, side, candidates(state, side), left):
             if left[av_unit(p.id)] and _apply(state, p, why, ctx):
                 left[av_unit(p.id)] -= 1
@@ -202,7 +217,8 @@ def _apply(state: BcsState, p: Piece, why: str, ctx: Context) -> bool:
         if not to:
             return False
         p.status, p.hex, p.steps, p.face, p.start = "map", to, 1, "move", to
-        ctx.log(f"{p.id} is rebuilt from the Dead Pile in {to} (9.4c)", hexes=(to,))
+        ctx.log(f"{p.id} is rebuilt from the Dead Pile in {to} (9.4c)", hexes=(to,),
+                kind=REBUILT)
     elif why == "pile":
         n = state.private[side].rebuilding.get(p.id, 0) + 1
         state.private[side].rebuilding[p.id] = n
@@ -227,4 +243,40 @@ def place_rebuilt(state: BcsState, side: str, ctx: Context) -> None:
         if not to:
             continue
         p.status, p.hex, p.steps, p.face, p.start = "map", to, waiting.pop(uid), "move", to
-        ctx.log(f"{p.id} is rebuilt from the Dead Pile in {to} (9.4c)", hexes=(to,))
+        ctx.log(f"{p.id} is rebuilt from the Dead Pile in {to} (9.4c)", hexes=(to,),
+                kind=REBUILT)
+
+
+# -- sealed games (docs/sealed.md 5h, item 6) ---------------------------------------------------
+REBUILT = "rebuilt"            # the kind of the public event of a unit placed from the Dead Pile
+SEEN = "seen:"                 # an answer's projection: the placements it made (sealed.py)
+
+
+def sealed_pick(state: BcsState, side: str, cands: list[tuple[Piece, str]] | None,
+                subject: str) -> str:
+    """A sealed game's `repls` answer, asked of side every Reinforcement Phase: `priority`, the
+    units named, or on the other side's processor the placements its projection carries
+    (subject: his Repls, private like the roll; "" there)."""
+    own = side not in state.concealed
+    return lookup(state, side, "repls",
+                  lambda: [p.id for p, _ in (cands if cands is not None
+                                             else candidates(state, side))] if own else [],
+                  "", subject)
+
+
+def place_seen(state: BcsState, side: str, pick: str, ctx: Context) -> None:
+    """On the other side's processor: the units side's answer placed from the Dead Pile, as
+    its projection says ('seen:UNIT@HEX+...'; the final replay checks it), at stand-in
+    strength (their steps are side's facts)."""
+    if not pick.startswith(SEEN):
+        raise IllegalOrder(f"repls: {side}'s answer reaches this processor as its projection "
+                           "('seen repls ...')", rule="PBEM-SEALED")
+    for item in filter(None, pick[len(SEEN):].split("+")):
+        uid, _, to = item.partition("@")
+        p = state.pieces.get(uid)
+        if p is None or p.side != side or p.kind != "unit" or p.status != "dead" or not to:
+            raise IllegalOrder(f"repls: {uid} is not one of {side}'s units in the Dead Pile",
+                               rule="BCS-9.4c-1")
+        p.status, p.hex, p.steps, p.face, p.start = "map", to, 1, "move", to
+        ctx.log(f"{p.id} is rebuilt from the Dead Pile in {to} (9.4c)", hexes=(to,),
+                kind=REBUILT)

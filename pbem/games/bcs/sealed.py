@@ -1,11 +1,10 @@
 """Baptism By Fire in sealed mode: groundwork (docs/sealed.md section 5h, port in progress).
 
-Not wired into the engine: ``pbem.core.sealed.can_seal`` stays False for BbF. These are pure
-functions over the state, as Holdfast's and Kasserine's sealed modules are, plus the slot table
-they need, which ``BcsState`` does not have yet (``SealedBcsState`` below adds it; moving its five
-fields into ``BcsState`` is the one change to state.py the port needs). Its field ``sealed``
-marks every state of a sealed game, the full state of the final replay included: there the
-rules read the Axis's Victory Objective only once opened (``objective.opened_only``).
+Pure functions over the state, as Holdfast's and Kasserine's sealed modules are; the engine
+(engine.py) delegates the sealed interface to them. ``BcsState`` holds the slot table and the
+flag ``sealed``, which marks every state of a sealed game (the house option ``sealed_game``, set
+by ``sealed_options``), the full state of the final replay included: there the rules read the
+Axis's Victory Objective only once opened (``objective.opened_only``).
 
 **Slots.** The other side knows a combat unit on the map only by its public slot ``axis-7``:
 a number given when the unit comes onto the map (the set-up, an arrival, a unit back from
@@ -22,8 +21,9 @@ and, per side: ``S.air`` (Air Points), ``S.arty`` (the pool, the free points and
 assigned to each HQ, 8.0d), ``S.rebuilding`` (9.4c), ``S.pd.FORMATION`` (Prepared Defense,
 1.5b), ``S.support.FORMATION.I.unit|steps`` (the units in Support, 9.2: the markers are public,
 the units are not), ``S.off.UNIT.steps`` (a unit off the map, its id taken as public: the
-scenario's order of arrival is printed). The Axis's
-Victory Objective is a private draw (docs/sealed.md 5a), not a fact here.
+scenario's order of arrival is printed), and ``axis.objective``: the Axis's Victory Objective,
+a private draw (docs/sealed.md 5a) that his processor alone holds, opened by his order
+``open objective`` when the rules need it (objective.py).
 
 **Projections.** An order travels as written with every one of the sender's combat units on
 the map named by its slot (``move slot-axis-7+slot-axis-9 B15.09 B16.09``); off-map units, HQs,
@@ -40,38 +40,22 @@ from typing import Any
 
 import msgspec
 
+from pbem.core.errors import OrderSyntaxError
 from pbem.games.bcs.loader import STANDIN_MARK
+from pbem.games.bcs.objective import OBJECTIVES
 from pbem.games.bcs.state import SIDES, BcsState, Piece, SidePrivate, other
 from pbem.games.bcs.support import in_support, markers, stand_off_range
 from pbem.games.bcs.view import build_view, secrets, top_unit
 
 TOKEN = "slot-"                              # a slot in an order: slot-axis-7
 _TOKEN = re.compile(r"^slot-(allied|axis)-([1-9][0-9]{0,4})$")
-_FACT = re.compile(r"^(allied|axis)-([1-9][0-9]{0,4})\.(unit|face|steps|formation)$")
+_FACT = re.compile(r"^(allied|axis)-([1-9][0-9]{0,4})\.(unit|face|steps|formation|pd)$")
+_OWN_FACT = re.compile(r"^(allied|axis)(-[1-9][0-9]{0,4}\.(unit|face|steps|formation)"
+                       r"|\.(pd\.[a-z0-9-]+|objective))$")
+SEALED_RULE = "PBEM-SEALED"
+_SEEN_ITEM = re.compile(r"^[a-z0-9][a-z0-9/-]*@[A-Z][0-9]{1,2}\.[0-9]{2}$")
 _WORD = re.compile(r"[a-z0-9][a-z0-9-]*")
-
-
-class SealedBcsState(BcsState, kw_only=True):
-    """BcsState with the slot table sealed mode needs (to move into BcsState itself)."""
-
-    slots: dict[str, dict[str, int]] = {}    # side -> piece id -> slot (private: the owner's;
-                                             # a knowledge state holds the other side's
-                                             # stand-ins by their ids)
-    nslots: dict[str, int] = {}              # side -> slots given so far (public)
-    concealed: list[str] = []                # the sides whose hidden facts are stand-ins here
-    known: dict[str, list[str]] = {}         # concealed side -> its facts opened here
-    sealed: bool = False                     # a sealed game (public): the rules read a private
-                                             # draw only once opened (objective.opened_only)
-
-
-def sealed_state(state: BcsState) -> SealedBcsState:
-    """A copy of state as a SealedBcsState of a sealed game, every unit on the map given its
-    slot."""
-    raw = msgspec.to_builtins(state)
-    out = msgspec.convert(raw, type=SealedBcsState)
-    out.sealed = True
-    assign_slots(out)
-    return out
+OBJECTIVE_FACT = "objective"                 # axis.objective: his drawn Victory Objective
 
 
 # -- slots ---------------------------------------------------------------------------------
@@ -85,7 +69,7 @@ def slot_name(side: str, n: int) -> str:
     return f"{side}-{n}"
 
 
-def assign_slots(state: SealedBcsState) -> None:
+def assign_slots(state: BcsState) -> None:
     """Drop the slots of units that left the map; give each unit on the map without one the next
     slot of its side (several at once: by hex, then the top first, then by id)."""
     for side in SIDES:
@@ -110,7 +94,7 @@ def _tops(state: BcsState, side: str) -> dict[str, str]:
     return {h: top_unit(units).id for h, units in by_hex.items()}
 
 
-def piece_of(state: SealedBcsState, side: str, n: int) -> str | None:
+def piece_of(state: BcsState, side: str, n: int) -> str | None:
     """The id of the piece that holds side's slot n in this state (None: no such slot)."""
     for pid, m in state.slots.get(side, {}).items():
         if m == n:
@@ -125,7 +109,7 @@ def _hidden_id(state: BcsState, p: Piece, tops: dict[str, str]) -> bool:
     return tops.get(p.hex) != p.id
 
 
-def facts(state: SealedBcsState, side: str) -> dict[str, Any]:
+def facts(state: BcsState, side: str) -> dict[str, Any]:
     """side's hidden facts (the module docstring lists them); in a knowledge state of the other
     side, only those opened there."""
     out: dict[str, Any] = {}
@@ -140,6 +124,8 @@ def facts(state: SealedBcsState, side: str) -> dict[str, Any]:
             out[f"{name}.face"] = p.face
             out[f"{name}.formation"] = p.formation
         out[f"{name}.steps"] = p.steps
+        f = state.formations.get(p.formation)
+        out[f"{name}.pd"] = bool(f and f.prepared_defense)    # its Formation's (1.5b, 7.2)
     priv = state.private.get(side) or SidePrivate()
     out[f"{side}.air"] = priv.air_points
     out[f"{side}.arty"] = {"pool": priv.arty_pool, "free": priv.arty_free,
@@ -155,13 +141,15 @@ def facts(state: SealedBcsState, side: str) -> dict[str, Any]:
     for p in sorted(state.pieces.values(), key=lambda p: p.id):
         if p.side == side and p.kind == "unit" and p.status == "off":
             out[f"{side}.off.{p.id}.steps"] = p.steps
+    if priv.objective:                 # BbF 4.0: the Axis's drawn Victory Objective
+        out[f"{side}.{OBJECTIVE_FACT}"] = priv.objective
     if side in state.concealed:
         known = set(state.known.get(side, []))
         out = {k: v for k, v in out.items() if k in known}
     return out
 
 
-def conceal(state: SealedBcsState, side: str) -> SealedBcsState:
+def conceal(state: BcsState, side: str) -> BcsState:
     """side's knowledge state: the other side's hidden facts become stand-ins (the hosted
     stand-in of side's view, its copies of a stack's top unit named by slot), its Air, Arty and
     Prepared Defense unknown; its off-map units kept (the order of arrival is public)."""
@@ -169,7 +157,7 @@ def conceal(state: SealedBcsState, side: str) -> SealedBcsState:
 
     o = other(side)
     k = standin(build_view(state, side), side)
-    out = msgspec.convert(msgspec.to_builtins(k), type=SealedBcsState)
+    out = msgspec.convert(msgspec.to_builtins(k), type=BcsState)
     out.resolving = state.resolving if state.resolving is None else msgspec.convert(
         msgspec.to_builtins(state.resolving), type=type(state.resolving))
     out.private[o] = SidePrivate(standing=dict(state.private[o].standing))
@@ -223,7 +211,7 @@ def conceal(state: SealedBcsState, side: str) -> SealedBcsState:
     return out
 
 
-def _keep_waiting_order(out: SealedBcsState, state: SealedBcsState, side: str) -> None:
+def _keep_waiting_order(out: BcsState, state: BcsState, side: str) -> None:
     """A question waiting keeps the order it stopped, so that the order resumes once answered:
     side's own as written, the other side's as projected, by this state's piece ids (the view
     copies the question without it)."""
@@ -245,7 +233,7 @@ _HISTORY = ("start", "mp", "moved", "done_moving", "stopped", "flipped", "finish
             "fire_events", "joined", "home")
 
 
-def _rename_activation(out: SealedBcsState, state: SealedBcsState, o: str) -> None:
+def _rename_activation(out: BcsState, state: BcsState, o: str) -> None:
     """The moving stack of the other side's Activation, by the knowledge state's piece ids."""
     act = state.activation
     if act is None or out.activation is None or act.side != o:
@@ -259,12 +247,12 @@ def _rename_activation(out: SealedBcsState, state: SealedBcsState, o: str) -> No
     out.activation.stack = names
 
 
-def _pub_name(state: SealedBcsState, p: Piece) -> str:
+def _pub_name(state: BcsState, p: Piece) -> str:
     n = state.slots.get(p.side, {}).get(p.id)
     return f"?{slot_name(p.side, n)}" if n is not None else p.id
 
 
-def public(state: SealedBcsState) -> dict[str, Any]:
+def public(state: BcsState) -> dict[str, Any]:
     """What both sides know: nothing that either side's view (view.py) masks from the other,
     and each combat unit on the map by its slot and hex."""
     out: dict[str, Any] = {
@@ -329,7 +317,7 @@ def public(state: SealedBcsState) -> dict[str, Any]:
     return out
 
 
-def project(state: SealedBcsState, side: str, order: Any) -> str:
+def project(state: BcsState, side: str, order: Any) -> str:
     """The order as the other side sees it: its text with side's combat units on the map named
     by their slots, and without the Prepared Defense an Activation makes or removes (read on
     side's state before the order is applied)."""
@@ -340,6 +328,11 @@ def project(state: SealedBcsState, side: str, order: Any) -> str:
     if isinstance(order, o.Activate) and order.defense:
         # Prepared Defense is hidden (1.5b): the projection does not say it is made or removed
         order = msgspec.structs.replace(order, defense="")
+    if isinstance(order, Revealing):
+        order = order.order               # a writer's own list is never taken: recomputed
+    if isinstance(order, o.Answer) and order.topic == "repls" and state.sealed:
+        return _seen_repls(state, side, order)
+    opens = [f for w, f in own_reveals(state, side, order) if w == side]
     text = ENGINE.format_order(order)
     slots = state.slots.get(side, {})
 
@@ -350,12 +343,77 @@ def project(state: SealedBcsState, side: str, order: Any) -> str:
         if p is not None and p.side == side and w in slots:
             return f"{TOKEN}{slot_name(side, slots[w])}"
         return w
-    return _WORD.sub(sub, text)
+    return _WORD.sub(sub, text) + (OPENS + " ".join(opens) if opens else "")
 
 
-def resolve_slots(state: SealedBcsState, order: Any) -> Any:
+SEEN_REPLS = "seen repls"
+
+
+def _seen_repls(state: BcsState, side: str, order: Any) -> str:
+    """A `repls` answer as the other side sees it: the units it places from the Dead Pile and
+    where ('seen repls kern@B12.08+...', 'seen repls none'), found by resolving the answer on a
+    copy up to the next die (the Replacement Points roll it answers was made before)."""
+    from pbem.core.dice import NoDice
+    from pbem.core.game import Context, NeedsDice
+    from pbem.games.bcs.engine import ENGINE
+    from pbem.games.bcs.replacements import REBUILT
+
+    from pbem.core.errors import IllegalOrder
+
+    trial = msgspec.convert(msgspec.to_builtins(state), type=BcsState)
+    ctx = Context(NoDice())
+    try:
+        ENGINE.apply(trial, side, order, ctx)
+    except (NeedsDice, IllegalOrder):
+        pass
+    placed = [f"{e.text.split()[0]}@{e.hexes[0]}" for e in ctx.events
+              if e.kind == REBUILT and e.hexes]
+    return f"{SEEN_REPLS} {'+'.join(placed) or 'none'}"
+
+
+def parse_seen(text: str) -> Any:
+    """'seen repls UNIT@HEX+...|none' -> the `repls` answer that places them (an Answer whose
+    mode is 'seen:...', read by replacements.place_seen)."""
+    from pbem.games.bcs import orders as o
+    from pbem.games.bcs.replacements import SEEN
+
+    w = text.split()
+    if len(w) != 3 or " ".join(w[:2]) != SEEN_REPLS or not all(
+            _SEEN_ITEM.match(x) for x in ([] if w[2] == "none" else w[2].split("+"))):
+        raise OrderSyntaxError("expected 'seen repls UNIT@HEX+...' or 'seen repls none'",
+                               rule=SEALED_RULE)
+    return o.Answer(topic="repls", mode=SEEN + ("" if w[2] == "none" else w[2]))
+
+
+def format_seen(order: Any) -> str:
+    """The text of a `repls` answer's projection."""
+    from pbem.games.bcs.replacements import SEEN
+
+    return f"{SEEN_REPLS} {order.mode[len(SEEN):] or 'none'}"
+
+
+#: Orders that read nothing hidden of their writer and open nothing of its (their projection
+#: and reveals are the same whenever they run); every other order is `hidden_legality`.
+PUBLIC_ORDERS = ("Obj", "Trains", "Second", "First", "Rommel", "AssignmentDone", "Mine",
+                 "Recover", "OpenObjective", "SetupDone")
+
+
+def hidden_legality(order: Any) -> bool:
+    """Sealed mode (docs/sealed.md 5g): True for an order only its writer's processor can
+    check, or whose projection names what it opens from its writer's state (a move's new tops,
+    Isolation's steps at `end`, an answer's Dead Pile placements): after dice in the same file,
+    or held across files, the position it was written in may be gone, so it goes back to its
+    writer instead of running."""
+    if isinstance(order, Revealing):
+        order = order.order
+    return type(order).__name__ not in PUBLIC_ORDERS
+
+
+def resolve_slots(state: BcsState, order: Any) -> Any:
     """The order with every slot token replaced by the id of the piece holding that slot in
     state (a token of an unknown slot is left as it is: the engine refuses it)."""
+    if isinstance(order, Revealing):
+        return Revealing(order=resolve_slots(state, order.order), opens=order.opens)
     if not isinstance(order, msgspec.Struct):
         return order
 
@@ -382,65 +440,125 @@ def resolve_slots(state: SealedBcsState, order: Any) -> Any:
 _SLOT_FACTS = ("unit", "face", "steps")
 
 
-def _slot_facts(state: SealedBcsState, side: str, pid: str, what: tuple[str, ...] = _SLOT_FACTS
+def _slot_facts(state: BcsState, side: str, pid: str, what: tuple[str, ...] = _SLOT_FACTS
                 ) -> list[tuple[str, str]]:
     n = state.slots.get(side, {}).get(pid)
     return [] if n is None else [(side, f"{slot_name(side, n)}.{w}") for w in what]
 
 
-def _hex_units(state: SealedBcsState, side: str, hex_id: str) -> list[Piece]:
+def _hex_units(state: BcsState, side: str, hex_id: str) -> list[Piece]:
     return [p for p in _map_units(state, side) if p.hex == hex_id]
 
 
-def reveals(state: SealedBcsState, side: str, order: Any) -> list[tuple[str, str]]:
-    """The facts an order opens before it is resolved (read on side's state; the first reveals
-    of docs/sealed.md 5h): the units an order names to act (Attack, Assist, Shock unit, Firer,
-    Engagement Firer and host, spotter, Recon unit, a Voluntary Retreat's units) and every unit
-    in the hex it targets, with their Formations' Prepared Defense (7.2 step 2); a move opens
-    the new top unit (5.5e) of the hex it leaves and of the hex it ends in."""
+class Revealing(msgspec.Struct, frozen=True, tag="revealing"):
+    """A projected order with the facts of its writer that its resolution opens
+    (``ORDER opens FACT ...``): only the writer's processor can name them (which unit becomes a
+    stack's top, whose steps Isolation reaches), so the projection carries them, as Holdfast's
+    ``seen`` lines carry what the other processor cannot compute. The final replay checks the
+    projection against the real order's, so a wrong list is caught."""
+
+    order: Any
+    opens: tuple[str, ...]
+
+
+OPENS = " opens "
+
+
+def parse_revealing(text: str, parse: Any) -> Any:
+    """'ORDER opens FACT ...' -> Revealing (parse reads the order); any other text -> parse."""
+    if OPENS not in text:
+        return parse(text)
+    base, _, rest = text.partition(OPENS)
+    facts_ = tuple(rest.split())
+    if not facts_ or any(not _OWN_FACT.match(f) for f in facts_):
+        raise OrderSyntaxError(f"expected 'ORDER opens FACT ...' with facts as "
+                               f"'axis-7.unit' or 'axis.pd.reim', not {rest.strip()!r}",
+                               rule=SEALED_RULE)
+    return Revealing(order=parse(base), opens=facts_)
+
+
+def format_revealing(order: Revealing, fmt: Any) -> str:
+    """The canonical text of a Revealing."""
+    return f"{fmt(order.order)}{OPENS}{' '.join(order.opens)}"
+
+
+def reveals(state: BcsState, side: str, order: Any) -> list[tuple[str, str]]:
+    """The facts an order opens before it is resolved: side's own (``own_reveals``; for a
+    projection, those it names) and the other side's in the hex it targets (``target_reveals``),
+    which both processors compute alike from public slots."""
+    if isinstance(order, Revealing):
+        own = [(side, f) for f in order.opens]
+        order = order.order
+    else:
+        own = own_reveals(state, side, order)
+    return own + target_reveals(state, side, order)
+
+
+def own_reveals(state: BcsState, side: str, order: Any) -> list[tuple[str, str]]:
+    """side's facts its order opens (read on side's state, which holds them all): the units
+    an order names to act (Attack, Assist, Shock unit, Firer, Engagement Firer and host,
+    spotter, Recon unit, a Voluntary Retreat's units, an exiting unit) with the Prepared
+    Defense of an attacker's Formation (4.5c); a move's new tops (5.5e); an Activation's
+    (4.5a, 10.1b, 4.4, 10.5) and Isolation's (10.5) facts; the Axis's objective when he opens
+    it. Only facts side holds are named."""
     from pbem.games.bcs import orders as o
 
-    out: list[tuple[str, str]] = []
     order = resolve_slots(state, order)
     named: list[str] = []
-    target = ""
+    out: list[tuple[str, str]] = []
     if isinstance(order, o.Attack):
-        named, target = [order.unit] + ([order.assist] if order.assist else []), order.hex
+        named = [order.unit] + ([order.assist] if order.assist else [])
     elif isinstance(order, (o.Shock, o.Fire, o.Engage)):
-        named, target = [order.unit] + ([getattr(order, "host", "")] if getattr(
-            order, "host", "") else []), order.hex
+        named = [order.unit] + ([getattr(order, "host", "")] if getattr(
+            order, "host", "") else [])
     elif isinstance(order, o.Barrage):
-        named, target = [order.spotter], order.hex
+        named = [order.spotter]
     elif type(order).__name__ == "Recon":
         named = [order.unit]
     elif isinstance(order, o.Retreat):
         named = list(order.units)
     elif type(order).__name__ == "Exit":              # BbF 4.0: exits are public by unit
         named = [order.unit]
+    elif type(order).__name__ == "OpenObjective":     # BbF 4.0: the Axis opens his objective
+        out = [(side, f"{side}.{OBJECTIVE_FACT}")]
     elif isinstance(order, o.Move):
-        return _move_reveals(state, side, order)
+        out = _move_reveals(state, side, order)
     elif isinstance(order, o.Activate):
-        return _activation_reveals(state, side, order.formation)
+        out = _activation_reveals(state, side, order.formation)
     elif isinstance(order, o.End):
-        return _isolation_reveals(state, side)
+        out = _isolation_reveals(state, side)
     for pid in named:
         out += _slot_facts(state, side, pid)
     if isinstance(order, (o.Attack, o.Shock)) and order.unit in state.pieces:
         f = state.pieces[order.unit].formation      # 4.5c: -1 when it attacks
         if f in state.formations and state.formations[f].side == side:
             out.append((side, f"{side}.pd.{f}"))
-    if target:
-        foe = other(side)
-        forms = set()
-        for p in sorted(_hex_units(state, foe, target), key=lambda p: p.id):
-            out += _slot_facts(state, foe, p.id)
-            forms.add(p.formation)
-        out += [(foe, f"{foe}.pd.{f}") for f in sorted(forms)
-                if f in state.formations and state.formations[f].side == foe]
+    have = facts(state, side)
+    seen: set[str] = set()
+    return [(w, f) for w, f in out if f in have and not (f in seen or seen.add(f))]
+
+
+def target_reveals(state: BcsState, side: str, order: Any) -> list[tuple[str, str]]:
+    """The other side's facts an attack, Engagement, Attack by Fire or Barrage opens in the
+    hex it targets (7.2 step 2): every unit's identity and face (under the top), steps and
+    Prepared Defense, by slot; the same list on both processors (the slots in a hex and its
+    top are public)."""
+    from pbem.games.bcs import orders as o
+
+    order = resolve_slots(state, order)
+    if not isinstance(order, (o.Attack, o.Shock, o.Fire, o.Engage, o.Barrage)):
+        return []
+    foe = other(side)
+    units = _hex_units(state, foe, order.hex)
+    tops = _tops(state, foe)
+    out: list[tuple[str, str]] = []
+    for p in sorted(units, key=lambda p: state.slots.get(foe, {}).get(p.id, 0)):
+        what = ("steps", "pd") if tops.get(p.hex) == p.id else ("unit", "face", "steps", "pd")
+        out += _slot_facts(state, foe, p.id, what)
     return out
 
 
-def _activation_reveals(state: SealedBcsState, side: str, fid: str) -> list[tuple[str, str]]:
+def _activation_reveals(state: BcsState, side: str, fid: str) -> list[tuple[str, str]]:
     """An Activation of F: F's Prepared Defense (4.5a: no better than Partial), and the
     Formation of every hidden unit in a hex that holds one of F's units (10.1b Mixed
     Formations, 4.4 Coordination, and whose units Isolation checks at its end, 10.5)."""
@@ -457,7 +575,7 @@ def _activation_reveals(state: SealedBcsState, side: str, fid: str) -> list[tupl
     return out
 
 
-def _isolation_reveals(state: SealedBcsState, side: str) -> list[tuple[str, str]]:
+def _isolation_reveals(state: BcsState, side: str) -> list[tuple[str, str]]:
     """10.5: the steps of the active Formation's units that Isolation reaches, as side's state
     judges it (out of Command Radius or without a Safe Path)."""
     from pbem.games.bcs.command import exempt, in_radius, safe_path
@@ -484,7 +602,7 @@ def _isolation_reveals(state: SealedBcsState, side: str) -> list[tuple[str, str]
     return out
 
 
-def _move_reveals(state: SealedBcsState, side: str, order: Any) -> list[tuple[str, str]]:
+def _move_reveals(state: BcsState, side: str, order: Any) -> list[tuple[str, str]]:
     """The tops a move makes (5.5e): of the units left behind, and of the stack it ends in."""
     moving = [state.pieces[u] for u in order.units if u in state.pieces
               and state.pieces[u].kind == "unit" and state.pieces[u].status == "map"]
@@ -503,7 +621,32 @@ def _move_reveals(state: SealedBcsState, side: str, order: Any) -> list[tuple[st
     return out
 
 
-def disclose(state: SealedBcsState, owner: str, opened: dict[str, Any]) -> None:
+def opened_units(state: BcsState, side: str, order: Any) -> list[str]:
+    """The units whose identity an order opens (its reveals' `.unit` facts), by this state's
+    piece ids."""
+    out = []
+    for owner, fact in reveals(state, side, order):
+        m = _FACT.match(fact)
+        if m and m.group(3) == "unit":
+            pid = piece_of(state, owner, int(m.group(2)))
+            if pid is not None:
+                out.append(pid)
+    return out
+
+
+def mark_seen(state: BcsState, units: list[str] = ()) -> None:
+    """``Piece.revealed`` for what the other side has seen of a unit's identity in a sealed
+    game: the units given (opened by an order) and every stack's top (5.5e); its knowledge
+    state keeps them (view.secrets lists the others)."""
+    for pid in units:
+        if pid in state.pieces:
+            state.pieces[pid].revealed = True
+    for side in SIDES:
+        for top in _tops(state, side).values():
+            state.pieces[top].revealed = True
+
+
+def disclose(state: BcsState, owner: str, opened: dict[str, Any]) -> None:
     """Write opened facts of owner into a knowledge state (facts of the other side, of unknown
     slots, or of a state where owner is not concealed, are ignored)."""
     if owner not in state.concealed:
@@ -518,7 +661,7 @@ def disclose(state: SealedBcsState, owner: str, opened: dict[str, Any]) -> None:
     rebase_standins(state)
 
 
-def _disclose_one(state: SealedBcsState, owner: str, fact: str, value: Any) -> bool:
+def _disclose_one(state: BcsState, owner: str, fact: str, value: Any) -> bool:
     from pbem.games.bcs.board import bdata
 
     m = _FACT.match(fact)
@@ -557,6 +700,12 @@ def _disclose_one(state: SealedBcsState, owner: str, fact: str, value: Any) -> b
         if what == "steps" and isinstance(value, int) and not isinstance(value, bool):
             p.steps = value
             return True
+        if what == "pd" and isinstance(value, bool):
+            f = state.formations.get(p.formation)
+            if f is None or f.side != owner:
+                return False
+            f.prepared_defense = value
+            return True
         return False
     priv = state.private[owner]
     if fact == f"{owner}.air" and isinstance(value, int):
@@ -565,6 +714,9 @@ def _disclose_one(state: SealedBcsState, owner: str, fact: str, value: Any) -> b
     if fact == f"{owner}.arty" and isinstance(value, dict):
         priv.arty_pool, priv.arty_free = value.get("pool", 0), value.get("free", 0)
         priv.arty_assigned = dict(value.get("assigned", {}))
+        return True
+    if fact == f"{owner}.{OBJECTIVE_FACT}" and value in OBJECTIVES and owner == "axis":
+        priv.objective = value
         return True
     if fact == f"{owner}.rebuilding" and isinstance(value, dict):
         priv.rebuilding = dict(value)
@@ -578,7 +730,7 @@ def _disclose_one(state: SealedBcsState, owner: str, fact: str, value: Any) -> b
     return False
 
 
-def rebase_standins(state: SealedBcsState) -> None:
+def rebase_standins(state: BcsState) -> None:
     """Keep a knowledge state's stand-ins under their tops (5.5e): in each hex where the
     concealed side has stand-ins and known units, every stand-in becomes a copy of the known
     top (``TOP--standinN``, N its slot), so none outranks the unit the view shows on top."""
@@ -610,7 +762,7 @@ def rebase_standins(state: SealedBcsState) -> None:
                 _rename_refs(state, old, new)
 
 
-def _rename_refs(state: SealedBcsState, old: str, new: str) -> None:
+def _rename_refs(state: BcsState, old: str, new: str) -> None:
     """A stand-in renamed to its unit: the Activation's lists follow it."""
     act = state.activation
     if act is not None:

@@ -194,6 +194,14 @@ class BcsState(msgspec.Struct, kw_only=True):
     setup_zones: dict[str, SetupZone] = {}   # counter -> the zone its owner places it in
     setup_fixed: dict[str, str] = {}         # unit -> the side the set-up states (1.4E)
     weather_due: bool = False    # the first turn's weather is still to be rolled (1.4G)
+    # sealed mode (sealed.py, docs/sealed.md 5h); empty in peer and hosted games:
+    sealed: bool = False         # a sealed game (public, option sealed_game): the rules read the
+                                 # Victory Objective only once opened (objective.opened_only)
+    slots: dict[str, dict[str, int]] = {}   # side -> its map unit -> public slot number (the
+                                 # owner's, private; a knowledge state: the other's stand-ins)
+    nslots: dict[str, int] = {}  # side -> slots given so far (public)
+    concealed: list[str] = []    # a knowledge state: the sides whose hidden facts are stand-ins
+    known: dict[str, list[str]] = {}   # concealed side -> its facts opened in this state
 
     @property
     def date(self) -> str:

@@ -2,8 +2,8 @@
 
 Over positions of real bot games of 5.2 and 5.4: the public projection holds nothing a view
 masks and does not change with a hidden fact; the facts hold every hidden value; disclose
-ignores a fact its owner does not own. ``SealedBcs`` is a test-only engine with the sealed
-functions (the engine's can_seal stays False); ``analyse`` runs pbem.core.sealed.bot_play
+ignores a fact its owner does not own. ``SealedBcs`` is the engine set up for sealed games
+that records each order's public events; ``analyse`` runs pbem.core.sealed.bot_play
 over a bot game and goes on after a divergence (SealedPlay.resync re-conceals the knowledge
 states from the full state) so that every divergence of a game is counted with where it shows.
 """
@@ -18,7 +18,8 @@ import msgspec
 import pytest
 
 from pbem.core.errors import IllegalOrder, OrderSyntaxError
-from pbem.core.sealed import DRAWS_REVEAL, SealedPlay, bot_play, can_seal, check_play
+from pbem.core.sealed import (DRAWS_REVEAL, SEALED_METHODS, SealedPlay, bot_play, can_seal,
+                              check_play)
 from pbem.core.privatedraw import REVEAL_KIND
 from pbem.games.bcs import objective as ob
 from pbem.games.bcs import sealed as bs
@@ -30,51 +31,24 @@ OPTIONS = {"entry_blocking": "attack_from_off_map"}
 
 
 class SealedBcs(BcsEngine):
-    """Test only: the BbF engine with the sealed functions of pbem.games.bcs.sealed."""
+    """The BbF engine playing sealed games (option sealed_game), recording each order's public
+    events and rolls by state for ``analyse``."""
 
-    state_type = bs.SealedBcsState
-
-    def setup(self, scenario: str, options: dict[str, Any]) -> bs.SealedBcsState:
-        """The initial state with its slots."""
-        return bs.sealed_state(super().setup(scenario, options))
+    def setup(self, scenario: str, options: dict[str, Any]) -> bs.BcsState:
+        """The initial state of a sealed game (its slots given)."""
+        return super().setup(scenario, self.sealed_options(options))
 
     def apply(self, state: Any, side: str, order: Any, ctx: Any) -> None:
-        """Apply an order (slot tokens resolved on this state), then give new units slots."""
+        """Apply an order, keeping its public events and rolls for analyse."""
         n = len(ctx.events), len(ctx.rolls)
         try:
-            super().apply(state, side, bs.resolve_slots(state, order), ctx)
+            super().apply(state, side, order, ctx)
         finally:
             self.trace[id(state)] = ([e.text for e in ctx.events[n[0]:] if e.visible_to == "all"],
                                      [(r.purpose, r.value) for r in ctx.rolls[n[1]:]
                                       if r.visible_to == "all"])
-        bs.assign_slots(state)
-        bs.rebase_standins(state)
 
     trace: dict[int, Any] = {}
-
-    def facts(self, state: Any, side: str) -> dict[str, Any]:
-        """bs.facts."""
-        return bs.facts(state, side)
-
-    def conceal(self, state: Any, side: str) -> Any:
-        """bs.conceal."""
-        return bs.conceal(state, side)
-
-    def project(self, state: Any, side: str, order: Any) -> str:
-        """bs.project."""
-        return bs.project(state, side, order)
-
-    def reveals(self, state: Any, side: str, order: Any) -> list[tuple[str, str]]:
-        """bs.reveals."""
-        return bs.reveals(state, side, order)
-
-    def disclose(self, state: Any, owner: str, opened: dict[str, Any]) -> None:
-        """bs.disclose."""
-        bs.disclose(state, owner, opened)
-
-    def public(self, state: Any) -> Any:
-        """bs.public."""
-        return bs.public(state)
 
 
 GAME = SealedBcs()
@@ -154,7 +128,7 @@ def positions(scenario: str, seed: int, every: int = 9, limit: int = 40) -> list
                 continue
             action += 1
             if action % every == 0:
-                out.append(msgspec.convert(msgspec.to_builtins(state), type=bs.SealedBcsState))
+                out.append(msgspec.convert(msgspec.to_builtins(state), type=bs.BcsState))
             if not any(x.side == side for x in GAME.pending(state)):
                 break
     return out
@@ -167,7 +141,7 @@ def states() -> list[Any]:
 
 
 def _copy(state: Any) -> Any:
-    return msgspec.convert(msgspec.to_builtins(state), type=bs.SealedBcsState)
+    return msgspec.convert(msgspec.to_builtins(state), type=bs.BcsState)
 
 
 def _strings(x: Any) -> set[str]:
@@ -180,10 +154,18 @@ def _strings(x: Any) -> set[str]:
     return set()
 
 
-def test_the_engine_still_does_not_seal():
-    """The groundwork changes nothing of the engine: BbF cannot seal; the test engine can."""
-    assert not can_seal(ENGINE)
-    assert can_seal(GAME)
+def test_the_engine_seals_only_a_sealed_game():
+    """BbF implements the sealed interface, not yet offered to players; only a game set up with
+    the option sealed_game (which sealed_options sets) gives slots and reads the objective only
+    once opened."""
+    assert all(callable(getattr(ENGINE, m, None)) for m in SEALED_METHODS)
+    assert not can_seal(ENGINE)           # not offered to players yet (ENGINE.sealed_ready)
+    assert ENGINE.sealed_options({"x": 1}) == {"x": 1, "sealed_game": True}
+    peer = ENGINE.setup("5.2", OPTIONS)
+    assert not peer.sealed and not peer.slots and not peer.nslots
+    st = GAME.setup("5.2", OPTIONS)
+    assert st.sealed and st.options["sealed_game"] is True
+    assert sum(st.nslots.values()) == sum(len(v) for v in st.slots.values()) > 0
 
 
 def test_public_names_no_unit_a_view_hides(states):
@@ -323,7 +305,8 @@ def _kind(f: dict[str, Any]) -> str:
 
 def test_the_move_of_a_top_opens_the_unit_left_on_top(states):
     """5.5e: a move that takes a stack's top away opens the new top's id and face; an Attack
-    opens its units and every unit of the defending hex with its Formation's Prepared Defense."""
+    opens every unit of the defending hex: its steps and its Formation's Prepared Defense, and
+    the id and face of each unit under the top (by slot, as both processors name them)."""
     n = 0
     for st in states:
         for side in ("allied", "axis"):
@@ -341,8 +324,9 @@ def test_the_move_of_a_top_opens_the_unit_left_on_top(states):
                 foe = other(side)
                 att = bs.reveals(st, foe, GAME.parse_order(f"attack {p.hex} with x-1"))
                 for q in bs._hex_units(st, side, p.hex):
-                    assert (side, f"{bs.slot_name(side, st.slots[side][q.id])}.steps") in att
-                assert (side, f"{side}.pd.{p.formation}") in att
+                    k = bs.slot_name(side, st.slots[side][q.id])
+                    assert {(side, f"{k}.steps"), (side, f"{k}.pd")} <= set(att)
+                    assert ((side, f"{k}.unit") in att) == (q.id != top)
                 n += 1
     assert n
 
@@ -367,14 +351,13 @@ def test_an_activation_opens_prepared_defense_and_the_formations_stacked_with_it
                 assert sorted(x for _, x in got[1:]) == want
                 n += len(want)
                 line = bs.project(st, side, GAME.parse_order(f"activate {fid} prepare"))
-                assert line == f"activate {fid}"
+                assert line == " opens ".join([f"activate {fid}", " ".join(x for _, x in got)])
     assert n
 
 
-def test_check_play_runs_without_engine_changes():
-    """check_play runs over the test engine (no change to engine.py or can_seal): with no
-    reveals it finds a public outcome that reads a hidden fact; with this module's reveals a
-    whole game of 5.2 keeps the invariant."""
+def test_check_play_keeps_the_invariant_of_a_whole_game():
+    """check_play over the engine in a sealed game: with no reveals it finds a public outcome
+    that reads a hidden fact; with the reveals a whole game of 5.2 keeps the invariant."""
     assert check_play(NoReveals(), GAME.setup("5.2", OPTIONS), random.Random(1))
     assert check_play(GAME, GAME.setup("5.2", OPTIONS), random.Random(1),
                       max_orders=3000) == []
@@ -509,3 +492,145 @@ def test_an_exit_victory_waits_for_the_opening_in_a_sealed_game(states):
         texts = ob.disclose(m, "axis", {ob.NAME: 1}, True)
         assert m.result is not None and m.result.winner == "axis", texts
         assert m.objective == "tebessa" and any("exited" in t for t in texts)
+
+
+# -- what the real exchange needs: projections both processors read alike ------------------
+def test_a_projection_names_what_it_opens_and_the_receiver_reads_the_same(states):
+    """A move's projection carries the facts of its writer that it opens ('... opens
+    axis-9.unit axis-9.face': only the writer knows which unit becomes the top); it reads back
+    to the same text, and the other side's processor, on its knowledge state, finds the same
+    reveals in it as the writer computed from the real order."""
+    n = 0
+    for st in states:
+        for side in ("allied", "axis"):
+            theirs = bs.conceal(_copy(st), other(side))
+            tops = bs._tops(st, side)
+            for h, top in sorted(tops.items()):
+                real = GAME.parse_order(f"move {top} {h}")
+                line = bs.project(st, side, real)
+                back = GAME.parse_order(line)
+                assert GAME.format_order(back) == line
+                mine = bs.reveals(st, side, real)
+                assert bs.reveals(theirs, side, back) == mine
+                if bs.OPENS in line:
+                    assert isinstance(back, bs.Revealing) and top not in line
+                    n += 1
+    assert n
+
+
+def test_an_attack_opens_the_same_facts_on_both_processors(states):
+    """The defending hex's openings are named by slot from public facts only (the slots in the
+    hex and its top), so the attacker's knowledge state and the defender's own state list the
+    same facts; the defender's reply opens exactly those."""
+    n = 0
+    for st in states:
+        for att in ("allied", "axis"):
+            dfd = other(att)
+            mine, theirs = bs.conceal(_copy(st), att), bs.conceal(_copy(st), dfd)
+            for h in sorted(bs._tops(st, dfd)):
+                order = GAME.parse_order(f"attack {h} with x-1")
+                got = bs.target_reveals(mine, att, order)
+                assert got == bs.target_reveals(theirs, att, order) == \
+                    bs.target_reveals(st, att, order)
+                assert got and {w for w, _ in got} == {dfd}
+                n += 1
+    assert n
+
+
+def test_a_projection_that_names_a_wrong_fact_does_not_read():
+    """The facts a projection opens have the names sealed.py gives; anything else is refused
+    with one line naming the rule."""
+    for bad in ("move slot-axis-7 B15.09 opens axis-7.steps2", "end opens allied-3.unit ?",
+                "move slot-axis-7 B15.09 opens ../x", "seen repls kern", "seen repls kern@x"):
+        with pytest.raises(OrderSyntaxError) as e:
+            GAME.parse_order(bad)
+        assert e.value.rule == bs.SEALED_RULE, bad
+    line = "seen repls kern@B12.08+580-recon@B3.12"
+    order = GAME.parse_order(line)
+    assert order.topic == "repls" and GAME.format_order(order) == line
+    assert GAME.format_order(GAME.parse_order("seen repls none")) == "seen repls none"
+
+
+def test_a_sealed_game_asks_for_the_repls_every_phase_and_shows_only_the_placements(monkeypatch):
+    """9.4 in a sealed game: each side is asked `repls` in every Reinforcement Phase from the
+    second turn (whether it has a choice reads its hidden steps and private die); the other side
+    sees only 'seen repls UNIT@HEX+...|none', the units placed from the Dead Pile, and a whole
+    game keeps the invariant."""
+    import re
+
+    seen: list[tuple[int, str, str]] = []
+    project = GAME.project
+
+    def recording(state: Any, side: str, order: Any) -> str:
+        text = project(state, side, order)
+        if getattr(order, "topic", "") == "repls":
+            seen.append((state.turn, side, text))
+        return text
+    monkeypatch.setattr(GAME, "project", recording)
+    rng = random.Random(5)
+    sp = SealedPlay(GAME, GAME.setup("5.2", OPTIONS), rng.randbytes(32))
+    problems = [p for _, _, found in bot_play(sp, rng, max_orders=3000) for p in found]
+    assert problems == []
+    assert sp.full.turn >= 3
+    asked = {(turn, side) for turn, side, _ in seen}
+    for turn in range(2, sp.full.turn):
+        assert {(turn, "allied"), (turn, "axis")} <= asked, sorted(asked)
+    item = r"[a-z0-9/-]+@[A-Z][0-9]{2}\.[0-9]{2}"
+    assert all(re.fullmatch(rf"seen repls (none|{item}(\+{item})*)", text)
+               for _, _, text in seen), seen
+
+
+def _ended_5_4(objective: str) -> Any:
+    """A sealed game of 5.4 at its end, the Axis's objective drawn but not opened."""
+    from pbem.core.game import PrivateDraw
+
+    st = GAME.setup("5.4", OPTIONS)
+    st.phase = "over"
+    st.objective_draw = PrivateDraw(owner="axis", name=ob.NAME, seq=3, action=0, index=0,
+                                    sides=2, purpose=ob.PURPOSE)
+    st.private["axis"].objective = objective
+    return st
+
+
+def test_the_axis_opens_his_objective_with_his_own_order_in_a_sealed_game():
+    """BbF 4.0 through the sealed protocol: at the end the game waits for the Axis; his
+    processor answers 'open objective' (its reveal is his fact axis.objective); on the Allied
+    knowledge state, once that fact is disclosed, the same order settles the same result."""
+    from pbem.core.dice import KeyedDice
+    from pbem.core.game import Context
+
+    full = _ended_5_4("lekef")
+    (d,) = GAME.pending(full)
+    assert (d.side, d.kind) == ("axis", REVEAL_KIND)
+    assert GAME.standing_answers(full, "axis", d) == [ob.OPEN]
+    order = GAME.parse_order(ob.OPEN)
+    assert GAME.reveals(full, "axis", order) == [("axis", "axis.objective")]
+    assert GAME.facts(full, "axis")["axis.objective"] == "lekef"
+    allied = GAME.conceal(_copy(full), "allied")
+    assert "axis.objective" not in GAME.facts(allied, "axis")
+    with pytest.raises(IllegalOrder, match="does not hold"):
+        GAME.apply(_copy(allied), "axis", order, Context(KeyedDice(bytes(32))))
+    GAME.disclose(allied, "axis", {"axis.objective": "lekef"})
+    for st in (full, allied):
+        GAME.apply(st, "axis", order, Context(KeyedDice(bytes(32))))
+        assert st.objective == "lekef" and st.result is not None
+    assert full.result == allied.result and GAME.public(full) == GAME.public(allied)
+    assert GAME.pending(full) == []
+
+
+def test_open_objective_is_refused_unless_the_rules_need_it():
+    """Not in a peer or hosted game (their processors open the draw themselves), not by the
+    Allies, not before the game waits for it."""
+    from pbem.core.dice import KeyedDice
+    from pbem.core.game import Context
+
+    order = GAME.parse_order(ob.OPEN)
+    peer = ENGINE.setup("5.4", OPTIONS)
+    peer.phase, peer.private["axis"].objective = "over", "lekef"
+    early = _ended_5_4("tebessa")
+    early.phase = "activate"
+    for st, side, why in ((peer, "axis", "sealed games"), (_ended_5_4("lekef"), "allied",
+                                                           "do not need"),
+                          (early, "axis", "do not need")):
+        with pytest.raises(IllegalOrder, match=why):
+            ENGINE.apply(st, side, order, Context(KeyedDice(bytes(32))))

@@ -1,0 +1,118 @@
+"""Sealed mode: a file opens each fact its own orders reveal at the value the rules revealed,
+even when that value is held by no version committed so far (pbem.protocol.sealing.outgoing):
+a fact that lives only within the file (a unit under a stack's top for a few orders, BbF), or
+one whose value changed before the reveal and again after it. The receiver's FactBook checks
+every opening against a commitment of the same file, and `Facts.shown` gives the revealed value.
+Before this, such a file opened nothing (the receiver refused it: "an order reveals ... which the
+file does not open") or opened the later value under the earlier one's version (refused as a
+forged opening)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import msgspec
+
+from pbem.core.commitment import commit, salt
+from pbem.core.records import FactCommit
+from pbem.protocol import sealing
+
+KEY = bytes(range(32))
+GAME_ID = "g" * 16
+
+
+class _Game:
+    sides = ("red", "blue")
+
+    def __init__(self, now: dict[str, int]) -> None:
+        self.now = now
+
+    def facts(self, state, side):
+        return dict(self.now) if side == "red" else {}
+
+
+def _turn(seq, commits, openings):
+    return SimpleNamespace(seq=seq, sender="red", commits=commits or msgspec.UNSET,
+                           openings=openings or msgspec.UNSET, final=msgspec.UNSET)
+
+
+def _outgoing(monkeypatch, game, facts, revealed):
+    monkeypatch.setattr(sealing, "simulate", lambda g, st, side, lines: (None, dict(revealed)))
+    return sealing.outgoing(game, facts, KEY, game_id=GAME_ID, side="red", state=None,
+                            lines=["x"])
+
+
+def test_a_fact_that_lives_only_within_the_file_is_committed_and_opened(monkeypatch):
+    game = _Game(now={})                              # gone again by the end of the file
+    mine, theirs = sealing.Facts(game, GAME_ID, "red"), sealing.Facts(game, GAME_ID, "blue")
+    commits, openings = _outgoing(monkeypatch, game, mine, {"red-7.unit": "kern"})
+    assert [(c.fact, c.version) for c in commits] == [("red-7.unit", 0)]
+    assert [(o.fact, o.version, o.value) for o in openings] == [("red-7.unit", 0, "kern")]
+    opened = theirs.take(_turn(4, commits, openings), "0004-red.pbem")
+    assert opened == {"red-7.unit": "kern"}
+    assert theirs.shown("red", "red-7.unit", 4, reply=False) == (True, "kern")
+
+
+def test_a_fact_revealed_between_two_changes_opens_the_value_then(monkeypatch):
+    game = _Game(now={"red-7.steps": 3})
+    mine, theirs = sealing.Facts(game, GAME_ID, "red"), sealing.Facts(game, GAME_ID, "blue")
+    first = FactCommit(fact="red-7.steps", version=0,
+                       hash=commit(GAME_ID, "red", "red-7.steps", 0, 1,
+                                   salt(KEY, "red-7.steps", 0)))
+    for f in (mine, theirs):                          # an earlier file committed 1
+        f.take(_turn(2, [first], []), "0002-red.pbem")
+    commits, openings = _outgoing(monkeypatch, game, mine, {"red-7.steps": 2})
+    assert [(c.fact, c.version) for c in commits] == [("red-7.steps", 1), ("red-7.steps", 2)]
+    assert [(o.version, o.value) for o in openings] == [(1, 2)]
+    theirs.take(_turn(4, commits, openings), "0004-red.pbem")
+    assert theirs.shown("red", "red-7.steps", 4, reply=False) == (True, 2)
+
+
+def test_a_fact_revealed_at_its_committed_value_is_not_committed_again(monkeypatch):
+    game = _Game(now={"red-7.steps": 1})
+    mine = sealing.Facts(game, GAME_ID, "red")
+    first = FactCommit(fact="red-7.steps", version=0,
+                       hash=commit(GAME_ID, "red", "red-7.steps", 0, 1,
+                                   salt(KEY, "red-7.steps", 0)))
+    mine.take(_turn(2, [first], []), "0002-red.pbem")
+    commits, openings = _outgoing(monkeypatch, game, mine, {"red-7.steps": 1})
+    assert commits == []
+    assert [(o.fact, o.version, o.value) for o in openings] == [("red-7.steps", 0, 1)]
+
+
+def test_a_fact_the_other_side_revealed_and_this_file_reveals_again_opens_both(monkeypatch):
+    """Revealed at 3 by the other side's order (owed), then at 1 by this side's own order after
+    it changed: both openings, each at its own version (the reply's earliest, the file's
+    latest)."""
+    game = _Game(now={"red-7.steps": 1})
+    mine, theirs = sealing.Facts(game, GAME_ID, "red"), sealing.Facts(game, GAME_ID, "blue")
+    first = FactCommit(fact="red-7.steps", version=0,
+                       hash=commit(GAME_ID, "red", "red-7.steps", 0, 3,
+                                   salt(KEY, "red-7.steps", 0)))
+    for f in (mine, theirs):
+        f.take(_turn(2, [first], []), "0002-red.pbem")
+    mine.owed["red-7.steps"] = 3
+    commits, openings = _outgoing(monkeypatch, game, mine, {"red-7.steps": 1})
+    assert [(o.version, o.value) for o in openings] == [(0, 3), (1, 1)]
+    theirs.take(_turn(4, commits, openings), "0004-red.pbem")
+    assert theirs.shown("red", "red-7.steps", 4, reply=False) == (True, 1)
+    assert theirs.shown("red", "red-7.steps", 3, reply=True) == (True, 3)
+
+
+def test_a_fact_opened_before_is_opened_again_when_the_file_commits_a_newer_version(monkeypatch):
+    """Revealed at the value it was opened at before (BbF: an Activation opens its Prepared
+    Defense, which the same order then changes): the receiver knows only facts opened at their
+    latest version, so the file opens that version again beside the new commitment."""
+    game = _Game(now={"red.pd.f": True})
+    mine, theirs = sealing.Facts(game, GAME_ID, "red"), sealing.Facts(game, GAME_ID, "blue")
+    key = salt(KEY, "red.pd.f", 0)
+    first = FactCommit(fact="red.pd.f", version=0,
+                       hash=commit(GAME_ID, "red", "red.pd.f", 0, False, key))
+    opening = sealing.Opening(fact="red.pd.f", version=0, value=False, salt=key.hex())
+    for f in (mine, theirs):
+        f.take(_turn(2, [first], [opening]), "0002-red.pbem")
+    commits, openings = _outgoing(monkeypatch, game, mine, {"red.pd.f": False})
+    assert [(c.fact, c.version) for c in commits] == [("red.pd.f", 1)]
+    assert [(o.version, o.value) for o in openings] == [(0, False)]
+    theirs.take(_turn(4, commits, openings), "0004-red.pbem")
+    assert theirs.shown("red", "red.pd.f", 4, reply=False) == (True, False)
