@@ -58,6 +58,13 @@ class Genesis:
             raise FileRejected(str(e)) from None
         if resolved != p.options:
             raise FileRejected(f"{name}: options must list every house option explicitly")
+        for k, v in getattr(game, "sealed_only_options", {}).items():
+            # an option that marks a sealed game (BbF's sealed_game): set by pbem for sealed
+            # mode, and only there, so every processor and the final replay agree on it
+            if (p.options.get(k) == v) != (p.mode == "sealed"):
+                raise FileRejected(f"{name}: the house option {k} = {str(v).lower()} is set by "
+                                   f"pbem for a sealed game only, and always there (this "
+                                   f"proposal is in {p.mode} mode)")
         want = set(game.sides) | ({HOST} if p.mode == "hosted" else set())
         got = [k.party for k in p.parties]
         if sorted(got) != sorted(want):

@@ -43,3 +43,22 @@ def test_peer_mode_is_still_one_option_away(tmp_path, keys):
              str(out), "--mode", "peer")
     assert r.exit_code == 0, r.output
     assert read_file(out).payload.mode == "peer"
+
+
+@pytest.mark.parametrize("mode, extra", [("peer", []), ("hosted", ["--referee", "{ref}"])])
+def test_bbf_s_sealed_game_option_is_refused_outside_sealed_mode(tmp_path, keys, mode, extra):
+    """The house option sealed_game marks a sealed BbF game (docs/sealed.md 5h): proposed by
+    hand in peer or hosted mode it would make the rules wait for an opening no processor writes
+    there, so the proposal is refused with one line and nothing is written."""
+    extra = [x.replace("{ref}", str(keys / "ref.pub")) for x in extra]
+    out = tmp_path / "proposal.pbem"
+    r = CliRunner().invoke(cli, [
+        "new", "bcs", "5.4", str(tmp_path / "g"), "--side", "axis", "--key",
+        str(keys / "ann.key"), "--opponent", str(keys / "ben.pub"), "--out", str(out),
+        "--mode", mode, "--option", "entry_blocking=five_hex_errata",
+        "--option", "sealed_game=true", *extra])
+    assert r.exit_code != 0
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 1 and "sealed_game = true is set by pbem for a sealed game only" \
+        in lines[0], r.output
+    assert not out.exists() and not (tmp_path / "g").exists()

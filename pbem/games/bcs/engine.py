@@ -209,6 +209,8 @@ class BcsEngine:
     #: ZOC of stacks with hidden Prepared units is not claimed (docs/sealed.md 5h, "What the
     #: port still needs"); whole sealed games already play through the real exchange.
     sealed_ready = False
+    #: the option that marks a sealed game: in every sealed proposal, in no other (genesis.py)
+    sealed_only_options = {"sealed_game": True}
 
     def sealed_options(self, options: dict[str, Any]) -> dict[str, Any]:
         """The house options of a sealed game: sealed_game = true (set by pbem itself)."""
