@@ -214,7 +214,7 @@ class BcsEngine:
 
     def sealed_options(self, options: dict[str, Any]) -> dict[str, Any]:
         """The house options of a sealed game: sealed_game = true (set by pbem itself)."""
-        return {**options, "sealed_game": True}
+        return {**options, **self.sealed_only_options}
 
     def facts(self, state: BcsState, side: str) -> dict[str, Any]:
         """side's hidden facts (in a knowledge state of the other side, those opened)."""

@@ -127,16 +127,15 @@ def _subject(left: dict[bool, int]) -> str:
 
 
 def chosen(state: BcsState, side: str, cands: list[tuple[Piece, str]],
-           left: dict[bool, int]) -> list[tuple[Piece, str]]:
+           left: dict[bool, int], pick: str = "") -> list[tuple[Piece, str]]:
     """The units that take side's Repls (9.4b-9.4f), in order while Repls of their kind last:
     every candidate when there is no choice, else the owner's choice for the topic `repls` (his standing order `priority`, the engine's
     order, or asked: the units he names, 'answer repls 3-1-arm+kern'; the rest is lost, 9.4g).
-    The question and its choices are his only (the roll is private)."""
-    if state.sealed:
-        pick = sealed_pick(state, side, cands, _subject(left))
-    elif not _is_choice(cands, left):
-        return cands
-    else:
+    The question and its choices are his only (the roll is private). pick: a sealed game's
+    answer, asked already (roll_and_apply)."""
+    if not pick:
+        if not _is_choice(cands, left):
+            return cands
         pick = lookup(state, side, "repls", lambda: [p.id for p, _ in cands], "", _subject(left))
     if pick in topics()["repls"]:
         return cands                     # priority: in the engine's order while Repls last
@@ -189,19 +188,20 @@ def roll_and_apply(state: BcsState, ctx: Context) -> None:
         if state.sealed and side in state.concealed:
             # the other side's processor: the answer's projection says which units come back
             # from the Dead Pile, and where (sealed.py); the die here is a stand-in
-            place_seen(state, side, sealed_pick(state, side, None, ""), ctx)
+            place_seen(state, side, sealed_pick(state, side, ""), ctx)
             continue
         row = next(r for r in bdata().tables[f"repl_{side}"].rows
                    if (r.lo is None or r.lo <= die) and (r.hi is None or die <= r.hi))
         left = {True: row.av, False: row.non_av}
         ctx.log(f"{side} Replacement Points roll {die}: {row.av} AV, {row.non_av} non-AV",
                 visible_to=side)
+        pick = ""
         if state.sealed:
             # one question per side, always: whether it has a choice reads hidden steps and
             # the private die (his roll is told to him before he answers)
-            sealed_pick(state, side, None, _subject(left))
+            pick = sealed_pick(state, side, _subject(left))
             place_rebuilt(state, side, ctx)
-        for p, why in chosen(state, side, candidates(state, side), left):
+        for p, why in chosen(state, side, candidates(state, side), left, pick):
             if left[av_unit(p.id)] and _apply(state, p, why, ctx):
                 left[av_unit(p.id)] -= 1
         if left[True] or left[False]:
@@ -252,16 +252,13 @@ REBUILT = "rebuilt"            # the kind of the public event of a unit placed f
 SEEN = "seen:"                 # an answer's projection: the placements it made (sealed.py)
 
 
-def sealed_pick(state: BcsState, side: str, cands: list[tuple[Piece, str]] | None,
-                subject: str) -> str:
+def sealed_pick(state: BcsState, side: str, subject: str) -> str:
     """A sealed game's `repls` answer, asked of side every Reinforcement Phase: `priority`, the
     units named, or on the other side's processor the placements its projection carries
     (subject: his Repls, private like the roll; "" there)."""
     own = side not in state.concealed
     return lookup(state, side, "repls",
-                  lambda: [p.id for p, _ in (cands if cands is not None
-                                             else candidates(state, side))] if own else [],
-                  "", subject)
+                  lambda: [p.id for p, _ in candidates(state, side)] if own else [], "", subject)
 
 
 def place_seen(state: BcsState, side: str, pick: str, ctx: Context) -> None:

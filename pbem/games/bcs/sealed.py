@@ -40,9 +40,12 @@ from typing import Any
 
 import msgspec
 
-from pbem.core.errors import OrderSyntaxError
+from pbem.core.dice import NoDice
+from pbem.core.errors import IllegalOrder, OrderSyntaxError
+from pbem.core.game import Context, NeedsDice
 from pbem.games.bcs.loader import STANDIN_MARK
 from pbem.games.bcs.objective import OBJECTIVES
+from pbem.games.bcs.replacements import REBUILT, SEEN
 from pbem.games.bcs.state import SIDES, BcsState, Piece, SidePrivate, other
 from pbem.games.bcs.support import in_support, markers, stand_off_range
 from pbem.games.bcs.view import build_view, secrets, top_unit
@@ -353,12 +356,7 @@ def _seen_repls(state: BcsState, side: str, order: Any) -> str:
     """A `repls` answer as the other side sees it: the units it places from the Dead Pile and
     where ('seen repls kern@B12.08+...', 'seen repls none'), found by resolving the answer on a
     copy up to the next die (the Replacement Points roll it answers was made before)."""
-    from pbem.core.dice import NoDice
-    from pbem.core.game import Context, NeedsDice
     from pbem.games.bcs.engine import ENGINE
-    from pbem.games.bcs.replacements import REBUILT
-
-    from pbem.core.errors import IllegalOrder
 
     trial = msgspec.convert(msgspec.to_builtins(state), type=BcsState)
     ctx = Context(NoDice())
@@ -375,7 +373,6 @@ def parse_seen(text: str) -> Any:
     """'seen repls UNIT@HEX+...|none' -> the `repls` answer that places them (an Answer whose
     mode is 'seen:...', read by replacements.place_seen)."""
     from pbem.games.bcs import orders as o
-    from pbem.games.bcs.replacements import SEEN
 
     w = text.split()
     if len(w) != 3 or " ".join(w[:2]) != SEEN_REPLS or not all(
@@ -387,8 +384,6 @@ def parse_seen(text: str) -> Any:
 
 def format_seen(order: Any) -> str:
     """The text of a `repls` answer's projection."""
-    from pbem.games.bcs.replacements import SEEN
-
     return f"{SEEN_REPLS} {order.mode[len(SEEN):] or 'none'}"
 
 
