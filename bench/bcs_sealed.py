@@ -1,6 +1,5 @@
 """Baptism By Fire sealed-mode trials: whole bot games through the real signed-file exchange in
-sealed mode, which BbF does not offer yet (docs/sealed.md 5h), so this script sets
-``BcsEngine.sealed_ready`` for its own run. For each game: whether it reached its end, whether
+sealed mode (docs/sealed.md 5h). For each game: whether it reached its end, whether
 `pbem verify` passes on both archives (the final replay with both final reveals), the files it
 took, and the other side's hidden units found in what each side stores, armored payloads
 decoded (the leak scan of the conformance suite). The first problem of a game that parts is printed as the processor gave it.
@@ -21,23 +20,10 @@ import time
 from pathlib import Path
 
 
-def _decoded(raw: bytes) -> list[bytes]:
-    """A stored file, and the payload of every armored block in it, decoded."""
-    import base64
-    import json
-
-    from pbem.core.armor import scan
-
-    out = [raw]
-    for block in scan(raw.decode("utf-8", "replace")):
-        if block.data is not None:
-            out.append(base64.b64decode(json.loads(block.data)["payload"]))
-    return out
-
-
 def _leaks(root: Path, game) -> list[str]:
     """Each side's units still hidden at the end (view.secrets of its own last state) that a
     file the other side stores names as a whole word."""
+    from pbem.protocol.sealing import searchable
     from pbem.protocol.session import load
 
     found = []
@@ -48,7 +34,7 @@ def _leaks(root: Path, game) -> list[str]:
         for p in (root / other).rglob("*"):
             if not p.is_file():
                 continue
-            for blob in _decoded(p.read_bytes()):
+            for blob in searchable(p.read_bytes()):
                 for h in hidden:
                     if re.search(rb"(?<![\w-])" + re.escape(h.encode()) + rb"(?![\w-])", blob):
                         found.append(f"{p.relative_to(root)}: {h}")
@@ -97,9 +83,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", type=Path, help="keep the game folders under this folder")
     ap.add_argument("--quiet", action="store_true")
     a = ap.parse_args(argv)
-    from pbem.games.bcs.engine import BcsEngine
-
-    BcsEngine.sealed_ready = True          # this run only: BbF is not offered sealed yet
     rows = []
     for scenario in a.scenario or ["5.2", "5.4"]:
         for seed in range(a.first_seed, a.first_seed + a.games):

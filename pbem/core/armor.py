@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import binascii
 import bisect
+import json
 import re
 from typing import NamedTuple
 
@@ -147,3 +148,16 @@ def rejection(blocks: list[Block], name: str) -> FileRejected:
 def dearmor(text: str, *, name: str = "file") -> bytes:
     """The bytes of the first well-formed armored block in text (see scan, dearmor_all)."""
     return dearmor_all(text, name=name)[0]
+
+
+def decoded_blobs(raw: bytes) -> list[bytes]:
+    """raw, then the decoded payload of every readable armored block in it; never raises."""
+    out = [raw]
+    for block in scan(raw.decode("utf-8", "replace")):
+        if block.data is None:
+            continue                # damaged: only the raw bytes are left to search
+        try:                        # a signed file's block: {"payload": base64, "sig", "v"}
+            out.append(base64.b64decode(json.loads(block.data)["payload"], validate=True))
+        except (ValueError, TypeError, KeyError, RecursionError):
+            out.append(block.data)  # no envelope: the block's own bytes
+    return out

@@ -140,6 +140,12 @@ class Facts:
             return False, None
         return True, (min(got) if reply else max(got))[1]
 
+    def once(self, owner: str, fact: str, seq: int, reply: bool) -> bool:
+        """Whether the file where an order of file seq has owner's fact opened (as ``shown``)
+        opens a single version of it (its value then holds at every order of that file)."""
+        return len(self.by_file.get(seq + 1 if reply else seq, {}).get(owner, {})
+                   .get(fact, ())) == 1
+
     def latest_value(self, owner: str, fact: str) -> Any:
         """The opened value of owner's fact at its latest version."""
         book = self.books[owner]
@@ -172,8 +178,11 @@ def check_reveals(game: Any, facts: Facts, me: str, sender: str, state: Any, ord
             # a held order whose fact changed since: opened in the file it came in
             found, value = facts.shown(owner, fact, own_seq, reply=False)
         if found or fact in facts.opened(owner):
-            # a fact this state knows already is followed by the rules from its opening on
-            if fact not in known[owner]:
+            # a fact this state knows already is followed by the rules from its opening on,
+            # unless the file opens it at another value: its owner's hidden outcome changed it
+            # since (a step rebuilt by Replacements), and it is opened again at its new version
+            if fact not in known[owner] or (found and known[owner][fact] != value
+                                            and facts.once(owner, fact, seq, owner != sender)):
                 shown.setdefault(owner, {})[fact] = (value if found else
                                                      facts.latest_value(owner, fact))
             continue
@@ -632,3 +641,24 @@ def recheck(s: Any, name: str) -> None:
                  and fixed(c.fact) and versions[(t.sender, c.fact)] == 1}
         if known:
             game.disclose(state, t.sender, known)
+
+
+def searchable(raw: bytes) -> list[bytes]:
+    """What a leak scan searches in a stored file: its bytes and the decoded payload of every
+    armored block in it (a signed file's content is base64 there), a final reveal's real
+    orders left out: once the game is over they are published on purpose, so the names in
+    them are no leak; the rest of that file (projections, commitments, openings) is kept."""
+    from pbem.core.armor import decoded_blobs
+
+    out = []
+    for blob in decoded_blobs(raw):
+        if b'"final":' in blob:
+            try:
+                t = msgspec.json.decode(blob, type=Turn)
+            except msgspec.MsgspecError:       # not a turn: searched whole
+                pass
+            else:
+                if t.final is not msgspec.UNSET:
+                    blob = canonical(msgspec.structs.replace(t, final=msgspec.UNSET))
+        out.append(blob)
+    return out

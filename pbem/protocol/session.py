@@ -59,6 +59,9 @@ class Session:
         self.private: dict[int, list[str]] = {}
         self.final_orders: dict[str, list[str]] = {}   # this side's, from its final reveal
         self.final_key: bytes | None = None
+        # sealed, without the key: the file whose own private dice were stood in for (from
+        # there on the replay cannot follow this side's own hidden outcomes)
+        self.own_standin: int | None = None
         if self.sealed:   # this side's knowledge state: the other side's hidden facts unknown
             self.state = game.conceal(self.state, party)
             self.private = read_private(archive.root)
@@ -192,12 +195,15 @@ class Session:
                                        f"{t.sender}{why}")
             if wait_for_dice and self.shares_of(seq, "all") is None:
                 break
+            dice = self.dice_for(seq)
             try:
-                res = resolve(self.game, self.state, t, dice=self.dice_for(seq), name=f.name,
+                res = resolve(self.game, self.state, t, dice=dice, name=f.name,
                               held=self.held, draws=self.draws,
                               **self._sealed_resolution(seq, t, f.name))
             except NeedsDice:
                 break
+            if self.sealed and self.own_standin is None and dice.stands_in(self.party):
+                self.own_standin = seq
             rolled = bool(res.results.rolls)
             logged = res.results.rolls
             if self.sealed:   # results publish the rolls both sides compute: the public ones
@@ -207,7 +213,17 @@ class Session:
                 nxt = self.ledger.files[seq]
                 claimed = nxt.payload.results  # type: ignore[union-attr]
                 if claimed is not None:
-                    compare_results(claimed, res.results, name=nxt.name)
+                    try:
+                        compare_results(claimed, res.results, name=nxt.name)
+                    except FileRejected as e:
+                        if self.own_standin is None:
+                            raise
+                        # no proof of anything: this side's own private dice are unknown here
+                        raise ArchiveError(
+                            f"{e}: not audited: file {self.own_standin} rolled {self.party}'s "
+                            f"private dice, which only {self.party}'s key or its final reveal "
+                            f"opens (the replay stops before file {seq}; `pbem verify` audits "
+                            "the whole game once it is over)") from None
             self.state = res.state
             if not self.keep_states:
                 self.states.clear()

@@ -1,11 +1,13 @@
 """Many complete games bot against bot through the real signed-file exchange, both modes.
 
 Holdfast: 200 Race to Tunis games (100 peer, 100 hosted, random and heuristic bots) and
-three heuristic 16-turn campaigns in each mode. Baptism By Fire: 20 games of its playable
+three heuristic 16-turn campaigns in each mode. Baptism By Fire: 21 games of its playable
 scenarios, 5.2 (4 turns) and 5.4 (5 turns), each 6 peer and 4 hosted, random and heuristic
-bots alternating; peer and hosted only (it has no sealed mode: pbem.core.sealed.can_seal is
-False, docs/bcs.md). 3 minutes on two quiet cores (15-18 s of CPU a game; 15 minutes when
-other work loaded the machine to 7). Every archive of every game is verified with `pbem
+bots alternating, and one sealed game of 5.2 with the heuristic bots (a sealed game costs
+about 60-150 s of CPU against 15-18 s: the conformance suite plays 5.2 and 5.4 sealed with the
+random bots, tests/games/bcs/test_sealed_attacks.py 5.4 with the heuristic ones, and
+`bench/bcs_sealed.py` as many as asked). About 4 minutes on two quiet cores (longer when
+other work loads the machine). Every archive of every game is verified with `pbem
 verify`, replayed against the live state and searched for the other side's secrets; every
 game must end with a result (no dead end). Games run in a process pool (one worker per core).
 PBEM_BULK_SCALE scales the counts (e.g. 0.1 for a quick run).
@@ -27,9 +29,9 @@ PLAN = {  # game -> [(scenario, mode, games, styles)]
                  ("race-to-tunis", "hosted", 100, ("random", "heuristic")),
                  ("campaign", "peer", 3, ("heuristic",)),
                  ("campaign", "hosted", 3, ("heuristic",))],
-    # Baptism By Fire: no sealed mode (pbem.core.sealed.can_seal is False, docs/bcs.md)
     "bcs": [("5.2", "peer", 6, ("random", "heuristic")),
             ("5.2", "hosted", 4, ("random", "heuristic")),
+            ("5.2", "sealed", 1, ("heuristic",)),
             ("5.4", "peer", 6, ("random", "heuristic")),
             ("5.4", "hosted", 4, ("random", "heuristic"))],
 }

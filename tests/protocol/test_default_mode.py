@@ -24,7 +24,7 @@ def keys(tmp_path):
 @pytest.mark.parametrize("game, scenario, side, extra, mode", [
     ("holdfast", "race-to-tunis", "allied", [], "sealed"),
     ("kasserine", "historical", "axis", [], "sealed"),
-    ("bcs", "5.2", "allied", ["--option", "entry_blocking=five_hex_errata"], "peer"),
+    ("bcs", "5.2", "allied", ["--option", "entry_blocking=five_hex_errata"], "sealed"),
     ("holdfast", "race-to-tunis", "allied", ["--referee", "{ref}"], "hosted"),
 ])
 def test_pbem_new_without_a_mode(tmp_path, keys, game, scenario, side, extra, mode):

@@ -116,3 +116,51 @@ def test_a_fact_opened_before_is_opened_again_when_the_file_commits_a_newer_vers
     assert [(o.version, o.value) for o in openings] == [(0, False)]
     theirs.take(_turn(4, commits, openings), "0004-red.pbem")
     assert theirs.shown("red", "red.pd.f", 4, reply=False) == (True, False)
+
+
+class _Knowing(_Game):
+    """The other side's processor: its knowledge state knows red-7.steps at `known` (opened
+    before); each order reveals it; disclose records what is written in."""
+
+    def __init__(self, known: int) -> None:
+        super().__init__(now={})
+        self.known, self.written = known, []
+
+    def facts(self, state, side):
+        return {"red-7.steps": self.known} if side == "red" else {}
+
+    def reveals(self, state, side, order):
+        return [("red", "red-7.steps")]
+
+    def disclose(self, state, owner, values):
+        self.written.append((owner, dict(values)))
+
+
+def _opened_at(value: int, version: int):
+    k = salt(KEY, "red-7.steps", version)
+    return (FactCommit(fact="red-7.steps", version=version,
+                       hash=commit(GAME_ID, "red", "red-7.steps", version, value, k)),
+            sealing.Opening(fact="red-7.steps", version=version, value=value, salt=k.hex()))
+
+
+def test_a_known_fact_opened_again_at_a_new_value_is_written_in():
+    """A fact the other side knows (opened at 1) that its owner's hidden outcome changed since
+    (BbF: a step rebuilt by Replacements, which the rules on the knowledge state cannot
+    follow) is opened again at its new version (2) by the next file that reveals it: the
+    receiver writes the new value in, where before it kept the stale one (a sealed BbF game
+    parted on a unit its knowledge state then destroyed). A file that reveals it without
+    opening it leaves the known value to the rules."""
+    game = _Knowing(known=1)
+    theirs = sealing.Facts(game, GAME_ID, "blue")
+    c0, o0 = _opened_at(1, 0)
+    theirs.take(_turn(2, [c0], [o0]), "0002-red.pbem")
+    c1, o1 = _opened_at(2, 1)
+    theirs.take(_turn(4, [c1], [o1]), "0004-red.pbem")
+    sealing.check_reveals(game, theirs, "blue", "red", None, "order", next_name=None,
+                          name="0004-red.pbem", seq=4)
+    assert game.written == [("red", {"red-7.steps": 2})]
+    game.written.clear()
+    theirs.take(_turn(6, [], []), "0006-red.pbem")
+    sealing.check_reveals(game, theirs, "blue", "red", None, "order", next_name=None,
+                          name="0006-red.pbem", seq=6)
+    assert game.written == []                  # known at its latest version: the rules follow

@@ -113,20 +113,29 @@ class BcsEngine:
                 raise IllegalOrder("'... opens ...' is a sealed game's projection",
                                    rule=sealed.SEALED_RULE)
             order = order.order
+        ins: list[str] = []
         if state.sealed:                               # slot tokens -> this state's pieces
+            before = sealed.pool_snapshot(state, side, order)
+            sealed.take_from_pool(state, side, order)
             order = sealed.resolve_slots(state, order)
-        if isinstance(order, objective.Exit):          # BbF 4.0 (objective.py)
-            objective.exit_order(state, side, order, ctx)
-        elif isinstance(order, objective.OpenObjective):
-            objective.open_order(state, side, ctx)
-        else:
-            actions.apply(state, side, order, ctx)
+            ins = sealed.from_off_map(state, side, order)
+        try:
+            if isinstance(order, objective.Exit):          # BbF 4.0 (objective.py)
+                objective.exit_order(state, side, order, ctx)
+            elif isinstance(order, objective.OpenObjective):
+                objective.open_order(state, side, ctx)
+            else:
+                actions.apply(state, side, order, ctx)
+        except IllegalOrder:
+            if state.sealed:                           # a refused order took nothing
+                sealed.pool_restore(state, before)
+            raise
         objective.maybe_draw(state, side, ctx)         # BBF-4.0-a: at his first order of 19 Feb
         if state.sealed:
             sealed.assign_slots(state)
             if state.concealed:
                 sealed.rebase_standins(state)
-            sealed.mark_seen(state, seen)
+            sealed.mark_seen(state, seen + sealed.named_entering(state, side, ins, order))
 
     def view(self, state: BcsState, side: str) -> BcsView:
         """What one side may know."""
@@ -205,10 +214,8 @@ class BcsEngine:
         return objective.disclose(state, owner, values, public)
 
     # -- sealed mode (sealed.py, docs/sealed.md 5h) ----------------------------------------
-    #: Not offered yet: units entering from off the map are named in the projection, and the
-    #: ZOC of stacks with hidden Prepared units is not claimed (docs/sealed.md 5h, "What the
-    #: port still needs"); whole sealed games already play through the real exchange.
-    sealed_ready = False
+    #: Offered (docs/sealed.md 5h, "What the port still leaves open" lists what is not exact)
+    sealed_ready = True
     #: the option that marks a sealed game: in every sealed proposal, in no other (genesis.py)
     sealed_only_options = {"sealed_game": True}
 

@@ -20,7 +20,7 @@ not the top, 5.5e) and its steps are the slot's facts:
 and, per side: ``S.air`` (Air Points), ``S.arty`` (the pool, the free points and the points
 assigned to each HQ, 8.0d), ``S.rebuilding`` (9.4c), ``S.pd.FORMATION`` (Prepared Defense,
 1.5b), ``S.support.FORMATION.I.unit|steps`` (the units in Support, 9.2: the markers are public,
-the units are not), ``S.off.UNIT.steps`` (a unit off the map, its id taken as public: the
+the units are not), ``S.off`` (the steps of each unit off the map, one fact: the
 scenario's order of arrival is printed), and ``axis.objective``: the Axis's Victory Objective,
 a private draw (docs/sealed.md 5a) that his processor alone holds, opened by his order
 ``open objective`` when the rules need it (objective.py).
@@ -43,12 +43,15 @@ import msgspec
 from pbem.core.dice import NoDice
 from pbem.core.errors import IllegalOrder, OrderSyntaxError
 from pbem.core.game import Context, NeedsDice
+from pbem.games.bcs.board import face, has_zoc, is_av
 from pbem.games.bcs.loader import STANDIN_MARK
 from pbem.games.bcs.objective import OBJECTIVES
 from pbem.games.bcs.replacements import REBUILT, SEEN
 from pbem.games.bcs.state import SIDES, BcsState, Piece, SidePrivate, other
-from pbem.games.bcs.support import in_support, markers, stand_off_range
+from pbem.games.bcs.support import (has_access, in_support, markers, stand_off_range,
+                                    temp_dropped)
 from pbem.games.bcs.view import build_view, secrets, top_unit
+from pbem.games.bcs.zoc import VISIBILITY
 
 TOKEN = "slot-"                              # a slot in an order: slot-axis-7
 _TOKEN = re.compile(r"^slot-(allied|axis)-([1-9][0-9]{0,4})$")
@@ -81,19 +84,25 @@ def assign_slots(state: BcsState) -> None:
         for pid in [pid for pid in slots if pid not in on]:
             del slots[pid]
         need = [p for pid, p in on.items() if pid not in slots]
-        if not need:
-            continue
-        tops = _tops(state, side)
+        # a knowledge state gives a unit that entered unseen the slot its projection named
+        # (take_from_pool): the others skip it, as they did on the owner's state
+        used = set(slots.values())
+        n = base = state.nslots.get(side, 0)
+        tops = _tops(state, side, known_only=side in state.concealed) if need else {}
         for p in sorted(need, key=lambda p: (p.hex, tops.get(p.hex) != p.id, p.id)):
-            n = state.nslots.get(side, 0) + 1
-            state.nslots[side] = n
+            n += 1
+            while n in used:
+                n += 1
             slots[p.id] = n
+            used.add(n)
+        state.nslots[side] = max([base, *used])
 
 
-def _tops(state: BcsState, side: str) -> dict[str, str]:
+def _tops(state: BcsState, side: str, known_only: bool = False) -> dict[str, str]:
     by_hex: dict[str, list[Piece]] = {}
     for p in _map_units(state, side):
-        by_hex.setdefault(p.hex, []).append(p)
+        if not (known_only and STANDIN_MARK in p.id):
+            by_hex.setdefault(p.hex, []).append(p)
     return {h: top_unit(units).id for h, units in by_hex.items()}
 
 
@@ -141,9 +150,10 @@ def facts(state: BcsState, side: str) -> dict[str, Any]:
         for i, p in enumerate(sorted(in_support(state, fid), key=lambda p: p.id), 1):
             out[f"{side}.support.{fid}.{i}.unit"] = p.id
             out[f"{side}.support.{fid}.{i}.steps"] = p.steps
-    for p in sorted(state.pieces.values(), key=lambda p: p.id):
-        if p.side == side and p.kind == "unit" and p.status == "off":
-            out[f"{side}.off.{p.id}.steps"] = p.steps
+    # one fact for every unit off the map: a fact per unit would show, by its name leaving the
+    # commitments, which unit of an arrival entered under another top
+    out[f"{side}.off"] = {p.id: p.steps for p in sorted(state.pieces.values(), key=lambda p: p.id)
+                          if p.side == side and p.kind == "unit" and p.status == "off"}
     if priv.objective:                 # BbF 4.0: the Axis's drawn Victory Objective
         out[f"{side}.{OBJECTIVE_FACT}"] = priv.objective
     if side in state.concealed:
@@ -337,10 +347,11 @@ def project(state: BcsState, side: str, order: Any) -> str:
         return _seen_repls(state, side, order)
     opens = [f for w, f in own_reveals(state, side, order) if w == side]
     text = ENGINE.format_order(order)
-    slots = state.slots.get(side, {})
+    slots = {**state.slots.get(side, {}), **entering_tokens(state, side, order)}
 
     def sub(m: re.Match[str]) -> str:
-        """A word that is one of side's units on the map -> its slot token."""
+        """A word that is one of side's units on the map (or entering it unseen under another
+        top) -> its slot token."""
         w = m.group(0)
         p = state.pieces.get(w)
         if p is not None and p.side == side and w in slots:
@@ -512,6 +523,8 @@ def own_reveals(state: BcsState, side: str, order: Any) -> list[tuple[str, str]]
         named = [order.unit]
     elif isinstance(order, o.Retreat):
         named = list(order.units)
+    elif isinstance(order, o.Support) and order.on:     # 9.2e: its Support markers read it
+        named = [order.unit]
     elif type(order).__name__ == "Exit":              # BbF 4.0: exits are public by unit
         named = [order.unit]
     elif type(order).__name__ == "OpenObjective":     # BbF 4.0: the Axis opens his objective
@@ -521,7 +534,12 @@ def own_reveals(state: BcsState, side: str, order: Any) -> list[tuple[str, str]]
     elif isinstance(order, o.Activate):
         out = _activation_reveals(state, side, order.formation)
     elif isinstance(order, o.End):
-        out = _isolation_reveals(state, side)
+        out = _isolation_reveals(_restacked(state, side, {}), side)
+    elif isinstance(order, o.Answer):
+        out = _resumed_end_reveals(state, side, order)
+    if state.sealed and hidden_legality(order) and not _SIMULATING \
+            and side not in state.concealed:   # (on a knowledge state: only facts known)
+        out += _trial_reveals(state, side, order)
     for pid in named:
         out += _slot_facts(state, side, pid)
     if isinstance(order, (o.Attack, o.Shock)) and order.unit in state.pieces:
@@ -570,11 +588,48 @@ def _activation_reveals(state: BcsState, side: str, fid: str) -> list[tuple[str,
     return out
 
 
-def _isolation_reveals(state: BcsState, side: str) -> list[tuple[str, str]]:
+def _restacked(state: BcsState, side: str, answers: dict[str, str]) -> BcsState | None:
+    """A copy of state with the restacking an `end` of side begins with done (5.5d), with the
+    answers given; None when it asks its owner (the `end` then waits for the answer)."""
+    from pbem.games.bcs.movement import restack
+    from pbem.games.bcs.reactions import Ask
+    from pbem.games.bcs.state import Reaction
+
+    trial = msgspec.json.decode(msgspec.json.encode(state), type=BcsState)
+    trial.resolving = Reaction(side="", topic="", by=side, order="end", answers=dict(answers))
+    try:
+        restack(trial, side, Context(NoDice()))
+    except (Ask, NeedsDice, IllegalOrder):
+        return None
+    trial.resolving = None
+    return trial
+
+
+def _resumed_end_reveals(state: BcsState, side: str, order: Any) -> list[tuple[str, str]]:
+    """An answer that resumes side's own `end` (its restacking asked him, 5.5d): Isolation's
+    reveals, judged on the position after the restacking."""
+    from pbem.games.bcs import orders as o
+    from pbem.games.bcs.reactions import answer_key
+
+    w = state.wait
+    if w is None or w.by != side or w.side != side or not w.order:
+        return []
+    try:
+        if not isinstance(o.parse_order(w.order), o.End):
+            return []
+    except OrderSyntaxError:
+        return []
+    answers = {**w.answers, answer_key(w, side, order.mode): order.mode}
+    return _isolation_reveals(_restacked(state, side, answers), side)
+
+
+def _isolation_reveals(state: BcsState | None, side: str) -> list[tuple[str, str]]:
     """10.5: the steps of the active Formation's units that Isolation reaches, as side's state
     judges it (out of Command Radius or without a Safe Path)."""
     from pbem.games.bcs.command import exempt, in_radius, safe_path
 
+    if state is None:                  # the restacking asks first: the answer opens them
+        return []
     act = state.activation
     if act is None or act.side != side:
         return []
@@ -590,11 +645,302 @@ def _isolation_reveals(state: BcsState, side: str) -> list[tuple[str, str]]:
             loss = (2 if out_ and nosafe else 1) + (1 if blocked else 0)
             if p.steps <= loss:
                 dead.add(p.id)
+    for u in sorted(dead):          # named as it dies (a public event): its stand-in, a copy
+        out += _slot_facts(state, side, u, ("unit", "face"))     # of its top, may be exempt
     for h in sorted({state.pieces[u].hex for u in dead}):      # 5.5e: the tops left
         rest = [p for p in _hex_units(state, side, h) if p.id not in dead]
         if rest:
             out += _slot_facts(state, side, top_unit(rest).id, ("unit", "face"))
     return out
+
+
+# -- what a stack shows of the units under its top (docs/sealed.md 5h, item 8) ---------------
+_SIMULATING: list[bool] = []          # a trial resolution of an order is under way
+
+
+def _profile(state: BcsState, units: list[Piece]) -> tuple[bool, bool, int, frozenset[str]]:
+    """What the other side's rules read of a stack's units without naming them: whether one
+    projects a ZOC (6.0a, 6.0b), whether one is an AV unit (a Real AV EZOC, 6.0h), the longest
+    Engagement Zone of its AV units (6.1a, at most 4 hexes), and the Formations whose Support
+    its units have now (a Support AV EZOC, the supported flag, Stand Off Engagement Zones:
+    6.0h, 9.2g, 7.1m)."""
+    av = [p for p in units if is_av(p)]
+    rng = max((min(face(p).range, VISIBILITY) for p in av), default=0)   # type: ignore[union-attr]
+    return (any(has_zoc(p) for p in units), bool(av), rng,
+            frozenset(p.formation for p in units if has_access(state, p)))
+
+
+def _join(a: tuple[bool, bool, int, frozenset[str]], b: tuple[bool, bool, int, frozenset[str]]
+          ) -> tuple[bool, bool, int, frozenset[str]]:
+    return (a[0] or b[0], a[1] or b[1], max(a[2], b[2]), a[3] | b[3])
+
+
+def exceeding(state: BcsState, side: str) -> list[str]:
+    """side's units under a top, not seen by the other side (``Piece.revealed``), whose ZOC,
+    Engagement Zone or Support the other side's stand-in would not give: its stand-in is a copy
+    of the top (conceal, rebase_standins) with the top's Formation or, once opened, the unit's
+    own, so a unit matters when its hex shows another profile with it than with either copy."""
+    by_hex: dict[str, list[Piece]] = {}
+    for p in _map_units(state, side):
+        by_hex.setdefault(p.hex, []).append(p)
+    slots = state.slots.get(side, {})
+    out: list[str] = []
+    for units in by_hex.values():
+        if len(units) < 2:
+            continue
+        top = top_unit(units)
+        known = [p for p in units if p.id == top.id or p.revealed]
+        base = _profile(state, known)
+        for u in sorted((p for p in units if p not in known),
+                        key=lambda p: (slots.get(p.id, 0), p.id)):
+            real = _join(base, _profile(state, [u]))
+            gone = u.dropped or temp_dropped(state, u)        # its marker is public (9.2i)
+            copies = [msgspec.structs.replace(top, id=f"{top.id}{STANDIN_MARK}0", formation=g,
+                                              dropped=gone)
+                      for g in sorted({top.formation, u.formation})]
+            if any(_join(base, _profile(state, [c])) != real for c in copies):
+                out.append(u.id)
+                base = real
+    return out
+
+
+def _trial_reveals(state: BcsState, side: str, order: Any) -> list[tuple[str, str]]:
+    """What side's order changes that the other side sees, found by resolving it on a copy up
+    to its first die or question: the identity and face of each hidden unit that becomes a
+    stack's top (5.5e: a restacking, a retreat, an answer placing units ...), and of each hidden
+    unit that matters to its stack's profile after it (``exceeding``); opened before the order
+    runs, so the other side's knowledge state holds the unit itself from then on."""
+    trial = _trial(state, side, order)
+    before = _tops(state, side)
+    out: list[tuple[str, str]] = []
+    for h, top in sorted(_tops(trial, side).items()):
+        if before.get(h) != top:
+            out += _slot_facts(state, side, top, ("unit", "face"))
+    for pid in exceeding(trial, side):
+        out += _slot_facts(state, side, pid, ("unit", "face"))
+    return out
+
+
+_TRIALS: dict[bytes, BcsState] = {}
+
+
+def _trial(state: BcsState, side: str, order: Any) -> BcsState:
+    """A copy of state with the order resolved on it up to its first die or question (not to
+    be changed: the last few are kept by the encoded state, side and order, since an order's
+    reveals and projection are read several times before it runs)."""
+    from pbem.games.bcs.engine import ENGINE
+
+    raw = msgspec.json.encode(state)
+    key = b"\0".join((raw, side.encode(), msgspec.json.encode(order)))
+    if key in _TRIALS:
+        return _TRIALS[key]
+    trial = msgspec.json.decode(raw, type=BcsState)
+    _SIMULATING.append(True)
+    try:
+        ENGINE.apply(trial, side, order, Context(NoDice()))
+    except (NeedsDice, IllegalOrder):
+        pass
+    finally:
+        _SIMULATING.pop()
+    if len(_TRIALS) >= 8:
+        del _TRIALS[next(iter(_TRIALS))]
+    _TRIALS[key] = trial
+    return trial
+
+
+# -- units entering from off the map (docs/sealed.md 5h, item 1) ----------------------------
+def arriving(state: BcsState, side: str, order: Any) -> list[str]:
+    """side's combat units off the map that a move brings on."""
+    from pbem.games.bcs import orders as o
+
+    if not isinstance(order, o.Move):
+        return []
+    return [u for u in order.units if (p := state.pieces.get(u)) is not None
+            and p.side == side and p.kind == "unit" and p.status == "off"]
+
+
+def entering_tokens(state: BcsState, side: str, order: Any) -> dict[str, int]:
+    """side's units a move brings onto the map under another top, unseen by the other side,
+    each with the slot it will hold: the projection names them by that slot, never by id (the
+    other processor takes a unit of its pool for each, ``take_from_pool``). A unit that becomes
+    a top, or whose stack's profile needs it (``exceeding``), is named: the other side sees it."""
+    ins = arriving(state, side, order)
+    if not ins or not state.sealed:
+        return {}
+    trial = _trial(state, side, order)
+    tops = _tops(trial, side)
+    shown = set(exceeding(trial, side))
+    out: dict[str, int] = {}
+    for u in ins:
+        q, n = trial.pieces.get(u), trial.slots.get(side, {}).get(u)
+        if q is not None and q.status == "map" and n is not None and tops.get(q.hex) != u \
+                and u not in shown:
+            out[u] = n
+    return out
+
+
+def from_off_map(state: BcsState, side: str, order: Any) -> list[str]:
+    """side's combat units not on the map that an order names to bring on: a move's arrivals,
+    a unit re-concentrating from Support (9.2f) or an independent assigned (9.5)."""
+    from pbem.games.bcs import orders as o
+
+    if isinstance(order, o.Move):
+        return arriving(state, side, order)
+    if (isinstance(order, o.Support) and not order.on) or \
+            (isinstance(order, o.Assign) and order.formation):
+        p = state.pieces.get(order.unit)
+        if p is not None and p.side == side and p.kind == "unit" and p.status != "map":
+            return [order.unit]
+    return []
+
+
+def named_entering(state: BcsState, side: str, ins: list[str], order: Any) -> list[str]:
+    """Of the units an order brought onto the map (``ins``, from_off_map, ids before it), those
+    its projection named under another top, which the other side now knows
+    (``Piece.revealed``): every one an order other than a move names (a re-concentration or an
+    assignment names its unit: the sealed port shows it, docs/sealed.md 5h); of a move's, on a
+    knowledge state of side every one named by its id, on side's own state those ``exceeding``
+    names (as ``entering_tokens`` chose them)."""
+    from pbem.games.bcs import orders as o
+
+    tops = _tops(state, side)
+    under = [u for u in ins if (p := state.pieces.get(u)) is not None and p.status == "map"
+             and tops.get(p.hex) != u]
+    if side in state.concealed or not isinstance(order, o.Move):
+        return [u for u in under if STANDIN_MARK not in u]
+    shown = set(exceeding(state, side))
+    return [u for u in under if u in shown]
+
+
+POOL = f"{STANDIN_MARK}pool"                  # a pool unit whose name is not certain
+
+
+def _base(pid: str) -> str:
+    return pid.partition(STANDIN_MARK)[0]
+
+
+def _uncertain(state: BcsState, p: Piece) -> Piece:
+    """p, off the map, renamed as a unit of the pool whose name is not certain (the counter's
+    data, the id ``UNIT--standinpool``: a stand-in's id never names a unit)."""
+    state.pieces.pop(p.id, None)
+    q = msgspec.structs.replace(p, id=_base(p.id) + POOL)
+    state.pieces[q.id] = q
+    return q
+
+
+def take_from_pool(state: BcsState, side: str, order: Any) -> None:
+    """On a knowledge state, before a projected move of the concealed side runs: each unit it
+    brings on by a slot not given yet takes a unit of that side's pool (the units off the map:
+    one of the active Formation, due, able to enter by the path's first hex and to walk it),
+    which becomes that slot's stand-in (``PICK--standinN``) and is kept aside in ``picked``;
+    the other due units of that Formation off the map are then of uncertain name
+    (``UNIT--standinpool``: any of them may be the one that entered). A unit the move names
+    comes back to its name: from an uncertain one, from the unit an earlier stand-in took
+    (another unit of its Formation taking its place there), or from a unit of the pool."""
+    from pbem.games.bcs import orders as o
+    from pbem.games.bcs.board import entry_hexes
+    from pbem.games.bcs.movement import walk
+
+    if side not in state.concealed or not isinstance(order, o.Move):
+        return
+    picked = state.picked.setdefault(side, {})
+    named = [u for u in order.units if not _TOKEN.match(u)]
+    for u in named:
+        p = state.pieces.get(u)
+        if (p is not None and p.status == "off") or (p is None and STANDIN_MARK in u):
+            continue
+        if p is None and (q := state.pieces.get(u + POOL)) is not None and q.status == "off":
+            state.pieces.pop(q.id)
+            state.pieces[u] = msgspec.structs.replace(q, id=u)
+            continue
+        where = next((n for n, q in picked.items() if _base(q.id) == u), None)
+        if where is None:
+            _fill(state, side, u, named)
+            continue
+        back = picked[where]
+        spare = _pool(state, side, back.formation, named)
+        if spare:
+            picked[where] = msgspec.structs.replace(state.pieces.pop(spare[0].id),
+                                                    id=_base(spare[0].id) + POOL)
+            state.pieces[u] = msgspec.structs.replace(back, id=u)
+    act = state.activation
+    given = set(state.slots.get(side, {}).values())
+    for w in order.units:
+        m = _TOKEN.match(w)
+        if not m or m.group(1) != side or int(m.group(2)) in given:
+            continue
+        n = int(m.group(2))
+        pool = _pool(state, side, act.formation if act is not None else "", named)
+        due = [p for p in pool if p.arrives <= state.turn and order.path
+               and order.path[0] in entry_hexes(state, p)]
+        pick = next((p for p in due if _walks(walk, state, p, order)), None) or \
+            (due or pool or [None])[0]
+        if pick is None:
+            continue
+        state.pieces.pop(pick.id)
+        picked[str(n)] = msgspec.structs.replace(pick, id=_base(pick.id) + POOL)
+        sid = f"{_base(pick.id)}{STANDIN_MARK}{n}"
+        state.pieces[sid] = msgspec.structs.replace(pick, id=sid)
+        state.slots.setdefault(side, {})[sid] = n
+        given.add(n)
+        for q in list(state.pieces.values()):
+            if q.side == side and q.kind == "unit" and q.status == "off" \
+                    and q.formation == pick.formation and q.arrives <= state.turn \
+                    and STANDIN_MARK not in q.id and q.id not in named:
+                _uncertain(state, q)
+
+
+def pool_snapshot(state: BcsState, side: str, order: Any) -> Any:
+    """What take_from_pool may change, kept so that a refused order changes nothing."""
+    from pbem.games.bcs import orders as o
+
+    if side not in state.concealed or not isinstance(order, o.Move):
+        return None
+    return msgspec.to_builtins((state.pieces, state.slots, state.picked))
+
+
+def pool_restore(state: BcsState, snapshot: Any) -> None:
+    """Put back what pool_snapshot kept (nothing when it kept nothing)."""
+    if snapshot is None:
+        return
+    pieces, slots, picked = snapshot
+    state.pieces = msgspec.convert(pieces, type=dict[str, Piece])
+    state.slots = msgspec.convert(slots, type=dict[str, dict[str, int]])
+    state.picked = msgspec.convert(picked, type=dict[str, dict[str, Piece]])
+
+
+def _fill(state: BcsState, side: str, uid: str, named: list[str]) -> None:
+    """A unit a move names that this state has nowhere (its name went with a pool unit a
+    stand-in took and later gave up): a unit of its Formation leaves the pool for it."""
+    from pbem.games.bcs.board import bdata
+    from pbem.games.bcs.setup import new_state
+
+    u = bdata().units.get(uid)
+    if uid in state.pieces or u is None or u.side != side or STANDIN_MARK in uid:
+        return
+    spare = _pool(state, side, u.formation, named)
+    fresh = new_state(state.scenario, dict(state.options)).pieces.get(uid)
+    if spare and fresh is not None:
+        del state.pieces[spare[0].id]
+        fresh.status, fresh.hex = "off", ""
+        state.pieces[uid] = fresh
+
+
+def _pool(state: BcsState, side: str, formation: str, named: list[str]) -> list[Piece]:
+    """side's units off the map of a Formation (any, if it has none), not named by the order,
+    those of uncertain name first, then by counter."""
+    off = [p for p in sorted(state.pieces.values(),
+                             key=lambda p: (not p.id.endswith(POOL), _base(p.id)))
+           if p.side == side and p.kind == "unit" and p.status == "off" and p.id not in named]
+    return [p for p in off if p.formation == formation] or off
+
+
+def _walks(walk: Any, state: BcsState, p: Piece, order: Any) -> bool:
+    try:
+        walk(state, p, list(order.path), {p.id})
+    except IllegalOrder:
+        return False
+    return True
 
 
 def _move_reveals(state: BcsState, side: str, order: Any) -> list[tuple[str, str]]:
@@ -668,13 +1014,13 @@ def _disclose_one(state: BcsState, owner: str, fact: str, value: Any) -> bool:
         p = state.pieces[pid]
         what = m.group(3)
         if what == "unit":
-            if not isinstance(value, str) or value in state.pieces:
+            if not isinstance(value, str) or value == pid:
                 return value == pid
             try:
                 u = bdata().units[value]
             except KeyError:
                 return False
-            if STANDIN_MARK in value or u.side != owner:
+            if STANDIN_MARK in value or u.side != owner or not _unpick(state, owner, n, value):
                 return False
             state.pieces.pop(pid)
             p.id, p.formation = value, u.formation
@@ -725,6 +1071,31 @@ def _disclose_one(state: BcsState, owner: str, fact: str, value: Any) -> bool:
     return False
 
 
+def _unpick(state: BcsState, owner: str, n: int, uid: str) -> bool:
+    """Before slot n's stand-in becomes the unit uid: the unit its entry took from the pool
+    (``picked``) goes back there if uid was still in the pool, or to the stand-in that took uid;
+    False when uid is a piece elsewhere (the opening does not fit this state)."""
+    picked = state.picked.setdefault(owner, {})
+    mine = picked.pop(str(n), None)
+    q = state.pieces.get(uid) or state.pieces.get(uid + POOL)
+    if q is not None:
+        if q.status != "off" or q.side != owner:
+            if mine is not None:
+                picked[str(n)] = mine
+            return False
+        del state.pieces[q.id]               # uid was in the pool: the unit taken goes back
+        if mine is not None:
+            _uncertain(state, mine)
+        return True
+    where = next((k for k, x in picked.items() if _base(x.id) == uid), None)
+    if where is not None:                    # another stand-in took uid: it takes this one's
+        if mine is not None:
+            picked[where] = mine
+        else:
+            del picked[where]
+    return True
+
+
 def rebase_standins(state: BcsState) -> None:
     """Keep a knowledge state's stand-ins under their tops (5.5e): in each hex where the
     concealed side has stand-ins and known units, every stand-in becomes a copy of the known
@@ -749,7 +1120,9 @@ def rebase_standins(state: BcsState) -> None:
                 old = p.id
                 state.pieces.pop(old)
                 p.id = new
-                if f"{slot_name(side, n)}.formation" not in state.known.get(side, []):
+                if f"{slot_name(side, n)}.formation" not in state.known.get(side, []) \
+                        and str(n) not in state.picked.get(side, {}):
+                    # (a unit that entered in an Activation is of its Formation: public)
                     p.formation = top.formation
                 state.pieces[new] = p
                 state.slots[side].pop(old)

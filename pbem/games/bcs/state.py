@@ -202,6 +202,9 @@ class BcsState(msgspec.Struct, kw_only=True):
     nslots: dict[str, int] = {}  # side -> slots given so far (public)
     concealed: list[str] = []    # a knowledge state: the sides whose hidden facts are stand-ins
     known: dict[str, list[str]] = {}   # concealed side -> its facts opened in this state
+    picked: dict[str, dict[str, Piece]] = {}   # a knowledge state: concealed side -> slot ->
+                                 # the unit off the map taken as the stand-in of a unit that
+                                 # entered under another top (sealed.take_from_pool)
 
     @property
     def date(self) -> str:

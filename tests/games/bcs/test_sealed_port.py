@@ -1,4 +1,4 @@
-"""Baptism By Fire's sealed port, groundwork (pbem/games/bcs/sealed.py, docs/sealed.md 5h).
+"""Baptism By Fire's sealed port (pbem/games/bcs/sealed.py, docs/sealed.md 5h).
 
 Over positions of real bot games of 5.2 and 5.4: the public projection holds nothing a view
 masks and does not change with a hidden fact; the facts hold every hidden value; disclose
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 import msgspec
@@ -155,11 +156,11 @@ def _strings(x: Any) -> set[str]:
 
 
 def test_the_engine_seals_only_a_sealed_game():
-    """BbF implements the sealed interface, not yet offered to players; only a game set up with
-    the option sealed_game (which sealed_options sets) gives slots and reads the objective only
-    once opened."""
+    """BbF implements the sealed interface and offers it; only a game set up with the option
+    sealed_game (which sealed_options sets) gives slots and reads the objective only once
+    opened."""
     assert all(callable(getattr(ENGINE, m, None)) for m in SEALED_METHODS)
-    assert not can_seal(ENGINE)           # not offered to players yet (ENGINE.sealed_ready)
+    assert can_seal(ENGINE)
     assert ENGINE.sealed_options({"x": 1}) == {"x": 1, "sealed_game": True}
     peer = ENGINE.setup("5.2", OPTIONS)
     assert not peer.sealed and not peer.slots and not peer.nslots
@@ -634,3 +635,163 @@ def test_open_objective_is_refused_unless_the_rules_need_it():
                           (early, "axis", "do not need")):
         with pytest.raises(IllegalOrder, match=why):
             ENGINE.apply(st, side, order, Context(KeyedDice(bytes(32))))
+
+
+# -- item 8: what a stack shows of the units under its top -------------------------------
+def _mixed_position() -> Any:
+    """A sealed position: Schutte activated, i-5-pz in its Support (9.2); iii-104-inf (top)
+    and iv-104-inf (hidden under it, both Schutte, Support access) in B8.19; 49-pio of
+    Gerhardt (no Support) alone in B9.19, next to it."""
+    from pbem.core.rulecases import Case
+    from pbem.games.bcs.rulecases import BcsCases
+
+    st = BcsCases().build(Case(id="item-8", position={
+        "options": {"sealed_game": True}, "active": "schutte",
+        "units": [{"id": "schutte-hq", "hex": "B11.19"}, {"id": "iii-104-inf", "hex": "B8.19"},
+                  {"id": "iv-104-inf", "hex": "B8.19"}, {"id": "49-pio", "hex": "B9.19"},
+                  {"id": "i-5-pz", "support": True}]}))
+    bs.assign_slots(st)
+    bs.mark_seen(st)
+    return st
+
+
+class NoProfiles(SealedBcs):
+    """The test engine without the openings of units a stack's profile reads (item 8)."""
+
+    def reveals(self, state: Any, side: str, order: Any) -> list[tuple[str, str]]:
+        """The reveals as if no order's trial resolution ran."""
+        bs._SIMULATING.append(True)
+        try:
+            return super().reveals(state, side, order)
+        finally:
+            bs._SIMULATING.pop()
+
+
+def test_a_hidden_unit_whose_support_its_stand_in_would_not_give_is_opened():
+    """6.0h, 9.2g (docs/sealed.md 5h item 8): a hidden unit with its Formation's Support that
+    moves under a top without it makes the stack 'supported' (a Support AV EZOC); the other
+    side's stand-in, a copy of the top, would not be. Its move opens its identity and face,
+    so both knowledge states keep the public state; without that opening they part."""
+    st = _mixed_position()
+    assert bs.exceeding(st, "axis") == []               # its top gives the same Support
+    line = "move iv-104-inf B8.19 B9.19"
+    k = bs.slot_name("axis", st.slots["axis"]["iv-104-inf"])
+    assert bs.reveals(st, "axis", GAME.parse_order(line)) == [("axis", f"{k}.unit"),
+                                                                ("axis", f"{k}.face")]
+    assert bs.project(st, "axis", GAME.parse_order(line)).endswith(
+        f" opens {k}.unit {k}.face")
+    sp = SealedPlay(GAME, _mixed_position(), b"k" * 32)
+    assert sp.play("axis", line) == []
+    assert sp.know["allied"].pieces["iv-104-inf"].hex == "B9.19"
+    assert GAME.public(sp.know["allied"])["axis"]["stacks"]["B9.19"]["supported"] is True
+    parted = SealedPlay(NoProfiles(), _mixed_position(), b"k" * 32).play("axis", line)
+    assert parted and "allied's public state differs" in parted[0]
+
+
+def test_exceeding_names_only_units_a_copy_of_their_top_would_misstate(states):
+    """Over positions of real games: every unit ``exceeding`` names is hidden and unseen, and
+    a knowledge state with those units opened, and the units the other side has seen (as a
+    processor's knowledge state keeps them), computes the same enemy ZOC, Engagement Zones and
+    supported flags around every stack as the full state."""
+    from pbem.games.bcs.board import bdata
+    from pbem.games.bcs.zoc import engagement_zone, ezoc
+
+    grid = bdata().game_map.grid
+    n = named = 0
+    unseen = []                         # the same positions with no unit under a top seen yet
+    for st in states[::3]:
+        st = _copy(st)
+        for p in st.pieces.values():
+            p.revealed = False
+        bs.mark_seen(st)
+        unseen.append(st)
+    for st in states[::3] + unseen:
+        for side in ("allied", "axis"):
+            names = bs.exceeding(st, side)
+            named += len(names)
+            hidden = set(secrets(st, side))
+            assert set(names) <= hidden
+            know = GAME.conceal(_copy(st), other(side))
+            facts = GAME.facts(st, side)
+            tops = bs._tops(st, side)
+            seen = [p.id for p in bs._map_units(st, side) if p.revealed and tops[p.hex] != p.id]
+            for pid in names + seen:
+                k = bs.slot_name(side, st.slots[side][pid])
+                GAME.disclose(know, side, {f"{k}.unit": facts[f"{k}.unit"],
+                                           f"{k}.face": facts[f"{k}.face"]})
+            near = {h for p in bs._map_units(st, side) for h in grid.neighbours(p.hex)}
+            for h in sorted(near):
+                foe = other(side)
+                assert ezoc(know, foe, h) == ezoc(st, foe, h), (side, h)
+                assert engagement_zone(know, foe, h) == engagement_zone(st, foe, h), (side, h)
+                n += 1
+            assert GAME.public(know)[side] == GAME.public(st)[side]
+    assert n and named
+
+
+# -- item 1: units entering from off the map ---------------------------------------------
+def _arrival_position() -> Any:
+    """A sealed position: KG Reimann activated, its HQ in B20.01; ii-86-inf, 90-mdr and
+    1-501-tgr off the map, due now by Entry Area F (B20.00)."""
+    from pbem.core.rulecases import Case
+    from pbem.games.bcs.rulecases import BcsCases
+
+    st = BcsCases().build(Case(id="item-1", position={
+        "options": {"sealed_game": True}, "active": "reim",
+        "units": [{"id": "reim-hq", "hex": "B20.01"}, {"id": "cca-hq", "hex": "B14.09"},
+                  {"id": "ii-86-inf", "off": True, "arrives": 1},
+                  {"id": "90-mdr", "off": True, "arrives": 1},
+                  {"id": "1-501-tgr", "off": True, "arrives": 1}]}))
+    bs.assign_slots(st)
+    bs.mark_seen(st)
+    return st
+
+
+def _axis_units(state: Any) -> list[tuple[str, str, str]]:
+    return sorted((p.id, p.status, p.hex) for p in state.pieces.values()
+                  if p.side == "axis" and p.kind == "unit" and p.status in ("map", "off"))
+
+
+def test_a_unit_entering_under_another_top_travels_by_its_slot_and_is_never_named():
+    """1.5a, 5.5e: ii-86-inf enters with 90-mdr, under it. The projection names it by the slot
+    it will hold, never by id; the Allied processor takes a unit of its pool (the Axis units
+    off the map) as its stand-in, and both knowledge states keep the public state. When 90-mdr
+    moves on, the new top is opened: the stand-in becomes ii-86-inf and the unit it took from
+    the pool goes back there."""
+    line = "move ii-86-inf+90-mdr B20.00 B20.01"
+    st = _arrival_position()
+    text = bs.project(st, "axis", GAME.parse_order(line))
+    assert "ii-86-inf" not in text and text == "move slot-axis-2+90-mdr B20.00 B20.01"
+    sp = SealedPlay(GAME, _arrival_position(), b"k" * 32)
+    assert sp.play("axis", line) == []
+    allied = sp.know["allied"]
+    assert [p.hex for p in allied.pieces.values() if bs.STANDIN_MARK in p.id
+            and p.status == "map"] == ["B20.01"]
+    assert sum(p.status == "off" for p in allied.pieces.values() if p.kind == "unit"
+               and p.side == "axis") == 1
+    # the units of KG Reimann off the map are of uncertain name: nothing names ii-86-inf
+    assert "ii-86-inf" in secrets(sp.full, "axis")
+    assert not re.search(rb"(?<![\w-])ii-86-inf(?![\w-])", msgspec.json.encode(allied))
+    assert sp.play("axis", "move 90-mdr B20.01 B20.02") == []
+    assert _axis_units(sp.full) == [
+        ("1-501-tgr", "off", ""), ("90-mdr", "map", "B20.02"), ("ii-86-inf", "map", "B20.01")]
+    assert _axis_units(allied) == [      # the unit the stand-in took is back in the pool
+        ("1-501-tgr--standinpool", "off", ""), ("90-mdr", "map", "B20.02"),
+        ("ii-86-inf", "map", "B20.01")]
+    assert allied.picked == {"axis": {}}
+
+
+def test_a_named_unit_a_stand_in_took_comes_back_from_the_pool():
+    """The Allied processor's stand-in for the unit under 90-mdr took 1-501-tgr from its pool
+    (the first that can make the move); when the Axis then brings 1-501-tgr on by name, it
+    comes back and another unit of KG Reimann's pool takes its place as that stand-in."""
+    sp = SealedPlay(GAME, _arrival_position(), b"k" * 32)
+    assert sp.play("axis", "move ii-86-inf+90-mdr B20.00 B20.01") == []
+    allied = sp.know["allied"]
+    assert [p.id for p in allied.picked["axis"].values()] == ["1-501-tgr--standinpool"]
+    assert sp.play("axis", "move 1-501-tgr B20.00") == []
+    assert [p.id for p in allied.picked["axis"].values()] == ["ii-86-inf--standinpool"]
+    assert ("1-501-tgr", "map", "B20.00") in _axis_units(allied)
+    assert [u for u in _axis_units(allied) if u[1] == "map"] == [
+        ("1-501-tgr", "map", "B20.00"), ("90-mdr", "map", "B20.01"),
+        ("90-mdr--standin2", "map", "B20.01")]

@@ -5,8 +5,6 @@ final reveals). The cheats are in test_sealed_cheats.py."""
 
 from __future__ import annotations
 
-import base64
-import json
 import random
 from pathlib import Path
 from typing import Callable
@@ -14,7 +12,7 @@ from typing import Callable
 import msgspec
 import pytest
 
-from pbem.core.armor import scan
+from pbem.core.armor import decoded_blobs
 from pbem.core.records import Turn, read_file
 from pbem.games.kasserine import GAME
 from pbem.protocol import ops
@@ -23,17 +21,6 @@ from pbem.protocol.sealing import read_private
 
 AXIS, US = GAME.sides
 MAX_FILES = 400
-
-
-def _decoded(raw: bytes) -> list[str]:
-    """A stored file as text, and the payload of every armored block in it, decoded."""
-    text = raw.decode("utf-8", "replace")
-    out = [text]
-    for block in scan(text):
-        if block.data is not None:
-            env = json.loads(block.data)
-            out.append(base64.b64decode(env["payload"]).decode("utf-8", "replace"))
-    return out
 
 
 class Stored:
@@ -52,7 +39,7 @@ class Stored:
             if self.seen.get(p) == raw:
                 continue
             self.seen[p] = raw
-            out += [(p, text) for text in _decoded(raw)]
+            out += [(p, blob.decode("utf-8", "replace")) for blob in decoded_blobs(raw)]
         return out
 
 
