@@ -4,9 +4,10 @@ For each seed it plays the same game bot against bot through the real exchange (
 in peer and in sealed mode and reports, per game turn: files, bytes of the files sent, the
 in-process time to receive a file (median), and the time of the final `pbem verify` (the
 sealed one replays the game a second time with full information), for the games in GAMES:
-the sealed test game Blind and Kasserine (docs/sealed.md).
+the sealed test game Blind, Kasserine and Baptism By Fire's scenario 5.4 (docs/sealed.md).
 
     .venv/bin/python bench/sealed.py [--seeds 1 2 3 4 5] [--write docs/performance.md]
+    .venv/bin/python bench/sealed.py --game bcs --seeds 1      # one game, printed only
 """
 
 from __future__ import annotations
@@ -30,12 +31,14 @@ from pbem.protocol.demo import play_demo  # noqa: E402
 from pbem.protocol.session import load  # noqa: E402
 
 BEGIN, END = "<!-- sealed-cost:begin -->", "<!-- sealed-cost:end -->"
-#: (row label, game, the side whose archive is measured) of every game measured
-GAMES = [("blind (test game)", "blind", "red"),
-         ("kasserine historical", "kasserine", "axis")]
+#: (row label, game, the side whose archive is measured, scenario) of every game measured
+GAMES = [("blind (test game)", "blind", "red", None),
+         ("kasserine historical", "kasserine", "axis", None),
+         ("bcs 5.4", "bcs", "axis", "5.4")]
 
 
-def measure(game: str, mode: str, seeds: list[int], first: str = "red") -> dict[str, float]:
+def measure(game: str, mode: str, seeds: list[int], first: str = "red",
+            scenario: str | None = None) -> dict[str, float]:
     """Totals over the seeds: game turns, files, bytes, receive times, verify times."""
     out: dict[str, float] = {"turns": 0, "files": 0, "bytes": 0, "verify": 0.0}
     receives: list[float] = []
@@ -53,7 +56,8 @@ def measure(game: str, mode: str, seeds: list[int], first: str = "red") -> dict[
         for seed in seeds:
             with tempfile.TemporaryDirectory() as tmp:
                 root = Path(tmp) / "g"
-                play_demo(root, game_name=game, seed=seed, mode=mode, style="random")
+                play_demo(root, game_name=game, scenario=scenario, seed=seed, mode=mode,
+                          style="random")
                 side = root / first
                 s = load(side)
                 out["turns"] += max(1, s.game.turn(s.state))
@@ -72,13 +76,15 @@ def measure(game: str, mode: str, seeds: list[int], first: str = "red") -> dict[
     return out
 
 
-def table(seeds: list[int]) -> str:
-    """The Markdown section."""
+def table(seeds: list[int], games: list[str] | None = None) -> str:
+    """The Markdown section (of the games named, or all)."""
     rows = ["| game | mode | files per game turn | bytes per file | receive, median | "
             "`pbem verify` per game |", "| --- | --- | --- | --- | --- | --- |"]
-    for label, game, first in GAMES:
+    for label, game, first, scenario in GAMES:
+        if games and game not in games:
+            continue
         for mode in ("peer", "sealed"):
-            m = measure(game, mode, seeds, first)
+            m = measure(game, mode, seeds, first, scenario)
             rows.append(f"| {label} | {mode} | {m['files'] / m['turns']:.2f} | "
                         f"{m['bytes'] / m['files']:.0f} | {m['receive_ms']:.1f} ms | "
                         f"{1000 * m['verify'] / len(seeds):.0f} ms |")
@@ -96,8 +102,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3, 4, 5])
     ap.add_argument("--write", default=None, help="Markdown file to update")
+    ap.add_argument("--game", action="append", default=None,
+                    help="measure only this game (repeat; --write then needs every game)")
     a = ap.parse_args()
-    section = table(a.seeds)
+    if a.write and a.game:
+        ap.error("--write rewrites the whole section: measure every game")
+    section = table(a.seeds, a.game)
     print(section)
     if a.write:
         p = Path(a.write)

@@ -442,14 +442,18 @@ def receive(directory: str, file: str, key: str, out: str | None) -> None:
 @cli.command()
 @click.argument("directory")
 @click.argument("extra", nargs=-1)
+@click.option("--key", "key", default=None,
+              help="Your key: a sealed game's own private dice are audited before its end.")
 @clean_errors
-def verify(directory: str, extra: tuple[str, ...]) -> None:
+def verify(directory: str, extra: tuple[str, ...], key: str | None) -> None:
     """Audit a whole archive offline: signatures, chain, every die, replay and result.
 
     DIRECTORY may also be a one-file game record (pbem export). Extra files (e.g. a second
-    file with a sequence number already used) are checked for equivocation. Exit code 3 when
-    a signed file fails the audit (forgery, cheating or equivocation proven), 1 for other
-    problems (no archive, an unreadable file). Example: pbem verify game-a
+    file with a sequence number already used) are checked for equivocation. Without --key, a
+    sealed game that is not over is audited up to its side's first private roll (only the
+    side's key or its final reveal opens those dice). Exit code 3 when a signed file fails the
+    audit (forgery, cheating or equivocation proven), 1 for other problems (no archive, an
+    unreadable file, a part not audited). Example: pbem verify game-a
     """
     from pbem.protocol.audit import verify_archive
 
@@ -458,7 +462,12 @@ def verify(directory: str, extra: tuple[str, ...]) -> None:
 
         audit = verify_record(directory, list(extra))
     else:
-        audit = verify_archive(directory, list(extra), keep_states=False)
+        private = None
+        if key is not None:
+            from pbem.core import keys as keymod
+
+            private = keymod.load_private(key)
+        audit = verify_archive(directory, list(extra), keep_states=False, key=private)
     for p in audit.problems:
         echo(f"Error: {one_line(p)}", err=True)
     if not audit.ok:

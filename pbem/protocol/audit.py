@@ -38,12 +38,14 @@ def key_lines(genesis: Any) -> list[str]:
 
 
 def verify_archive(root: str | Path, extra: list[str] | None = None, *,
-                   keep_states: bool = True) -> Audit:
+                   keep_states: bool = True, key: Any = None) -> Audit:
     """Verify signatures, chain, every die, the full replay and the result of an archive.
 
     keep_states=False (`pbem verify`, which only prints the result) keeps only the latest
     state of a peer archive, so the audit's memory does not grow with the game; a referee's
     archive keeps every state (its rejections are re-resolved against the state before them).
+    key: the archive party's private key (`pbem verify --key`): a sealed archive's own private
+    dice are then computed, so an unfinished game is audited to its last file.
     """
     from pbem.protocol.hosted import load_player
     from pbem.protocol.session import load, read_genesis
@@ -63,7 +65,7 @@ def verify_archive(root: str | Path, extra: list[str] | None = None, *,
                                  f"{len(ps.own_files)} own files and {len(ps.views)} referee "
                                  f"views verified; {nd} visible dice recomputed.")
             return audit
-        s = load(root, key=None, strict=True,
+        s = load(root, key=key, strict=True,
                  keep_states=keep_states or genesis.mode == "hosted", genesis_read=read)
         audit.loaded = s
         if not genesis.complete:

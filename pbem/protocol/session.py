@@ -221,9 +221,10 @@ class Session:
                         # no proof of anything: this side's own private dice are unknown here
                         raise ArchiveError(
                             f"{e}: not audited: file {self.own_standin} rolled {self.party}'s "
-                            f"private dice, which only {self.party}'s key or its final reveal "
-                            f"opens (the replay stops before file {seq}; `pbem verify` audits "
-                            "the whole game once it is over)") from None
+                            f"private dice, which only {self.party}'s key (`pbem verify "
+                            f"--key`) or its final reveal opens (the replay stops before file "
+                            f"{seq}; without the key the whole game is audited once it is "
+                            "over)") from None
             self.state = res.state
             if not self.keep_states:
                 self.states.clear()

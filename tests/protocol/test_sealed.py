@@ -225,6 +225,58 @@ def test_a_game_without_both_final_reveals_is_reported_unaudited(tmp_path):
     assert "hidden moves are not audited yet" in r.output, r.output
 
 
+def test_verify_with_the_side_s_own_key_and_only_that_key(tmp_path):
+    """`pbem verify --key`: the archive side's own key (its private dice computed) audits an
+    unfinished sealed game as far as without it, or further; the other side's key is refused
+    in one line, exit 1."""
+    t = _table(tmp_path, 1)
+    for _ in range(6):
+        t.deliver()
+        if t.mover() is None:
+            break
+        t.play_one()
+    r = t.ok("verify", str(t.dirs["red"]), "--key", t.key("red"))
+    assert "OK: the archive verifies." in r.output, r.output
+    bad = t.run("verify", str(t.dirs["red"]), "--key", t.key("blue"))
+    lines = bad.output.strip().splitlines()
+    assert bad.exit_code == 1 and len(lines) == 1 and "this key is not red's key" in lines[0], \
+        bad.output
+
+
+@pytest.mark.parametrize("own_dice_unknown", [True, False])
+def test_a_keyless_mismatch_after_own_private_dice_is_not_audited_never_cheating(
+        tmp_path, monkeypatch, own_dice_unknown):
+    """Without the side's key, `pbem verify` stands in for the side's own private dice (5a);
+    a results mismatch from then on proves nothing and is reported as not audited (exit 1,
+    one line); without such a stand-in a mismatch is a proof (exit 3). The mismatch and the
+    stand-in are forced here (a real one needs a game whose private dice change the public
+    state: tests/games/bcs/test_sealed_attacks.py meets it when its dice do)."""
+    from pbem.core.errors import FileRejected
+    from pbem.protocol import resolve as resolve_mod, session as session_mod
+
+    t = _table(tmp_path, 1)
+    for _ in range(6):
+        t.deliver()
+        if t.mover() is None:
+            break
+        t.play_one()
+
+    def mismatch(claimed, actual, *, name):
+        raise FileRejected(f"{name}: results of file {actual.seq} claim a different state "
+                           "(state hash differs from the replay)")
+    monkeypatch.setattr(session_mod, "compare_results", mismatch)
+    monkeypatch.setattr(resolve_mod.LazyDice, "stands_in",
+                        lambda self, cls: own_dice_unknown and cls == "red")
+    r = t.run("verify", str(t.dirs["red"]))
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 1 and "claim a different state" in lines[0], r.output
+    if own_dice_unknown:
+        assert r.exit_code == 1 and "not audited" in lines[0] and "red's private dice" in \
+            lines[0] and "pbem verify --key" in lines[0], r.output
+    else:
+        assert r.exit_code == 3 and "not audited" not in lines[0], r.output
+
+
 def test_sealed_mode_is_refused_for_a_game_that_cannot_seal(tmp_path):
     t = Table(tmp_path, game="dash", scenario="short")
     r = t.run("new", "dash", "short", str(tmp_path / "x"), "--side", "red", "--key",
