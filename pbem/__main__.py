@@ -1,5 +1,5 @@
 """python -m pbem"""
 
-from pbem.cli import main
+from pbem.entry import main
 
 main()

@@ -11,9 +11,10 @@ from typing import Any, Callable
 
 import click
 
-from pbem.core.errors import (EXIT_CHEATING, EXIT_INTERNAL, EXIT_REFUSED, REPORT_BUGS,
+from pbem.core.errors import (EXIT_INTERNAL, EXIT_REFUSED, REPORT_BUGS,
                               PbemError)
 from pbem.core.textsafe import one_line, printable
+from pbem import turn_commands
 
 DEBUG_ENV = "PBEM_DEBUG"
 
@@ -351,33 +352,7 @@ def status(directory: str, as_json: bool, key: str | None) -> None:
 
     Example: pbem status game-a --json
     """
-    from pbem.protocol import ops
-    from pbem.protocol.archive import Archive
-    from pbem.protocol.hosted import load_player, player_status_json, player_status_lines
-    from pbem.protocol.session import read_genesis
-
-    archive = Archive(directory)
-    info = archive.info()
-    _, genesis, _ = read_genesis(archive)
-    if not genesis.complete and info.party == genesis.collector:
-        data = {"game_id": None, "game": genesis.game.id, "party": info.party,
-                "mode": genesis.mode, "seq": 0, "turn": 0, "over": False,
-                "pending": [p for p in genesis.acceptors() if p not in genesis.acceptances],
-                "decisions": []}
-        lines = ["Waiting for acceptance from: " + ", ".join(data["pending"])]
-    elif genesis.mode == "hosted" and info.party != "host":
-        ps = load_player(archive)
-        data, lines = player_status_json(ps), player_status_lines(ps)
-    else:
-        s = ops.open_session(directory, key_path=key)
-        data, lines = ops.status_json(s), ops.status_lines(s)
-    if as_json:
-        import json
-
-        echo(json.dumps(data, sort_keys=True))
-    else:
-        for ln in lines:
-            echo(ln)
+    turn_commands.status(directory, as_json, key)
 
 
 @cli.command()
@@ -391,19 +366,7 @@ def check(directory: str, orders: str, side: str | None, key: str | None) -> Non
 
     Example: pbem check game-a orders.txt
     """
-    from pbem.protocol.ops import check_file
-
-    checked, _ = check_file(directory, orders, key_path=key, side=side)
-    if not checked.ok:
-        for p in checked.problems:
-            echo(p, err=True)
-        sys.exit(EXIT_REFUSED)
-    n = len(checked.lines)
-    echo(f"{orders}: {n} order{'s are' if n != 1 else ' is'} legal.")
-    from pbem.protocol.ops import check_messages
-
-    for line in check_messages(checked) + checked.notes:
-        echo(line)
+    turn_commands.check(directory, orders, side, key)
 
 
 @cli.command()
@@ -418,9 +381,7 @@ def submit(directory: str, orders: str, key: str, out: str, message: str) -> Non
 
     Example: pbem submit game-a orders.txt --key alice.key --out turn.pbem
     """
-    from pbem.protocol.ops import submit_orders
-
-    say(submit_orders(directory, orders, key_path=key, out=out, message=message))
+    turn_commands.submit(directory, orders, key, out, message)
 
 
 @cli.command()
@@ -434,9 +395,7 @@ def receive(directory: str, file: str, key: str, out: str | None) -> None:
 
     Example: pbem receive game-b turn.pbem --key bob.key --out reply.pbem
     """
-    from pbem.protocol.ops import receive_file
-
-    say(receive_file(directory, file, key_path=key, out=out))
+    turn_commands.receive(directory, file, key, out)
 
 
 @cli.command()
@@ -455,27 +414,7 @@ def verify(directory: str, extra: tuple[str, ...], key: str | None) -> None:
     audit (forgery, cheating or equivocation proven), 1 for other problems (no archive, an
     unreadable file, a part not audited). Example: pbem verify game-a
     """
-    from pbem.protocol.audit import verify_archive
-
-    if Path(directory).is_file():
-        from pbem.records.source import verify_record
-
-        audit = verify_record(directory, list(extra))
-    else:
-        private = None
-        if key is not None:
-            from pbem.core import keys as keymod
-
-            private = keymod.load_private(key)
-        audit = verify_archive(directory, list(extra), keep_states=False, key=private)
-    for p in audit.problems:
-        echo(f"Error: {one_line(p)}", err=True)
-    if not audit.ok:
-        # a signed file that fails a check proves forgery, cheating or equivocation
-        sys.exit(EXIT_CHEATING if audit.failed else EXIT_REFUSED)
-    for line in audit.summary:
-        echo(line)
-    echo(f"OK: the {'record' if Path(directory).is_file() else 'archive'} verifies.")
+    turn_commands.verify(directory, extra, key)
 
 
 @cli.command()

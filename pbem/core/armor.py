@@ -10,7 +10,6 @@ from __future__ import annotations
 import base64
 import binascii
 import bisect
-import json
 import re
 from typing import NamedTuple
 
@@ -152,6 +151,8 @@ def dearmor(text: str, *, name: str = "file") -> bytes:
 
 def decoded_blobs(raw: bytes) -> list[bytes]:
     """raw, then the decoded payload of every readable armored block in it; never raises."""
+    import json                     # here: the commands that never scan for leaks skip it
+
     out = [raw]
     for block in scan(raw.decode("utf-8", "replace")):
         if block.data is None:

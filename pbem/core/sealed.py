@@ -31,8 +31,7 @@ its next decision, as its next file's 'draws reveal' would (pbem.core.privatedra
 
 from __future__ import annotations
 
-import random
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 import msgspec
 
@@ -40,6 +39,9 @@ from pbem.core.dice import KeyedDice
 from pbem.core.errors import IllegalOrder, OrderSyntaxError
 from pbem.core.game import Context, Game
 from pbem.core.standing import GuardedOrder, StandingOrder, is_standing, parse_line
+
+if TYPE_CHECKING:
+    import random
 
 SEALED_METHODS = ("facts", "conceal", "project", "reveals", "disclose", "public")
 STANDING_FACT = "standing."

@@ -214,13 +214,19 @@ def test_a_final_reveal_that_changes_a_committed_type_is_caught(tmp_path, monkey
         assert "0001-red.pbem" in r.output and "committed r1.kind" in r.output, r.output
 
 
-def test_a_game_without_both_final_reveals_is_reported_unaudited(tmp_path):
+def _unfinished(tmp_path: Path) -> Table:
+    """A sealed game a few files in: no final reveal yet."""
     t = _table(tmp_path, 1)
     for _ in range(6):
         t.deliver()
         if t.mover() is None:
             break
         t.play_one()
+    return t
+
+
+def test_a_game_without_both_final_reveals_is_reported_unaudited(tmp_path):
+    t = _unfinished(tmp_path)
     r = t.ok("verify", str(t.dirs["red"]))
     assert "hidden moves are not audited yet" in r.output, r.output
 
@@ -229,18 +235,20 @@ def test_verify_with_the_side_s_own_key_and_only_that_key(tmp_path):
     """`pbem verify --key`: the archive side's own key (its private dice computed) audits an
     unfinished sealed game as far as without it, or further; the other side's key is refused
     in one line, exit 1."""
-    t = _table(tmp_path, 1)
-    for _ in range(6):
-        t.deliver()
-        if t.mover() is None:
-            break
-        t.play_one()
+    t = _unfinished(tmp_path)
     r = t.ok("verify", str(t.dirs["red"]), "--key", t.key("red"))
     assert "OK: the archive verifies." in r.output, r.output
     bad = t.run("verify", str(t.dirs["red"]), "--key", t.key("blue"))
     lines = bad.output.strip().splitlines()
     assert bad.exit_code == 1 and len(lines) == 1 and "this key is not red's key" in lines[0], \
         bad.output
+    # a one-file record holds no private part for the key to open: refused, not ignored
+    record = tmp_path / "red.pbemrec"
+    t.ok("export", str(t.dirs["red"]), "--out", str(record))
+    keyed = t.run("verify", str(record), "--key", t.key("red"))
+    lines = keyed.output.strip().splitlines()
+    assert keyed.exit_code == 1 and len(lines) == 1 and "a record holds signed files only" \
+        in lines[0], keyed.output
 
 
 @pytest.mark.parametrize("own_dice_unknown", [True, False])
@@ -254,12 +262,7 @@ def test_a_keyless_mismatch_after_own_private_dice_is_not_audited_never_cheating
     from pbem.core.errors import FileRejected
     from pbem.protocol import resolve as resolve_mod, session as session_mod
 
-    t = _table(tmp_path, 1)
-    for _ in range(6):
-        t.deliver()
-        if t.mover() is None:
-            break
-        t.play_one()
+    t = _unfinished(tmp_path)
 
     def mismatch(claimed, actual, *, name):
         raise FileRejected(f"{name}: results of file {actual.seq} claim a different state "

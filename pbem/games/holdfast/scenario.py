@@ -17,7 +17,6 @@ that names the file and the problem; nothing is ever defaulted silently.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -230,17 +229,20 @@ class ScenarioFile(_S, kw_only=True):
 
 
 # ------------------------------------------------------------------------------ loaded data
-@dataclass(frozen=True, eq=False)
 class HoldfastData:
-    """Everything one Holdfast scenario needs, validated. Treat as read-only (it is cached)."""
+    """Everything one Holdfast scenario needs, validated. Treat as read-only (it is cached).
 
-    map: GameMap
-    units: dict[str, Unit]
-    tables: Tables
-    turns: dict[int, TurnRow]
-    scenario: ScenarioFile
-    files: tuple[Path, ...] = ()
-    _zones: dict[int, tuple[str, ...]] = field(default_factory=dict, repr=False)
+    A plain class rather than a dataclass: importing dataclasses (and inspect with it) cost
+    every Holdfast command a few milliseconds (docs/performance.md)."""
+
+    __slots__ = ("map", "units", "tables", "turns", "scenario", "files", "_zones")
+
+    def __init__(self, map: GameMap, units: dict[str, Unit], tables: Tables,
+                 turns: dict[int, TurnRow], scenario: ScenarioFile,
+                 files: tuple[Path, ...] = ()) -> None:
+        self.map, self.units, self.tables, self.turns = map, units, tables, turns
+        self.scenario, self.files = scenario, files
+        self._zones: dict[int, tuple[str, ...]] = {}
 
     # -- map shortcuts ------------------------------------------------------------------
     @property

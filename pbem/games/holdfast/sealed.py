@@ -138,17 +138,19 @@ def assign_slots(state: HoldfastState) -> None:
         units, slots = priv.units, priv.slots
         # one pass over the units: the stand-ins that left the map, and the units on the map
         # without a slot (dropping slots below never drops the slot of a unit on the map)
+        # (called after every order of every replay: the tests are ordered cheapest first)
         gone, need = [], []
         for k, u in units.items():
-            if k.startswith(STANDIN_PREFIX):
-                if u.where != "map":
-                    gone.append(k)
-            elif u.where == "map" and k not in slots:
-                need.append(k)
+            if u.where == "map":
+                if k not in slots and not k.startswith(STANDIN_PREFIX):
+                    need.append(k)
+            elif k.startswith(STANDIN_PREFIX):
+                gone.append(k)
         for key in gone:
             del units[key]
-        for uid in [u for u in slots
-                    if (x := units.get(u)) is None or x.where not in ("map", KNOWN)]:
+        drop = [uid for uid in slots
+                if (x := units.get(uid)) is None or (x.where != "map" and x.where != KNOWN)]
+        for uid in drop:
             del slots[uid]
         # called after every order: usually no unit needs a slot, so sort only those that do
         for uid in sorted(need):

@@ -9,6 +9,7 @@ however many units, orders or replays ask about it; a Net never changes once bui
 from __future__ import annotations
 
 from pbem.games.holdfast.data import World
+from pbem.games.holdfast.roads import Segments
 from pbem.games.holdfast.state import HoldfastState, enemy
 
 
@@ -64,18 +65,10 @@ class Net:
     def _component(self, start: str) -> frozenset[str]:
         comp = self._comp.get(start)
         if comp is None:
-            seen = {start}
-            todo = [start]
-            blocked, road = self.blocked, self.w.road_nbrs
-            while todo:
-                h = todo.pop()
-                for n in road.get(h, ()):
-                    if n not in seen and n not in blocked:
-                        seen.add(n)
-                        todo.append(n)
-            comp = frozenset(seen)
-            for h in comp:
-                self._comp[h] = comp
+            w = self.w
+            segments = w.cached("road-segments", None, lambda: Segments(w.road_nbrs))
+            comp = segments.component(start, self.blocked)
+            self._comp.update(dict.fromkeys(comp, comp))
         return comp
 
     def road_reach(self, starts: set[str] | frozenset[str]) -> set[str]:

@@ -1,0 +1,117 @@
+"""The commands a player runs every turn (status, check, submit, receive, verify), free of click.
+
+pbem/cli.py declares them to click (help, usage errors, every other command) and calls these
+bodies; pbem/entry.py calls the same bodies directly when the command line is one it can read
+without click (docs/cli.md, "Fast dispatch"), so a turn does not pay for importing click.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from pbem.core.errors import EXIT_CHEATING, EXIT_REFUSED, PbemError
+from pbem.core.textsafe import one_line, printable
+
+
+def echo(message: Any = "", err: bool = False, nl: bool = True) -> None:
+    """Print a line, every escape sequence and control character from files removed."""
+    stream = sys.stderr if err else sys.stdout
+    stream.write(printable(str(message)) + ("\n" if nl else ""))
+    stream.flush()
+
+
+def say(result: Any) -> None:
+    """Print an operation's messages."""
+    for m in result.messages:
+        echo(m)
+
+
+def status(directory: str, as_json: bool = False, key: str | None = None) -> None:
+    """Say in plain words whose decision is pending and what it is."""
+    from pbem.protocol import ops
+    from pbem.protocol.archive import Archive
+    from pbem.protocol.hosted import load_player, player_status_json, player_status_lines
+    from pbem.protocol.session import read_genesis
+
+    archive = Archive(directory)
+    info = archive.info()
+    _, genesis, _ = read_genesis(archive)
+    if not genesis.complete and info.party == genesis.collector:
+        data = {"game_id": None, "game": genesis.game.id, "party": info.party,
+                "mode": genesis.mode, "seq": 0, "turn": 0, "over": False,
+                "pending": [p for p in genesis.acceptors() if p not in genesis.acceptances],
+                "decisions": []}
+        lines = ["Waiting for acceptance from: " + ", ".join(data["pending"])]
+    elif genesis.mode == "hosted" and info.party != "host":
+        ps = load_player(archive)
+        data, lines = player_status_json(ps), player_status_lines(ps)
+    else:
+        s = ops.open_session(directory, key_path=key)
+        data, lines = ops.status_json(s), ops.status_lines(s)
+    if as_json:
+        import json
+
+        echo(json.dumps(data, sort_keys=True))
+    else:
+        for ln in lines:
+            echo(ln)
+
+
+def check(directory: str, orders: str, side: str | None = None, key: str | None = None) -> None:
+    """Check an orders file against the current position, without signing."""
+    from pbem.protocol.ops import check_file, check_messages
+
+    checked, _ = check_file(directory, orders, key_path=key, side=side)
+    if not checked.ok:
+        for p in checked.problems:
+            echo(p, err=True)
+        sys.exit(EXIT_REFUSED)
+    n = len(checked.lines)
+    echo(f"{orders}: {n} order{'s are' if n != 1 else ' is'} legal.")
+    for line in check_messages(checked) + checked.notes:
+        echo(line)
+
+
+def submit(directory: str, orders: str, key: str, out: str, message: str = "") -> None:
+    """Check, sign and write the next file with these orders."""
+    from pbem.protocol.ops import submit_orders
+
+    say(submit_orders(directory, orders, key_path=key, out=out, message=message))
+
+
+def receive(directory: str, file: str, key: str, out: str | None = None) -> None:
+    """Verify and resolve a received file; write reports and, if nothing is owed, the reply."""
+    from pbem.protocol.ops import receive_file
+
+    say(receive_file(directory, file, key_path=key, out=out))
+
+
+def verify(directory: str, extra: tuple[str, ...] = (), key: str | None = None) -> None:
+    """Audit a whole archive (or a one-file record) offline; exit 3 when cheating is proven."""
+    from pbem.protocol.audit import verify_archive
+
+    if Path(directory).is_file() and key is not None:
+        raise PbemError(f"{directory}: --key audits an archive folder's own private dice; a "
+                        "record holds signed files only (verify the folder, or export the game "
+                        "after its final reveals)")
+    private = None
+    if key is not None:
+        from pbem.core import keys as keymod
+
+        private = keymod.load_private(key)
+    if Path(directory).is_file():
+        from pbem.records.source import verify_record
+
+        audit = verify_record(directory, list(extra))
+    else:
+        audit = verify_archive(directory, list(extra), keep_states=False, key=private)
+    for p in audit.problems:
+        echo(f"Error: {one_line(p)}", err=True)
+    if not audit.ok:
+        # a signed file that fails a check proves forgery, cheating or equivocation
+        sys.exit(EXIT_CHEATING if audit.failed else EXIT_REFUSED)
+    for line in audit.summary:
+        echo(line)
+    echo(f"OK: the {'record' if Path(directory).is_file() else 'archive'} verifies.")
