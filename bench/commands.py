@@ -117,7 +117,8 @@ def seeded(seed: int) -> Iterator[random.Random]:
         os.urandom, ops._now = real_urandom, real_now  # type: ignore[assignment]
 
 
-def make_genesis(root: Path, game: Any, scenario: str, seed: int) -> dict[str, Path]:
+def make_genesis(root: Path, game: Any, scenario: str, seed: int,
+                 mode: str = "peer") -> dict[str, Path]:
     """Keys (unencrypted), the proposal and the acceptance, fixed by the seed; returns keys."""
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -135,13 +136,14 @@ def make_genesis(root: Path, game: Any, scenario: str, seed: int) -> dict[str, P
             keys[side].write_bytes(_private_bytes(k, None))
             keys[side].with_suffix(".pub").write_text(
                 format_public(public_raw(k.public_key()), side), encoding="ascii")
-        # peer mode, as before sealed mode became the default for games with hidden units
-        # (a sealed game is another exchange: bench/sealed.py compares the two); options
+        # peer mode unless asked, as before sealed mode became the default for games with
+        # hidden units (a sealed game is another exchange: bench/sealed.py compares the two,
+        # --mode sealed measures its commands); options
         # without a default (Baptism By Fire's) chosen as `pbem demo` chooses them
         chosen = required_choices(game.options(), bot_choices(game.options(), owner=game.id))
         ops.new_game(game.id, scenario, root / a, side=a, key_path=str(keys[a]),
                      opponent_pub=str(keys[b].with_suffix(".pub")),
-                     out=str(root / "mail" / "00001-proposal.pbem"), mode="peer",
+                     out=str(root / "mail" / "00001-proposal.pbem"), mode=mode,
                      options=chosen or None)
         ops.join_game(str(root / "mail" / "00001-proposal.pbem"), key_path=str(keys[b]),
                       root=root / b, out=str(root / "mail" / "00002-accept.pbem"))
@@ -152,12 +154,13 @@ class Game:
     """One game played through the command line, and every measure taken while it ran."""
 
     def __init__(self, game_id: str, scenario: str, seed: int, warm_every: int,
-                 max_files: int | None) -> None:
+                 max_files: int | None, mode: str = "peer") -> None:
         from pbem.core.registry import find_game
 
         self.game = find_game(game_id)
         self.scenario, self.seed = scenario, seed
         self.warm_every, self.max_files = warm_every, max_files
+        self.mode, self.over, self.keys = mode, False, {}
         self.pbem = str(Path(sys.executable).parent / "pbem")
         self.m: dict[str, list[tuple[int, Run]]] = {}   # command -> (files in archive, run)
         self.warm: dict[str, list[float]] = {}
@@ -202,7 +205,7 @@ class Game:
         game = self.game
         a, b = game.sides
         other = {a: b, b: a}
-        keys = make_genesis(root, game, self.scenario, self.seed)
+        keys = self.keys = make_genesis(root, game, self.scenario, self.seed, self.mode)
         dirs = {a: root / a, b: root / b}
         rng = random.Random(self.seed)
         queue = [(root / "mail" / "00002-accept.pbem", a)]
@@ -225,6 +228,7 @@ class Game:
             progress(f"{game.id} {self.scenario} seed {self.seed}: file {tip}, "
                      f"turn {game.turn(s.state)}")
             if (s.over and not s.unresolved()) or (self.max_files and tip >= self.max_files):
+                self.over = s.over and not s.unresolved()
                 return dirs
             movers = []
             for p in (a, b):
@@ -237,7 +241,12 @@ class Game:
             side, own = movers[0]
             files = len(list((dirs[side] / "files").glob("*.pbem")))
             self.pbem_run("status", ["status", str(dirs[side])], root, files)
-            lines = plan_stretch(game, own.state, side, rng, "heuristic") + ["pass"]
+            if self.mode == "sealed":     # as pbem demo plays a sealed game
+                held = [(h.side, h.line) for h in own.held]
+                lines = plan_stretch(game, own.state, side, rng, "heuristic", held=held,
+                                     sealed=True) + ["pass"]
+            else:
+                lines = plan_stretch(game, own.state, side, rng, "heuristic") + ["pass"]
             orders = root / "orders" / f"{self.count + 1:05d}-{side}.txt"
             orders.parent.mkdir(exist_ok=True)
             orders.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -255,9 +264,12 @@ class Game:
     def audit(self, root: Path, archive: Path, repeats: int) -> None:
         """Full `pbem verify` against the bare pass, interleaved; then verify on cut archives."""
         n = len(list((archive / "files").glob("*.pbem")))
+        # a sealed game that did not end has no final reveals: its side audits it with its key
+        keyed = ([] if self.mode == "peer" or self.over
+                 else ["--key", str(self.keys[archive.name])])
         for i in range(repeats):
             progress(f"{self.game.id} seed {self.seed}: verify {i + 1}/{repeats}")
-            r = run([self.pbem, "verify", str(archive)], root)
+            r = run([self.pbem, "verify", str(archive), *keyed], root)
             self.note("verify", n, r)
             b = run([sys.executable, str(HERE / "bare_pass.py"), str(archive)], root)
             self.note("bare", n, b)
@@ -266,11 +278,13 @@ class Game:
             timing = root / "warm-timing.txt"
             timing.unlink(missing_ok=True)
             run([sys.executable, str(HERE / "warm.py"), self.game.id, str(timing), "--",
-                 "verify", str(archive)], root)
+                 "verify", str(archive), *keyed], root)
             secs, cpu, _ = timing.read_text().split()
             self.warm.setdefault("verify", []).append(float(secs))
             self.warm.setdefault("verify-cpu", []).append(float(cpu))
             self.floor(root, n)
+        if self.mode == "sealed":
+            return          # cut archives copy files/ only: a sealed one needs its private part
         turns = sorted(int(p.name[:4]) for p in (archive / "files").glob("[0-9]*.pbem")
                        if int(p.name[:4]) > 0)
         last = turns[-1]
@@ -387,6 +401,8 @@ def main() -> None:
     ap.add_argument("--label", default="", help="a heading note (e.g. 'before the caches')")
     ap.add_argument("--write", default=None, help="append the results to this Markdown file")
     ap.add_argument("--keep", default=None, help="keep the games in this folder")
+    ap.add_argument("--mode", choices=["peer", "sealed"], default="peer",
+                    help="the games' mode (sealed: no verify of cut archives)")
     args = ap.parse_args()
     specs = args.game or ["holdfast:campaign", "kasserine:historical"]
     t_start = time.time()
@@ -396,7 +412,7 @@ def main() -> None:
         gid, scen = spec.split(":")
         played = []
         for seed in args.seeds:
-            g = Game(gid, scen, seed, args.warm_every, args.max_files)
+            g = Game(gid, scen, seed, args.warm_every, args.max_files, args.mode)
             base = Path(args.keep) / f"{gid}-{scen}-{seed}" if args.keep else None
             with tempfile.TemporaryDirectory() as tmp:
                 root = base or Path(tmp) / "g"
@@ -406,7 +422,8 @@ def main() -> None:
                 dirs = g.play(root)
                 g.audit(root, dirs[g.game.sides[0]], args.verify_repeats)
             played.append(g)
-        sections.append(report(played, f"{played[0].game.title}, scenario {scen}"))
+        sections.append(report(played, f"{played[0].game.title}, scenario {scen}"
+                               + (", sealed mode" if args.mode == "sealed" else "")))
     progress("")
     if PROGRESS:
         sys.stderr.write("\r\033[K")

@@ -222,7 +222,8 @@ class Session:
                         raise ArchiveError(
                             f"{e}: not audited: file {self.own_standin} rolled {self.party}'s "
                             f"private dice, which only {self.party}'s key (`pbem verify "
-                            f"--key`) or its final reveal opens (the replay stops before file "
+                            f"--key KEY`; `pbem status --key KEY` rebuilds the archive's "
+                            f"cache) or its final reveal opens (the replay stops before file "
                             f"{seq}; without the key the whole game is audited once it is "
                             "over)") from None
             self.state = res.state

@@ -147,7 +147,7 @@ def test_verify_reads_no_cache(tmp_path, cache_dir, monkeypatch):
 @pytest.mark.parametrize("game,scenario,kinds", [
     ("holdfast", "race-to-tunis", ("jinja", "holdfast-data", "svg-static")),
     ("kasserine", "historical", ("jinja", "kasserine-data", "svg-static")),
-    ("bcs", "5.4", ("jinja", "bcs-data"))])          # BbF's map layers are drawn each time
+    ("bcs", "5.4", ("jinja", "bcs-data", "svg-static"))])
 def test_damaged_static_caches_are_rebuilt_and_reports_are_identical(tmp_path, game, scenario,
                                                                       kinds):
     """A side's report, rendered by `pbem report` in a fresh process with no cache, with a

@@ -6,6 +6,7 @@ sealed game must catch."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import msgspec
@@ -276,6 +277,11 @@ def test_a_keyless_mismatch_after_own_private_dice_is_not_audited_never_cheating
     if own_dice_unknown:
         assert r.exit_code == 1 and "not audited" in lines[0] and "red's private dice" in \
             lines[0] and "pbem verify --key" in lines[0], r.output
+        # a keyless status that must replay (its cache gone) says the same, and how to rebuild
+        shutil.rmtree(t.dirs["red"] / "cache")
+        st = t.run("status", str(t.dirs["red"]))
+        assert st.exit_code == 1 and "not audited" in st.output and \
+            "pbem status --key KEY" in st.output, st.output
     else:
         assert r.exit_code == 3 and "not audited" not in lines[0], r.output
 

@@ -61,6 +61,20 @@ def at(state: BcsState, hex_id: str) -> list[Piece]:
     return [p for p in state.pieces.values() if p.status == "map" and p.hex == hex_id]
 
 
+ByHex = dict[str, list[Piece]]
+
+
+def by_hex(state: BcsState) -> ByHex:
+    """Every piece on the map, by hex, in the order of at(): for a query that reads many hexes
+    of one position (a Safe Path search), built once instead of a scan of every piece per hex.
+    Valid only while no piece moves."""
+    out: ByHex = {}
+    for p in state.pieces.values():
+        if p.status == "map":
+            out.setdefault(p.hex, []).append(p)
+    return out
+
+
 def combat_count(state: BcsState, hex_id: str) -> int:
     """Combat units in a hex, for stacking (5.5a, 5.5b)."""
     return sum(1 for p in at(state, hex_id) if p.kind == "unit")

@@ -6,7 +6,7 @@ from collections import deque
 
 from pbem.core.game import Context
 from pbem.games.bcs import assignment, support
-from pbem.games.bcs.board import bdata, mclass
+from pbem.games.bcs.board import ByHex, bdata, by_hex, mclass
 from pbem.games.bcs.state import BcsState, FormationState, Piece
 from pbem.games.bcs.supply import MSR_ROADS, msr, road_hexes
 from pbem.games.bcs.terrain import PROHIBITED, step_cost
@@ -56,29 +56,31 @@ def heads_away(state: BcsState, p: Piece, end: str) -> bool:
         and end_d >= start_d
 
 
-def _blocks(state: BcsState, side: str, hex_id: str) -> bool:
+def _blocks(state: BcsState, side: str, hex_id: str, pieces: ByHex) -> bool:
     """Safe Path blockers (BBF-G9): enemy units, and EZOC unless a friendly unit is in the hex
-    (friendly units negate EZOC for Safe Paths, 6.0c)."""
-    here = [p for p in state.pieces.values() if p.status == "map" and p.hex == hex_id]
+    (friendly units negate EZOC for Safe Paths, 6.0c). pieces: board.by_hex(state)."""
+    here = pieces.get(hex_id, ())
     if any(p.side != side for p in here):
         return True
-    return bool(ezoc(state, side, hex_id)) and not any(p.side == side and p.kind == "unit"
-                                                       for p in here)
+    return bool(ezoc(state, side, hex_id, pieces=pieces)) and not any(
+        p.side == side and p.kind == "unit" for p in here)
 
 
-def safe_path(state: BcsState, p: Piece, cls: str = "") -> bool:
+def safe_path(state: BcsState, p: Piece, cls: str = "", pieces: ByHex | None = None) -> bool:
     """A Safe Path from the unit to its HQ (1.6, Safe Path chart): at most Command Radius + 5
     hexes, every step open to the MA type (the unit's own unless given), through no blocker;
     from the HQ's own hex, 3 hexes along roads toward the Combat Trains (their MSR, or any
-    road when they have none). Exempt units in their starting hex always have one."""
+    road when they have none). Exempt units in their starting hex always have one.
+    pieces: board.by_hex(state), when the caller traces many units in one position."""
     if exempt(p):
         return True
     form = state.formations[p.formation]
     hq = state.pieces[form.hq]
     if hq.status != "map":
         return False
+    pieces = by_hex(state) if pieces is None else pieces
     if p.hex == hq.hex:
-        return _hq_road(state, form)
+        return _hq_road(state, form, pieces)
     cls = cls or mclass(p)
     rain = state.weather == "Rain"
     limit = radius(state, p) + SAFE_EXTRA
@@ -94,14 +96,14 @@ def safe_path(state: BcsState, p: Piece, cls: str = "") -> bool:
                 continue
             if n == hq.hex:
                 return True
-            if _blocks(state, p.side, n):
+            if _blocks(state, p.side, n, pieces):
                 continue
             seen[n] = seen[h] + 1
             todo.append(n)
     return False
 
 
-def _hq_road(state: BcsState, form: FormationState) -> bool:
+def _hq_road(state: BcsState, form: FormationState, pieces: ByHex) -> bool:
     hq = state.pieces[form.hq]
     m = msr(state, form)
     if m is not None:
@@ -114,7 +116,7 @@ def _hq_road(state: BcsState, form: FormationState) -> bool:
         nxt = set()
         for h in frontier:
             for n in gm.grid.neighbours(h):
-                if n in seen or n not in graph_hexes or _blocks(state, form.side, n):
+                if n in seen or n not in graph_hexes or _blocks(state, form.side, n, pieces):
                     continue
                 if any(gm.road_between(h, n, k) for k in MSR_ROADS):
                     nxt.add(n)
@@ -135,11 +137,12 @@ def isolation(state: BcsState, form: FormationState, ctx: Context) -> None:
     if not units:
         return
     cases: dict[str, int] = {}
+    pieces = by_hex(state)          # every case is judged before any loss is taken
     for p in units:
         if not p.joined or exempt(p):
             cases[p.id] = 0
             continue
-        out, nosafe = not in_radius(state, p), not safe_path(state, p)
+        out, nosafe = not in_radius(state, p), not safe_path(state, p, pieces=pieces)
         cases[p.id] = 2 if (out and nosafe) else 1 if (out or nosafe) else 0
     name = bdata().formations[form.id].name
     if all(c == 2 for c in cases.values()):

@@ -45,7 +45,10 @@ def data() -> BcsData:
     checking every TOML file: about 8 ms of CPU instead of 45)."""
     from pbem.core import cache
 
-    return cache.remember("bcs-data", data_key(), load_data)
+    key = data_key()
+    d = cache.remember("bcs-data", key, load_data)
+    d.game_map.cache_key = key       # the map's drawing is kept per this hash too (svgmap)
+    return d
 
 
 class BcsDataOnly:

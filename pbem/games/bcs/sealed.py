@@ -43,7 +43,7 @@ import msgspec
 from pbem.core.dice import NoDice
 from pbem.core.errors import IllegalOrder, OrderSyntaxError
 from pbem.core.game import Context, NeedsDice
-from pbem.games.bcs.board import face, has_zoc, is_av
+from pbem.games.bcs.board import by_hex as pieces_by_hex, face, has_zoc, is_av
 from pbem.games.bcs.loader import STANDIN_MARK
 from pbem.games.bcs.objective import OBJECTIVES
 from pbem.games.bcs.replacements import REBUILT, SEEN
@@ -636,10 +636,11 @@ def _isolation_reveals(state: BcsState | None, side: str) -> list[tuple[str, str
     out: list[tuple[str, str]] = []
     dead: set[str] = set()
     blocked = state.formations[act.formation].msr_blocked == 2
+    pieces = pieces_by_hex(state)
     for p in sorted(_map_units(state, side), key=lambda p: p.id):
         if p.formation != act.formation or not p.joined or exempt(p):
             continue
-        out_, nosafe = not in_radius(state, p), not safe_path(state, p)
+        out_, nosafe = not in_radius(state, p), not safe_path(state, p, pieces=pieces)
         if out_ or nosafe:
             out += _slot_facts(state, side, p.id, ("steps",))
             loss = (2 if out_ and nosafe else 1) + (1 if blocked else 0)

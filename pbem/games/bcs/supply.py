@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import deque
 from functools import lru_cache
 
-from pbem.games.bcs.board import bdata, on_area
+from pbem.games.bcs.board import ByHex, at, bdata, by_hex, on_area
 from pbem.games.bcs.state import BcsState, FormationState, Piece
 from pbem.games.bcs.zoc import engagement_zone, ezoc
 
@@ -46,19 +46,27 @@ def sources(state: BcsState, side: str) -> frozenset[str]:
     return frozenset(h for h in out if on_area(state, h))
 
 
-def blocked(state: BcsState, side: str, hex_id: str) -> bool:
+def screens_of(state: BcsState, side: str) -> frozenset[str]:
+    """The enemy's Screening units (which affect no part of the side's MSRs)."""
+    return frozenset(p.id for p in state.pieces.values() if p.screen and p.side != side)
+
+
+def blocked(state: BcsState, side: str, hex_id: str, pieces: ByHex | None = None,
+            screens: frozenset[str] | None = None) -> bool:
     """A hex no MSR of the side may use (10.3a d, BbF 1.8): an enemy unit, an EZOC, an enemy
     Engagement Zone (friendly units negate nothing), or an enemy-controlled VP hex. Enemy
     Screening units affect no part of an MSR: not by themselves, their ZOC or their Screen Zone
-    (BbF errata to 1.5)."""
-    screens = frozenset(p.id for p in state.pieces.values() if p.screen and p.side != side)
-    if any(p.side != side and p.status == "map" and p.hex == hex_id and p.id not in screens
-           for p in state.pieces.values()):
+    (BbF errata to 1.5). pieces and screens: board.by_hex(state) and screens_of(state, side),
+    when the caller asks about many hexes of one position."""
+    if screens is None:
+        screens = screens_of(state, side)
+    here = at(state, hex_id) if pieces is None else pieces.get(hex_id, ())
+    if any(p.side != side and p.id not in screens for p in here):
         return True
     if state.control.get(hex_id, side) != side:
         return True
-    return bool(ezoc(state, side, hex_id, screens)) or engagement_zone(state, side, hex_id,
-                                                                       screens)
+    return bool(ezoc(state, side, hex_id, screens, pieces)) or engagement_zone(
+        state, side, hex_id, screens)
 
 
 def _bfs(state: BcsState, side: str, start: str, goals: frozenset[str],
@@ -67,6 +75,7 @@ def _bfs(state: BcsState, side: str, start: str, goals: frozenset[str],
     graph = _graph(kinds)
     if start in goals:
         return [start]
+    pieces, screens = by_hex(state), screens_of(state, side)
     prev: dict[str, str] = {start: ""}
     todo = deque([start])
     while todo:
@@ -74,7 +83,7 @@ def _bfs(state: BcsState, side: str, start: str, goals: frozenset[str],
         for n in graph.get(h, ()):
             if n in prev or not on_area(state, n):
                 continue
-            if n != exempt and blocked(state, side, n):
+            if n != exempt and blocked(state, side, n, pieces, screens):
                 continue
             prev[n] = h
             if n in goals:
@@ -211,6 +220,7 @@ def msr_possible(state: BcsState, side: str, hq_hex: str, limit: int = 15) -> bo
     road hexes of it, reached along unblocked non-railroad roads, would be Legal for its
     Combat Trains."""
     graph = _graph(MSR_ROADS)
+    pieces, screens = by_hex(state), screens_of(state, side)
     seen = {hq_hex: 0}
     todo = deque([hq_hex])
     while todo:
@@ -220,7 +230,8 @@ def msr_possible(state: BcsState, side: str, hq_hex: str, limit: int = 15) -> bo
         if seen[h] >= limit:
             continue
         for n in graph.get(h, ()):
-            if n not in seen and on_area(state, n) and not blocked(state, side, n):
+            if n not in seen and on_area(state, n) and not blocked(state, side, n, pieces,
+                                                                    screens):
                 seen[n] = seen[h] + 1
                 todo.append(n)
     return False

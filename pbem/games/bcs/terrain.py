@@ -48,6 +48,7 @@ def hex_row(hex_id: str) -> str:
     return "open" if d.terrain[t].leg == "ot" else t
 
 
+@lru_cache(maxsize=1 << 16)       # the map and the TEC do not change: a pure function
 def step_cost(a: str, b: str, cls: str, rain: bool) -> StepCost:
     """Entering b from a (adjacent): a road across the hexside is followed and ignores the hex
     and hexside terrain (5.2a, 5.2b, 5.2d); otherwise the hex's cost plus every hexside feature

@@ -4,25 +4,26 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from pbem.games.bcs.board import at, bdata, face, has_zoc, is_av
+from pbem.games.bcs.board import ByHex, at, bdata, face, has_zoc, is_av
 from pbem.games.bcs.state import BcsState, Piece
 from pbem.games.bcs.support import capability, has_access, reach
 
 VISIBILITY = 4                   # BbF 1.1e: Engagement Zones reach at most 4 hexes
 
 
-def ezoc(state: BcsState, side: str, hex_id: str, ignore: frozenset[str] = frozenset()) -> str:
+def ezoc(state: BcsState, side: str, hex_id: str, ignore: frozenset[str] = frozenset(),
+         pieces: ByHex | None = None) -> str:
     """The enemy ZOC on a hex for a side's units: "" (none), "zoc" (non-AV), "support" (Support
     AV EZOC) or "real" (Real AV EZOC), the strongest that applies. Every Prepared enemy combat
     unit projects a ZOC into all adjacent hexes whatever the terrain (6.0a, 6.0b); an AV unit's
     ZOC is a Real AV ZOC, a unit with available Support's a Support AV ZOC (6.0h, 9.2g). Friendly
     units never negate it (6.0c). Retreats and Safe Paths read a Support AV EZOC as a plain one
     (6.0h). Units in ``ignore`` project none (Screening units for an MSR, or for a Leg unit
-    moving into their hex: BbF 1.5)."""
+    moving into their hex: BbF 1.5). pieces: board.by_hex(state), when the caller has it."""
     grid = bdata().game_map.grid
     best = ""
     for n in grid.neighbours(hex_id):
-        for p in at(state, n):
+        for p in (at(state, n) if pieces is None else pieces.get(n, ())):
             if p.side == side or not has_zoc(p) or p.id in ignore:
                 continue
             if is_av(p):
