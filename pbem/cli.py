@@ -11,12 +11,10 @@ from typing import Any, Callable
 
 import click
 
-from pbem.core.errors import (EXIT_INTERNAL, EXIT_REFUSED, REPORT_BUGS,
-                              PbemError)
-from pbem.core.textsafe import one_line, printable
+from pbem.core.errors import EXIT_REFUSED, PbemError
+from pbem.core.textsafe import printable
 from pbem import turn_commands
-
-DEBUG_ENV = "PBEM_DEBUG"
+from pbem.turn_commands import DEBUG_ENV, echo, error_line, say
 
 
 class Failure(click.ClickException):
@@ -38,10 +36,8 @@ def clean_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
-        except PbemError as e:
-            raise Failure(one_line(str(e)), e.exit_code) from None
-        except OSError as e:
-            raise Failure(one_line(f"{e.filename or ''}: {e.strerror}")) from None
+        except (PbemError, OSError) as e:
+            raise Failure(*error_line(e)) from None
 
     return wrapper
 
@@ -116,27 +112,10 @@ class PbemGroup(click.Group):
             return super().invoke(ctx)
         except (click.ClickException, click.exceptions.Exit, click.Abort):
             raise
-        except PbemError as e:
-            raise Failure(printable(one_line(str(e))), e.exit_code) from None
-        except OSError as e:
-            raise Failure(printable(one_line(f"{e.filename or ''}: {e.strerror}"))) from None
         except Exception as e:
-            if os.environ.get(DEBUG_ENV):
+            if not isinstance(e, (PbemError, OSError)) and os.environ.get(DEBUG_ENV):
                 raise
-            raise Failure(printable(one_line(
-                f"internal error (a bug in pbem): {type(e).__name__}: {e}; {REPORT_BUGS} "
-                f"(set {DEBUG_ENV}=1 to see the traceback)")), EXIT_INTERNAL) from None
-
-
-def echo(message: Any = "", **kwargs: Any) -> None:
-    """click.echo, with every escape sequence and control character from files removed."""
-    click.echo(printable(str(message)), **kwargs)
-
-
-def say(result: Any) -> None:
-    """Print an operation's messages."""
-    for m in result.messages:
-        echo(m)
+            raise Failure(*error_line(e)) from None
 
 
 def parse_options(values: tuple[str, ...]) -> dict[str, Any]:

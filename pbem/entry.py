@@ -89,32 +89,21 @@ def run_fast(command: str, params: dict[str, Any]) -> int:
     """Run one turn command as pbem.cli would; returns the exit code (errors are one line)."""
     from pbem import turn_commands
     from pbem.core import keys
-    from pbem.core.errors import EXIT_INTERNAL, EXIT_REFUSED, REPORT_BUGS, PbemError
-    from pbem.core.textsafe import one_line
+    from pbem.core.errors import EXIT_REFUSED, PbemError
 
     keys.notice = lambda m: turn_commands.echo(m, err=True)
     keys.ask_passphrase = _ask_passphrase
     try:
         getattr(turn_commands, command)(**params)
-    except PbemError as e:
-        turn_commands.echo(f"Error: {one_line(str(e))}", err=True)
-        return e.exit_code
-    except OSError as e:
-        where = e.filename or ""
-        turn_commands.echo(f"Error: {one_line(f'{where}: {e.strerror}')}", err=True)
-        return EXIT_REFUSED
     except (KeyboardInterrupt, EOFError):
         turn_commands.echo("\nAborted!", err=True)
         return EXIT_REFUSED
     except Exception as e:
-        from pbem.cli import DEBUG_ENV
-
-        if os.environ.get(DEBUG_ENV):
+        if not isinstance(e, (PbemError, OSError)) and os.environ.get(turn_commands.DEBUG_ENV):
             raise
-        turn_commands.echo("Error: " + one_line(
-            f"internal error (a bug in pbem): {type(e).__name__}: {e}; {REPORT_BUGS} "
-            f"(set {DEBUG_ENV}=1 to see the traceback)"), err=True)
-        return EXIT_INTERNAL
+        line, code = turn_commands.error_line(e)
+        turn_commands.echo(f"Error: {line}", err=True)
+        return code
     return 0
 
 

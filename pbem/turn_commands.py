@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pbem.core.errors import EXIT_CHEATING, EXIT_REFUSED, PbemError
+from pbem.core.errors import EXIT_CHEATING, EXIT_INTERNAL, EXIT_REFUSED, REPORT_BUGS, PbemError
 from pbem.core.textsafe import one_line, printable
 
 
@@ -26,6 +26,20 @@ def say(result: Any) -> None:
     """Print an operation's messages."""
     for m in result.messages:
         echo(m)
+
+
+DEBUG_ENV = "PBEM_DEBUG"
+
+
+def error_line(e: Exception) -> tuple[str, int]:
+    """The one line (without 'Error: ') and exit code of an error a command raised: a user
+    error (PbemError), a file the system refused (OSError), else a bug in pbem (docs/cli.md)."""
+    if isinstance(e, PbemError):
+        return one_line(str(e)), e.exit_code
+    if isinstance(e, OSError):
+        return one_line(f"{e.filename or ''}: {e.strerror}"), EXIT_REFUSED
+    return one_line(f"internal error (a bug in pbem): {type(e).__name__}: {e}; {REPORT_BUGS} "
+                    f"(set {DEBUG_ENV}=1 to see the traceback)"), EXIT_INTERNAL
 
 
 def status(directory: str, as_json: bool = False, key: str | None = None) -> None:
