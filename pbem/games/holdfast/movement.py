@@ -76,27 +76,13 @@ def position(state: HoldfastState, w: World, side: str) -> tuple[frozenset[str],
     return block_hexes(state, side), block_hexes(state, enemy(side)), ezoc(state, w, side)
 
 
-def step_costs(w: World, unit_type: str, weather: str) -> dict[tuple[str, str], tuple[int, int]]:
-    """step_table by pair: (hex, next hex) -> (hex cost without EZOC, hexside cost); memoised."""
-    def make() -> dict[tuple[str, str], tuple[int, int]]:
-        return {(h, n): (hc, sc) for h, steps in step_table(w, unit_type, weather).items()
-                for n, hc, sc in steps}
-    return w.cached("step-costs", (unit_type, weather), make, 64)
-
-
 def check_path(state: HoldfastState, w: World, side: str, unit_id: str, path: list[str],
-               mp: int, strategic: bool, *, pos: tuple[frozenset[str], ...] | None = None
-               ) -> list[int]:
-    """Validate a path hex by hex and return the cost of each step; IllegalOrder if not legal.
-
-    pos: position(state, w, side) when the caller has it (the state unchanged since); then
-    the caller checks many paths in one position (the move helper), and each step's cost is
-    read from the memo of hex_cost and side_cost by pair (step_costs) instead."""
+               mp: int, strategic: bool) -> list[int]:
+    """Validate a path hex by hex and return the cost of each step; IllegalOrder if not legal."""
     u = state.private[side].units[unit_id]
     spec = w.units[unit_id]
-    own, foe, ez = pos if pos is not None else position(state, w, side)
+    own, foe, ez = position(state, w, side)
     pub = state.public
-    known = step_costs(w, spec.type, pub.weather) if pos is not None else {}
     if strategic and u.hex in ez:
         raise IllegalOrder(f"strategic movement may not begin in an enemy ZOC ({u.hex})",
                            rule="HF-9.3-a")
@@ -104,7 +90,7 @@ def check_path(state: HoldfastState, w: World, side: str, unit_id: str, path: li
     spent = 0
     here = u.hex
     for nxt in path:
-        cost = _step(w, side, pub, spec.type, here, nxt, foe, ez, strategic, known)
+        cost = _step(w, side, pub, spec.type, here, nxt, foe, ez, strategic)
         spent += cost
         costs.append(cost)
         if spent > mp:
@@ -118,8 +104,7 @@ def check_path(state: HoldfastState, w: World, side: str, unit_id: str, path: li
 
 
 def _step(w: World, side: str, pub: Any, unit_type: str, here: str, nxt: str,
-          foe: frozenset[str], ez: frozenset[str], strategic: bool,
-          known: dict[tuple[str, str], tuple[int, int]]) -> int:
+          foe: frozenset[str], ez: frozenset[str], strategic: bool) -> int:
     """One step of a move from here into nxt: its MP cost, or IllegalOrder (check_path)."""
     if not w.adjacent(here, nxt):
         raise IllegalOrder(f"{nxt} is not adjacent to {here} (adjacent: "
@@ -137,77 +122,31 @@ def _step(w: World, side: str, pub: Any, unit_type: str, here: str, nxt: str,
     if strategic and nxt in ez:
         raise IllegalOrder(f"strategic movement may not enter an enemy ZOC ({nxt})",
                            rule="HF-9.3-a")
-    pair = known.get((here, nxt))
-    if pair is None:
-        return hex_cost(w, unit_type, here, nxt, nxt in ez) + side_cost(w, here, nxt, pub.weather)
-    # the same values: hex_cost with EZOC is max(cost, ezoc_mp)
-    return (max(pair[0], w.tables.ezoc_mp) if nxt in ez else pair[0]) + pair[1]
+    return hex_cost(w, unit_type, here, nxt, nxt in ez) + side_cost(w, here, nxt, pub.weather)
 
 
-def check_paths(state: HoldfastState, w: World, side: str, unit_id: str,
-                paths: list[list[str]], mp: int, strategic: bool, *,
-                pos: tuple[frozenset[str], ...]) -> list[list[int] | None]:
-    """check_path for many paths of one unit in one position (the move helper): for each path
-    the cost of each step, or None where check_path would refuse it. A step shared by paths
-    (the same hexes before it) is checked once: a step's legality and cost depend only on the
-    hexes entered before it, and these are checked by the same code (_step) in the same order."""
-    u = state.private[side].units[unit_id]
-    spec = w.units[unit_id]
-    own, foe, ez = pos
-    pub = state.public
-    if strategic and u.hex in ez:
-        return [None for _ in paths]
-    known = step_costs(w, spec.type, pub.weather)
-    # a path's prefix, by its number (0: none), and the next hex -> (the longer prefix's
-    # number, MP spent, the step's cost), or None if check_path refuses that prefix
-    done: dict[tuple[int, str], tuple[int, int, int] | None] = {}
-    out: list[list[int] | None] = []
-    for path in paths:
-        node, spent, here = 0, 0, u.hex
-        costs: list[int] | None = []
-        for nxt in path:
-            key = (node, nxt)
-            if key in done:
-                hit = done[key]
-            else:
-                try:
-                    cost = _step(w, side, pub, spec.type, here, nxt, foe, ez, strategic, known)
-                    hit = (len(done) + 1, spent + cost, cost) if spent + cost <= mp else None
-                except IllegalOrder:
-                    hit = None
-                done[key] = hit
-            if hit is None:
-                costs = None
-                break
-            node, spent, cost = hit
-            costs.append(cost)
-            here = nxt
-        if costs is not None and here in own:
-            costs = None
-        out.append(costs)
-    return out
-
-
-def reachable(state: HoldfastState, w: World, side: str, unit_id: str, mp: int,
-              strategic: bool, *, pos: tuple[frozenset[str], ...] | None = None
-              ) -> dict[str, list[str]]:
-    """Every hex the unit could end a move in with mp, and a cheapest path to it (for bots).
+def reach_tree(state: HoldfastState, w: World, side: str, unit_id: str, mp: int,
+               strategic: bool, *, pos: tuple[frozenset[str], ...] | None = None
+               ) -> tuple[dict[str, int], dict[str, str]]:
+    """The cheapest-first search of one activation: for every hex the unit can enter with mp,
+    its least MP (best, the unit's own hex at 0) and the hex before it on a cheapest path
+    (prev); friendly block hexes are included (passed through, not ended in: HF-9.1-c).
 
     pos: position(state, w, side) when the caller has it (the state unchanged since)."""
     import heapq
 
     u = state.private[side].units[unit_id]
     spec = w.units[unit_id]
-    own_hexes, foe_hexes, ez = pos if pos is not None else position(state, w, side)
+    _, foe_hexes, ez = pos if pos is not None else position(state, w, side)
+    best = {u.hex: 0}
+    prev: dict[str, str] = {}
     if strategic and u.hex in ez:
-        return {}
+        return best, prev
     steps = step_table(w, spec.type, state.public.weather)
     ezoc_mp = w.tables.ezoc_mp
     stop = foe_hexes | ez if strategic else foe_hexes
     if not w.gray_open(side, state.public.turn):
         stop = stop | w.gray
-    best = {u.hex: 0}
-    prev: dict[str, str] = {}
     heap = [(0, u.hex)]
     while heap:
         c, h = heapq.heappop(heap)
@@ -221,11 +160,23 @@ def reachable(state: HoldfastState, w: World, side: str, unit_id: str, mp: int,
                 best[n] = nc
                 prev[n] = h
                 heapq.heappush(heap, (nc, n))
+    return best, prev
+
+
+def reachable(state: HoldfastState, w: World, side: str, unit_id: str, mp: int,
+              strategic: bool, *, pos: tuple[frozenset[str], ...] | None = None
+              ) -> dict[str, list[str]]:
+    """Every hex the unit could end a move in with mp, and a cheapest path to it (for bots).
+
+    pos: position(state, w, side) when the caller has it (the state unchanged since)."""
+    own_hexes = pos[0] if pos is not None else block_hexes(state, side)
+    best, prev = reach_tree(state, w, side, unit_id, mp, strategic, pos=pos)
+    start = state.private[side].units[unit_id].hex
     # each hex's path is its previous hex's path and itself (built once per hex)
-    full: dict[str, list[str]] = {u.hex: []}
+    full: dict[str, list[str]] = {start: []}
     out: dict[str, list[str]] = {}
     for h in best:
-        if h == u.hex:
+        if h == start:
             continue
         chain = []
         x = h

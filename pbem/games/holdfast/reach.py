@@ -1,7 +1,9 @@
 """The move helper's data: where each own unit can move this player turn, at what cost (HF-9.1).
 
-Computed by the movement rules themselves (``movement.reachable`` finds the cheapest paths and
-``movement.check_path`` prices every step of each), so the report page holds no rule of its own.
+Computed by the movement rules' own search (``movement.reach_tree``, the search the bots'
+``movement.reachable`` uses), so the report page holds no rule of its own. That every path it
+offers is one ``movement.check_path`` accepts at the cost shown is held by tests
+(tests/games/holdfast/test_reach.py), not re-checked on every report.
 Only the viewer's own units are listed; enemy blocks count only by their public positions.
 """
 
@@ -9,7 +11,7 @@ from __future__ import annotations
 
 from pbem.core.game import Reach, UnitReach
 from pbem.games.holdfast.data import World
-from pbem.games.holdfast.movement import allowance, check_paths, position, reachable
+from pbem.games.holdfast.movement import allowance, position, reach_tree
 from pbem.games.holdfast.state import HoldfastState
 from pbem.games.holdfast.supply import in_supply
 
@@ -24,28 +26,28 @@ def movable(state: HoldfastState, w: World, side: str) -> list[str]:
 
 
 def _reach(state: HoldfastState, w: World, side: str, uid: str, mp: int,
-           strategic: bool, pos: tuple[frozenset[str], ...]) -> tuple[Reach, ...]:
+           strategic: bool, pos: tuple[frozenset[str], ...],
+           tree: tuple[dict[str, int], dict[str, str]] | None = None) -> tuple[Reach, ...]:
     """Every hex on a cheapest legal path of one activation, with the MP spent to get there
-    (pos: movement.position of this state, read once for every unit)."""
+    (pos: movement.position of this state, read once for every unit). A hex holding a friendly
+    block is listed only on the way to a hex the unit may end in (HF-9.1-c).
+
+    tree: reach_tree of the same unit and kind of move with at least mp. The search with more
+    MP settles every hex it can reach with mp at the same cost through the same previous hex
+    (entries costing more come off its heap after all of them), so its hexes within mp are
+    this search's."""
     own = pos[0]
+    best, prev = tree or reach_tree(state, w, side, uid, mp, strategic, pos=pos)
+    start = state.private[side].units[uid].hex
     nodes: dict[str, Reach] = {}
-    paths = reachable(state, w, side, uid, mp, strategic, pos=pos)
-    inner = {h for p in paths.values() for h in p[:-1]}
-    # a path to a hex on the way to another is a prefix of that one: checking the longest
-    # paths checks every step of every path (their ends are the only free hexes they pass);
-    # check_paths checks a step the paths share once
-    ends = [(dest, path) for dest, path in sorted(paths.items()) if dest not in inner]
-    checked = check_paths(state, w, side, uid, [path for _, path in ends], mp, strategic,
-                          pos=pos)
-    for (dest, path), costs in zip(ends, checked):
-        if costs is None:               # the rules have the last word: never offer such a path
+    for h, c in best.items():
+        if h == start or h in own or c > mp:
             continue
-        total, prev = 0, ""
-        for h, c in zip(path, costs):
-            total += c
-            if h not in nodes:
-                nodes[h] = Reach(hex=h, cost=str(total), prev=prev, end=h not in own)
-            prev = h
+        while h != start and h not in nodes:
+            before = prev[h]
+            nodes[h] = Reach(hex=h, cost=str(best[h]), prev="" if before == start else before,
+                             end=h not in own)
+            h = before
     return tuple(nodes[h] for h in sorted(nodes))
 
 
@@ -66,10 +68,12 @@ def unit_reach(state: HoldfastState, w: World, side: str) -> list[UnitReach]:
         for strategic in (False, True):
             if strategic and not (supplied and w.strategic_allowed(pub.turn)):
                 continue
-            for leader in (False, True) if has_leader else (False,):
-                mp = allowance(w, w.units[uid], weather=pub.weather, supplied=supplied,
-                               leader=leader, strategic=strategic)
-                hexes = _reach(state, w, side, uid, mp, strategic, pos)
+            leaders = (False, True) if has_leader else (False,)
+            mps = [allowance(w, w.units[uid], weather=pub.weather, supplied=supplied,
+                             leader=leader, strategic=strategic) for leader in leaders]
+            tree = reach_tree(state, w, side, uid, max(mps), strategic, pos=pos)
+            for leader, mp in zip(leaders, mps):
+                hexes = _reach(state, w, side, uid, mp, strategic, pos, tree)
                 if not hexes:
                     continue
                 kind = " ".join(x for x, on in (("strategic", strategic), ("leader", leader))

@@ -162,9 +162,19 @@ class Walker:
         cost = step_cost(d, self.side, self.mobile, self.pos, h)
         if cost is None:
             raise IllegalOrder(f"{h} cannot be entered from {self.pos}", rule="KAS-5.2-f")
+        self.enter(h, cost, self.pos is not None and is_minefield(d, self.pos, h))
+
+    def enter(self, h: str, cost: int, mine: bool) -> None:
+        """The rest of step(h), for a hex step has found enterable by the map alone: a map hex
+        next to the unit's, not prohibited, holding no enemy unit, whose terrain costs cost
+        half-MP from here (mine: a US minefield hexside lies between). The rules of stopping,
+        ZOC (6.1, 13.1), minefields (14.2) and the MA (5.2-d) are all here. The move helper's
+        search calls it directly with move_edges (the same terrain, read from the same memo)."""
+        d = self.data
+        if self.stopped:
+            raise IllegalOrder(f"{self.uid} must stop before {h}", rule=self._stop_rule)
         stop, all_ma = False, False
         self._stop_rule = "KAS-6.1-a"
-        mine = self.pos is not None and is_minefield(d, self.pos, h)
         if mine and self.side == "axis":
             if self.steps != 0 or self.pos != self.start:
                 raise IllegalOrder(f"{self.uid} may cross the minefield {self.pos}-{h} only from "

@@ -76,16 +76,20 @@ def _search(state: KasserineState, data: KasserineData, uid: str,
             heapq.heappush(heap, (w.spent, n, key, tuple(getattr(w, a) for a in _WALK)))
             n += 1
     probe = starts[0]
-    occ, side, units, ma2 = probe.occ, probe.side, state.units, probe.ma2
+    side, ma2, mobile = probe.side, probe.ma2, probe.mobile
+    foes = {h for h, k in probe.occ.items() if state.units[k].side != side}
     never = 1 << 30
     while heap:
         spent, _, key, walk = heapq.heappop(heap)
         if spent > best.get(key, never) or walk[4]:
             continue
-        for h, cost, _mine in move_edges(data, side, probe.mobile, key[0]):
+        # the probe stands on this label; enter() changes it only when it succeeds
+        probe.pos, probe.spent, probe.in_ezoc, probe.steps, probe.stopped = walk   # _WALK
+        probe.entered = []
+        for h, cost, mine in move_edges(data, side, mobile, key[0]):
             # terrain alone already costs too much, or an enemy holds the hex: the Walker
             # would refuse it (a cheap pre-check; the Walker decides everything else)
-            if spent + cost > ma2 or (h in occ and units[occ[h]].side != side):
+            if spent + cost > ma2 or h in foes:
                 continue
             # a step costs at least its terrain (ZOC and whole-MA rules only add), so where the
             # hex is already reached without stopping for no more, this step adds nothing the
@@ -93,10 +97,8 @@ def _search(state: KasserineState, data: KasserineData, uid: str,
             # unstopped one is neither shown (_nodes prefers the unstopped) nor expanded
             if best.get((h, False), never) <= spent + cost:
                 continue
-            probe.pos, probe.spent, probe.in_ezoc, probe.steps, probe.stopped = walk   # _WALK
-            probe.entered = []
             try:
-                probe.step(h)
+                probe.enter(h, cost, mine)  # what step(h) checks before it, move_edges holds
             except IllegalOrder:
                 continue
             k2 = (h, probe.stopped)
@@ -105,6 +107,8 @@ def _search(state: KasserineState, data: KasserineData, uid: str,
                 n += 1
                 heapq.heappush(heap, (probe.spent, n, k2, (probe.pos, probe.spent, probe.in_ezoc,
                                                            probe.steps, probe.stopped)))
+            probe.pos, probe.spent, probe.in_ezoc, probe.steps, probe.stopped = walk
+            probe.entered = []
     return best, parent
 
 

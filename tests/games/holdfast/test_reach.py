@@ -152,6 +152,56 @@ def test_cheapest_path_is_the_rules_cheapest_and_tie_broken_path(name: str) -> N
                     assert got == want, ((name, weather, uid, start, strategic, h), got, want)
 
 
+@pytest.mark.parametrize("name", sorted(POSITIONS))
+def test_move_helper_offers_every_legal_end_at_its_least_cost(name: str) -> None:
+    """HF-9.1-b / HF-9.1-c / HF-9.3-a: the move helper (reach._reach, what the report offers
+    for each activation) lists as ends exactly the hexes check_path lets the unit end in, each
+    at its least MP; following each listed hex's `prev` back to the unit gives a path that
+    check_path accepts at exactly the MP shown at every step; a hex only passed through holds a
+    friendly block and lies on the way to a listed end; a search with more MP (the leader's
+    variant, HF-4-e) gives the same hexes within fewer MP. The report does not re-check these paths: this test is what holds them to
+    the rules (every MP from 0 to 10, plain and strategic, clear and poor weather)."""
+    from pbem.games.holdfast.movement import position, reach_tree
+    from pbem.games.holdfast.reach import _reach
+
+    state = build(**POSITIONS[name])
+    side = state.public.active
+    w = world(state.public.scenario)
+    own = block_hexes(state, side)
+    for weather in ("clear", "poor"):
+        state.public.weather = weather
+        pos = position(state, w, side)
+        for uid in movers(state, side):
+            start = state.private[side].units[uid].hex
+            for strategic in (False, True):
+                full = oracle(state, side, uid, 10, strategic)
+                wide = reach_tree(state, w, side, uid, 10, strategic, pos=pos)
+                for mp in range(0, 11):
+                    where = (name, weather, uid, start, mp, strategic)
+                    got = _reach(state, w, side, uid, mp, strategic, pos)
+                    # the leader's +1 MP: one search with the larger allowance serves both
+                    assert _reach(state, w, side, uid, mp, strategic, pos, wide) == got, where
+                    nodes = {r.hex: r for r in got}
+                    want = {h: lab[0] for h, lab in full.items() if lab[0] <= mp and h not in own}
+                    ends = {h: int(r.cost) for h, r in nodes.items() if r.end}
+                    assert ends == want, (where, sorted(set(ends) ^ set(want)))
+                    passed = set()
+                    for h, r in nodes.items():
+                        assert r.end == (h not in own), (where, r)
+                        if not r.end:
+                            continue
+                        path, x = [], h
+                        while x:
+                            path.append(x)
+                            x = nodes[x].prev
+                        path.reverse()
+                        passed.update(path[:-1])
+                        costs = check_path(state, w, side, uid, path, mp, strategic)
+                        assert [int(nodes[y].cost) for y in path] == \
+                            [sum(costs[:i + 1]) for i in range(len(path))], (where, path, costs)
+                    assert {h for h, r in nodes.items() if not r.end} <= passed, where
+
+
 def test_strategic_movement_from_an_enemy_zoc_reaches_nothing() -> None:
     """HF-9.3-a: strategic movement may not begin in an EZOC: no destination and no path, while
     the same unit moving normally reaches its neighbours."""
