@@ -1,8 +1,9 @@
 """The move helper's data: where each own unit can move or enter this phase, at what cost (5.0).
 
-A cheapest-first search drives the movement rules' own ``Walker`` hex by hex (every terrain,
-ZOC, minefield and stop rule is the Walker's), then ``check_move`` confirms each path found
-before its hex is offered as a destination. The report page only draws the result.
+A cheapest-first search drives the movement rules' own ``Walker`` hex by hex over the map's
+steps (``move_edges``: every terrain cost; ``Walker.enter``: every ZOC, minefield, stop and MA
+rule). tests/games/kasserine/test_reach.py holds what it offers to ``check_move``: exactly the
+hexes a move may end in, each at its least MP. The report page only draws the result.
 """
 
 from __future__ import annotations
