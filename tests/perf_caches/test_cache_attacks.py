@@ -208,7 +208,7 @@ def test_a_pickled_entry_is_rebuilt_when_the_code_it_depends_on_changed(cache_di
 
 @pytest.mark.parametrize("game,scenario,sides,kind", [
     ("holdfast", "race-to-tunis", ("allied", "axis"), "holdfast-steps"),
-    ("kasserine", "historical", ("axis", "us"), "kasserine-steps")])
+    ("kasserine", "historical", ("axis", "us"), "kasserine-edges")])
 def test_damaged_move_helper_tables_are_rebuilt_and_reports_are_identical(tmp_path, monkeypatch,
                                                                           game, scenario, sides,
                                                                           kind):

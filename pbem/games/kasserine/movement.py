@@ -79,10 +79,11 @@ def move_edges(data: KasserineData, side: str, mobile: bool,
 
 
 def fill_steps(data: KasserineData, side: str) -> None:
-    """Memoise step_cost and move_edges for side's units (both kinds) out of every hex at once:
-    the move helper asks for most of the map. The tables are those the functions above compute,
-    kept for shipped scenario data in the package-side cache (pbem.core.cache) under the hash
-    of the data files and of the code that computes them (this module and the board's)."""
+    """Memoise move_edges for side's units (both kinds) out of every hex at once: the move
+    helper asks for most of the map. The table is the one move_edges computes (its costs
+    from _step_cost, as step_cost's), kept for shipped scenario data in the package-side cache
+    (pbem.core.cache) under the hash of the data files and of the code that computes it (this
+    module and the board's). step_cost keeps its own memo, filled as orders ask."""
     memo = static(data)
     data_key = getattr(data.map, "cache_key", None)
     if side in memo.filled or not isinstance(data_key, str):
@@ -94,24 +95,20 @@ def fill_steps(data: KasserineData, side: str) -> None:
     code = [cache.source_hash(sys.modules[m]) for m in (__name__, "pbem.games.kasserine.board")]
     grid = data.map.grid
     for mobile in (False, True):
-        def build(mobile: bool = mobile) -> list[tuple[str, tuple[tuple[str, int, bool], ...]]]:
+        def build(mobile: bool = mobile) -> dict[tuple[str, bool, str], tuple[tuple[str, int, bool], ...]]:
             # every hex's move_edges, computed as move_edges does (costs from _step_cost)
-            out = []
+            out = {}
             for h in grid.all_hexes():
                 steps = []
                 for n in grid.neighbours(h):
                     c = _step_cost(data, side, mobile, h, n)
                     if c is not None:
                         steps.append((n, c, is_minefield(data, h, n)))
-                out.append((h, tuple(steps)))
+                out[(side, mobile, h)] = tuple(steps)
             return out
 
-        key = cache.key_of("kasserine-steps", data_key, data.sbeitla_hex, side, str(mobile), *code)
-        cost, edges = memo.cost, memo.edges
-        for h, steps in cache.remember("kasserine-steps", key, build):
-            edges[(side, mobile, h)] = steps
-            for n, c, _mine in steps:      # a step with no cost (prohibited) stays lazy
-                cost[(side, mobile, h, n)] = c
+        key = cache.key_of("kasserine-edges", data_key, data.sbeitla_hex, side, str(mobile), *code)
+        memo.edges.update(cache.remember("kasserine-edges", key, build))
     memo.filled.add(side)
 
 
