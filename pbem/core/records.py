@@ -197,13 +197,16 @@ class SignedFile:
 
     __slots__ = ("name", "payload_bytes", "payload", "sig", "text", "hash", "_verified")
 
-    def __init__(self, name: str, payload_bytes: bytes, payload: Payload, sig: bytes) -> None:
+    def __init__(self, name: str, payload_bytes: bytes, payload: Payload, sig: bytes,
+                 text: str | None = None) -> None:
+        """text: the canonical text when the caller holds it already (a stored file whose
+        exact bytes were verified canonical before: pbem.protocol.verified); else rendered."""
         self.name = name
         self.payload_bytes = payload_bytes
         self.payload = payload
         self.sig = sig
         self.hash = sha256_hex(payload_bytes)
-        self.text = summary(payload) + _render(payload_bytes, sig)
+        self.text = summary(payload) + _render(payload_bytes, sig) if text is None else text
         self._verified: dict[bytes, bool] = {}
 
     @property

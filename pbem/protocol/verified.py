@@ -70,13 +70,14 @@ def _mac(key: bytes, digest: str, signer: str) -> str:
 
 
 def _open_known(raw: bytes, name: str) -> SignedFile:
-    """Open a file whose exact bytes were verified canonical before (no canonical checks)."""
+    """Open a file whose exact bytes were verified canonical before (no canonical checks; its
+    text is these bytes, which is what rendering its payload and signature would give)."""
     text = raw.decode("ascii")
     body = text[text.index(_BEGIN) + len(_BEGIN):text.rindex(_END)]
     env = msgspec.json.decode(base64.b64decode("".join(body.split())), type=Envelope)
     payload_bytes = base64.b64decode(env.payload)
     payload = msgspec.json.decode(payload_bytes, type=Payload)  # type: ignore[arg-type]
-    return SignedFile(name, payload_bytes, payload, base64.b64decode(env.sig))
+    return SignedFile(name, payload_bytes, payload, base64.b64decode(env.sig), text=text)
 
 
 class Stored:
@@ -95,13 +96,14 @@ class Stored:
     def read(self, path: Path) -> SignedFile:
         """The stored file at path, strictly opened; its signature marked verified when this
         archive's record vouches for these exact bytes."""
-        raw = read_limited(Path(path), MAX_FILE_BYTES, what="file", error=FileRejected)
+        path = Path(path)
+        raw = read_limited(path, MAX_FILE_BYTES, what="file", error=FileRejected)
         digest = hashlib.sha256(raw).hexdigest()
         entry = self.index.files.get(digest)
         if self.key is not None and entry is not None and len(entry) == 2 and \
                 hmac.compare_digest(entry[1], _mac(self.key, digest, entry[0])):
             try:
-                f = _open_known(raw, Path(path).name)
+                f = _open_known(raw, path.name)
                 f._verified[bytes.fromhex(entry[0])] = True
                 return f
             except (ValueError, msgspec.DecodeError, msgspec.ValidationError):

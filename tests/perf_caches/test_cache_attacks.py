@@ -83,6 +83,26 @@ def test_verified_files_are_remembered_by_hash_under_an_hmac(tmp_path, cache_dir
     assert len(calls) <= 3          # the genesis files only (proposal, acceptance)
 
 
+def test_a_file_opened_through_the_record_is_the_strict_reading(tmp_path, cache_dir):
+    """A stored file whose hash the record vouches for is opened without the canonical checks,
+    and its text taken from its bytes rather than rendered again: name, text, hash, payload
+    and signature equal a strict read_file of the same file, for every remembered file."""
+    from pbem.core.records import read_file
+    from pbem.protocol.archive import Archive
+    from pbem.protocol.verified import Stored
+
+    t = _played(tmp_path)
+    stored = Stored(Archive(t.dirs["red"]))
+    seen = 0
+    for p in sorted((t.dirs["red"] / "files").glob("0*-*.pbem")):
+        f, g = stored.read(p), read_file(p, strict=True)
+        seen += bool(f._verified)
+        assert (f.name, f.text, f.hash, f.payload, f.sig, f.payload_bytes) == \
+            (g.name, g.text, g.hash, g.payload, g.sig, g.payload_bytes), p.name
+        assert f.text.encode("ascii") == p.read_bytes()
+    assert seen > 0                      # the record was used, not only the full reading
+
+
 def test_a_stored_file_changed_after_it_was_cached_is_refused(tmp_path, cache_dir):
     t = _played(tmp_path)
     victim = sorted((t.dirs["red"] / "files").glob("0001-*.pbem"))[0]
