@@ -436,7 +436,11 @@ def end_activities(state: BcsState, side: str, ctx: Context) -> None:
             ctx.log(f"{name(form.id)} Fatigue increase roll {die}: no increase")
     isolation(state, form, ctx)
     # 9.3b: the Entry hexes an arrival used in this Activation are its Entry hexes from now on.
-    for p in state.pieces.values():
+    # On a sealed game's knowledge state the units off the map include those its stand-ins
+    # took from the pool and keep aside (sealed.take_from_pool): one may be given back to the
+    # pool later, and must come back with the Entry hexes of its arrival (docs/sealed.md 5h).
+    aside = [p for kept in state.picked.values() for p in kept.values()]
+    for p in [*state.pieces.values(), *aside]:
         if p.formation == form.id and p.status == "off" and arrival_group(p) in act.entries:
             p.entry = list(act.entries[arrival_group(p)])
     # (h) the HQ is Done; a Second Activation may follow.

@@ -795,3 +795,48 @@ def test_a_named_unit_a_stand_in_took_comes_back_from_the_pool():
     assert [u for u in _axis_units(allied) if u[1] == "map"] == [
         ("1-501-tgr", "map", "B20.00"), ("90-mdr", "map", "B20.01"),
         ("90-mdr--standin2", "map", "B20.01")]
+
+
+def test_a_unit_a_stand_in_took_keeps_its_arrival_s_entry_hexes_in_the_pool():
+    """9.3b narrows the Entry hexes of the units of an arrival still off the map at the end of
+    the Activation that used them; on the Allied knowledge state that includes the pool unit its
+    stand-in took and keeps aside (1-501-tgr for ii-86-inf). When an opening then gives it back
+    to the pool (ii-86-inf on top) and it enters in the Second Activation, its arrival group is
+    the real one: before, it came back with the Entry Area F of the Order of Arrival, and the
+    Activation's public record of Entry hexes by arrival parted (a sealed game of 5.4 through
+    the exchange was refused there: the Centro Division's units entering by Entry Area H)."""
+    sp = SealedPlay(GAME, _arrival_position(), b"k" * 32)
+    allied = sp.know["allied"]
+    assert sp.play("axis", "move ii-86-inf+90-mdr B20.00 B20.01") == []
+    assert sp.play("axis", "end") == []
+    assert [(p.id, p.entry) for p in allied.picked["axis"].values()] == [
+        ("1-501-tgr--standinpool", ["B20.00"])]
+    assert sp.full.pieces["1-501-tgr"].entry == ["B20.00"]
+    assert sp.play("axis", "second") == []
+    assert sp.full.activation is not None and sp.full.activation.second
+    assert sp.play("axis", "move 90-mdr B20.01 B20.02") == []     # opens ii-86-inf, the new top
+    assert allied.picked == {"axis": {}}
+    assert allied.pieces["1-501-tgr--standinpool"].entry == ["B20.00"]
+    assert sp.play("axis", "move 1-501-tgr B20.00 B20.01") == []
+    assert sp.full.activation.entries == allied.activation.entries == {"1:B20.00": ["B20.00"]}
+
+
+@pytest.mark.xfail(strict=True, reason="open (docs/sealed.md 5h): the arrival of a unit entering "
+                   "under another top is not in its projection; the pool's pick may be of another")
+def test_a_unit_entering_under_another_top_from_another_arrival_keeps_the_entries_public():
+    """9.3b keeps the Entry hexes each arrival used in the Activation's public record. ii-86-inf,
+    whose arrival already chose B20.00, enters under 90-mdr; the Allied processor's pool gives
+    1-501-tgr, of an arrival still entering by Entry Area F, and records the other arrival."""
+    from pbem.core.rulecases import Case
+    from pbem.games.bcs.rulecases import BcsCases
+
+    st = BcsCases().build(Case(id="item-1b", position={
+        "options": {"sealed_game": True}, "active": "reim",
+        "units": [{"id": "reim-hq", "hex": "B20.01"}, {"id": "cca-hq", "hex": "B14.09"},
+                  {"id": "ii-86-inf", "off": True, "arrives": 1, "entry": ["B20.00"]},
+                  {"id": "90-mdr", "off": True, "arrives": 1},
+                  {"id": "1-501-tgr", "off": True, "arrives": 1}]}))
+    bs.assign_slots(st)
+    bs.mark_seen(st)
+    sp = SealedPlay(GAME, st, b"k" * 32)
+    assert sp.play("axis", "move ii-86-inf+90-mdr B20.00 B20.01") == []
