@@ -169,7 +169,8 @@ def reachable(state: HoldfastState, w: World, side: str, unit_id: str, mp: int,
     """Every hex the unit could end a move in with mp, and a cheapest path to it (for bots).
 
     pos: position(state, w, side) when the caller has it (the state unchanged since)."""
-    own_hexes = pos[0] if pos is not None else block_hexes(state, side)
+    pos = pos if pos is not None else position(state, w, side)
+    own_hexes = pos[0]
     best, prev = reach_tree(state, w, side, unit_id, mp, strategic, pos=pos)
     start = state.private[side].units[unit_id].hex
     # each hex's path is its previous hex's path and itself (built once per hex)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import copy
 import heapq
-from typing import Any
+from typing import Any, Iterator
 
 import pytest
 
@@ -104,11 +104,11 @@ def movers(state: HoldfastState, side: str) -> list[str]:
     return sorted(k for k, u in state.private[side].units.items() if u.where == "map")
 
 
-@pytest.mark.parametrize("name", sorted(POSITIONS))
-def test_reachable_is_every_legal_destination_at_its_least_cost(name: str) -> None:
-    """HF-9.1-b / HF-9.3-a: reachable returns exactly the hexes check_path lets the unit end in,
-    each with a path check_path accepts at the least cost, for every MP from 0 to 10, plain and
-    strategic, in clear and poor weather (HF-7-e), for each of the side's blocks in turn."""
+def searches(name: str) -> Iterator[tuple[HoldfastState, Any, str, str, bool, dict[str, Label],
+                                          frozenset[str], tuple[Any, ...]]]:
+    """For a named position, every (state, world, side, unit, strategic, oracle up to 10 MP,
+    own block hexes, where) the movement tests check: each of the side's blocks, plain and
+    strategic, in clear and poor weather (HF-7-e); the state's weather is set as it goes."""
     state = build(**POSITIONS[name])
     side = state.public.active
     w = world(state.public.scenario)
@@ -118,16 +118,25 @@ def test_reachable_is_every_legal_destination_at_its_least_cost(name: str) -> No
         for uid in movers(state, side):
             start = state.private[side].units[uid].hex
             for strategic in (False, True):
-                full = oracle(state, side, uid, 10, strategic)
-                for mp in range(0, 11):
-                    got = reachable(state, w, side, uid, mp, strategic)
-                    want = {h: lab for h, lab in full.items() if lab[0] <= mp and h not in own}
-                    where = (name, weather, uid, start, mp, strategic)
-                    assert set(got) == set(want), (where, sorted(set(got) ^ set(want)))
-                    for h, path in got.items():
-                        assert path[-1] == h, (where, h, path)
-                        costs = check_path(state, w, side, uid, list(path), mp, strategic)
-                        assert sum(costs) == want[h][0], (where, h, path, costs)
+                yield (state, w, side, uid, strategic, oracle(state, side, uid, 10, strategic),
+                       own, (name, weather, uid, start, strategic))
+
+
+@pytest.mark.parametrize("name", sorted(POSITIONS))
+def test_reachable_is_every_legal_destination_at_its_least_cost(name: str) -> None:
+    """HF-9.1-b / HF-9.3-a: reachable returns exactly the hexes check_path lets the unit end in,
+    each with a path check_path accepts at the least cost, for every MP from 0 to 10, plain and
+    strategic, in clear and poor weather (HF-7-e), for each of the side's blocks in turn."""
+    for state, w, side, uid, strategic, full, own, at in searches(name):
+        for mp in range(0, 11):
+            got = reachable(state, w, side, uid, mp, strategic)
+            want = {h: lab for h, lab in full.items() if lab[0] <= mp and h not in own}
+            where = (*at, mp)
+            assert set(got) == set(want), (where, sorted(set(got) ^ set(want)))
+            for h, path in got.items():
+                assert path[-1] == h, (where, h, path)
+                costs = check_path(state, w, side, uid, list(path), mp, strategic)
+                assert sum(costs) == want[h][0], (where, h, path, costs)
 
 
 @pytest.mark.parametrize("name", sorted(POSITIONS))
@@ -159,47 +168,39 @@ def test_move_helper_offers_every_legal_end_at_its_least_cost(name: str) -> None
     at its least MP; following each listed hex's `prev` back to the unit gives a path that
     check_path accepts at exactly the MP shown at every step; a hex only passed through holds a
     friendly block and lies on the way to a listed end; a search with more MP (the leader's
-    variant, HF-4-e) gives the same hexes within fewer MP. The report does not re-check these paths: this test is what holds them to
-    the rules (every MP from 0 to 10, plain and strategic, clear and poor weather)."""
+    variant, HF-4-e) gives the same hexes within fewer MP. The report does not re-check these
+    paths: this test is what holds them to the rules (every MP from 0 to 10, plain and
+    strategic, clear and poor weather)."""
     from pbem.games.holdfast.movement import position, reach_tree
     from pbem.games.holdfast.reach import _reach
 
-    state = build(**POSITIONS[name])
-    side = state.public.active
-    w = world(state.public.scenario)
-    own = block_hexes(state, side)
-    for weather in ("clear", "poor"):
-        state.public.weather = weather
+    for state, w, side, uid, strategic, full, own, at in searches(name):
         pos = position(state, w, side)
-        for uid in movers(state, side):
-            start = state.private[side].units[uid].hex
-            for strategic in (False, True):
-                full = oracle(state, side, uid, 10, strategic)
-                wide = reach_tree(state, w, side, uid, 10, strategic, pos=pos)
-                for mp in range(0, 11):
-                    where = (name, weather, uid, start, mp, strategic)
-                    got = _reach(state, w, side, uid, mp, strategic, pos)
-                    # the leader's +1 MP: one search with the larger allowance serves both
-                    assert _reach(state, w, side, uid, mp, strategic, pos, wide) == got, where
-                    nodes = {r.hex: r for r in got}
-                    want = {h: lab[0] for h, lab in full.items() if lab[0] <= mp and h not in own}
-                    ends = {h: int(r.cost) for h, r in nodes.items() if r.end}
-                    assert ends == want, (where, sorted(set(ends) ^ set(want)))
-                    passed = set()
-                    for h, r in nodes.items():
-                        assert r.end == (h not in own), (where, r)
-                        if not r.end:
-                            continue
-                        path, x = [], h
-                        while x:
-                            path.append(x)
-                            x = nodes[x].prev
-                        path.reverse()
-                        passed.update(path[:-1])
-                        costs = check_path(state, w, side, uid, path, mp, strategic)
-                        assert [int(nodes[y].cost) for y in path] == \
-                            [sum(costs[:i + 1]) for i in range(len(path))], (where, path, costs)
-                    assert {h for h, r in nodes.items() if not r.end} <= passed, where
+        wide = reach_tree(state, w, side, uid, 10, strategic, pos=pos)
+        for mp in range(0, 11):
+            where = (*at, mp)
+            got = _reach(state, w, side, uid, mp, strategic, pos)
+            # the leader's +1 MP: one search with the larger allowance serves both
+            assert _reach(state, w, side, uid, mp, strategic, pos, wide) == got, where
+            nodes = {r.hex: r for r in got}
+            want = {h: lab[0] for h, lab in full.items() if lab[0] <= mp and h not in own}
+            ends = {h: int(r.cost) for h, r in nodes.items() if r.end}
+            assert ends == want, (where, sorted(set(ends) ^ set(want)))
+            passed = set()
+            for h, r in nodes.items():
+                assert r.end == (h not in own), (where, r)
+                if not r.end:
+                    continue
+                path, x = [], h
+                while x:
+                    path.append(x)
+                    x = nodes[x].prev
+                path.reverse()
+                passed.update(path[:-1])
+                costs = check_path(state, w, side, uid, path, mp, strategic)
+                assert [int(nodes[y].cost) for y in path] == \
+                    [sum(costs[:i + 1]) for i in range(len(path))], (where, path, costs)
+            assert {h for h, r in nodes.items() if not r.end} <= passed, where
 
 
 def test_strategic_movement_from_an_enemy_zoc_reaches_nothing() -> None:
