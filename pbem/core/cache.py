@@ -79,7 +79,13 @@ def key_of(kind: str, *parts: bytes | str) -> str:
 
 def source_hash(module: Any) -> str:
     """SHA-256 of a module's source file (the code an entry depends on)."""
-    return hashlib.sha256(Path(module.__file__).read_bytes()).hexdigest()
+    return _file_digest(module.__file__)
+
+
+@lru_cache(maxsize=None)
+def _file_digest(path: str) -> str:
+    # once per process: the code a process runs is what it imported when it started
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 def files_key(kind: str, paths: Iterable[Path], *extra: str, root: Path | None = None) -> str:
@@ -153,7 +159,7 @@ class _Pickled(msgspec.Struct):
 def _module_hash(name: str) -> str | None:
     try:
         mod = sys.modules.get(name) or importlib.import_module(name)
-        return hashlib.sha256(Path(mod.__file__).read_bytes()).hexdigest()  # type: ignore[arg-type]
+        return _file_digest(mod.__file__)  # type: ignore[arg-type]
     except Exception:                # gone, renamed or not a file: the entry is stale
         return None
 

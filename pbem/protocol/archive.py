@@ -32,7 +32,7 @@ _FILE_NAME = re.compile(r"^(\d{4})-(proposal|accept-[a-z0-9_-]+|[a-z0-9_-]+)\.pb
 _VIEW_NAME = re.compile(r"^view-(\d{4})\.pbem$")
 _SENT_VIEW_NAME = re.compile(r"^view-([a-z][a-z0-9_]*)-(\d{4})\.pbem$")
 _REJECTION_NAME = re.compile(r"^reject-(\d{4})-([0-9a-f]{16})\.pbem$")
-# atomic_write's temporary files: "." + target name + "." + mkstemp's 8 random characters + ".tmp"
+# atomic_write's temporary files: "." + target name + "." + 8 random hex digits + ".tmp"
 _TEMP_NAME = re.compile(r"^\..+\.[a-z0-9_]{8}\.tmp$")
 _PARTIAL = ".partial-"              # .DIR.partial-<random>: a new archive, beside DIR
 _INNER = ".pbem-partial-"            # DIR/.pbem-partial-<random>: one made in an existing DIR

@@ -12,6 +12,7 @@ from pbem.core.dicesecret import OwnOnions
 from pbem.core.onion import proves, walk_down
 from pbem.core.records import Renewal, SignedFile, SignedRenewal, Turn
 from pbem.core.renewal import Commitments, Exhausted, hash_label
+from pbem.protocol.chain import Remembered
 from pbem.protocol.genesis import HOST, Genesis
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
@@ -46,6 +47,20 @@ class Ledger:
         """The payload of file seq (1-based)."""
         return self.files[seq - 1].payload  # type: ignore[return-value]
 
+    def sender(self, seq: int) -> str:
+        """The sender of file seq (1-based), without opening a remembered file."""
+        f = self.files[seq - 1]
+        return f.sender if isinstance(f, Remembered) else f.payload.sender  # type: ignore
+
+    def restore(self, files: list[Remembered]) -> None:
+        """Start the chain with files a valid record of this archive vouches for
+        (pbem.protocol.chain): appended as their verified reveals and renewals say."""
+        for f in files:
+            if f.seq != self.tip_seq + 1:
+                raise FileRejected(f"{f.name}: out of order in the record of the chain")
+            self.files.append(f)
+            self._take(f.seq, f.entry.reveals, f.renewals)
+
     def expected_senders(self, seq: int, pending: set[str],
                          rolled: dict[int, bool] | None = None) -> set[str]:
         """Who may send file seq, given the sides pending after file seq-1 and which earlier
@@ -74,7 +89,7 @@ class Ledger:
         mine: list[int] = []
         theirs: list[int] = []
         for k in range(upto, 0, -1):
-            sender = self.turn(k).sender
+            sender = self.sender(k)
             if sender == side:
                 if theirs:
                     break
@@ -154,10 +169,14 @@ class Ledger:
         """Add a checked file to the chain."""
         t: Turn = f.payload  # type: ignore[assignment]
         self.files.append(f)
-        for label, reveal in self.reveals(t):
-            gen, index = self.commit.locate(label, t.seq)
+        self._take(t.seq, self.reveals(t), t.renewals or [])
+
+    def _take(self, seq: int, reveals: list[tuple[str, str]],
+              renewals: list[SignedRenewal]) -> None:
+        for label, reveal in reveals:
+            gen, index = self.commit.locate(label, seq)
             self.known[(label, gen)] = (index, bytes.fromhex(reveal))
-        for sr in t.renewals or []:
+        for sr in renewals:
             r = sr.renewal
             self.commit.add(r)
             self.known[(r.label, r.generation)] = (0, bytes.fromhex(r.tip))
@@ -176,13 +195,14 @@ class Ledger:
     def renewals(self, upto: int | None = None) -> list[SignedRenewal]:
         """Every renewal carried by files 1..upto (default: the whole chain), in order."""
         return [sr for f in self.files[:upto]
-                for sr in (f.payload.renewals or [])]  # type: ignore[union-attr]
+                for sr in (f.renewals if isinstance(f, Remembered)
+                           else f.payload.renewals or [])]  # type: ignore[union-attr]
 
     def dice_parties(self, seq: int, sender: str | None = None) -> list[str]:
         """The parties whose shares key the dice of file seq (sorted by name)."""
         if self.g.mode in ("peer", "sealed"):
             return sorted(self.g.game.sides)
-        return sorted([sender or self.turn(seq).sender, HOST])
+        return sorted([sender or self.sender(seq), HOST])
 
     def share_labels(self, seq: int, cls: str, sender: str | None = None) -> list[str]:
         """The onion labels whose elements e[seq] key the rolls of class cls in file seq.

@@ -463,7 +463,7 @@ def reveal_after_own_file(s: Session) -> bool:
     ended the game, say), so no receive will write a reply: its next file, written with
     `pbem submit` (orders or none), opens them first (docs/protocol.md 6a)."""
     tip = s.ledger.tip_seq
-    return (s.draws is not None and tip > 0 and s.ledger.turn(tip).sender == s.party
+    return (s.draws is not None and tip > 0 and s.ledger.sender(tip) == s.party
             and not s.unresolved() and s.draws.reveal_owed())
 
 
@@ -635,9 +635,12 @@ def _sealed_parts(s: Session, seq: int, lines: list[str]) -> tuple[dict[str, Any
 def write_cache(s: Session, *, only_changed: bool = False) -> bool:
     """Write the derived state cache (never trusted on its own); with only_changed, leave an
     identical cache alone. True if written."""
+    from pbem.protocol import chain
     from pbem.protocol.verified import remember
 
     remember(s.archive, s.ledger.files)      # the files verified, by hash (verified.py)
+    if s.facts is None:                      # the chain they make (chain.py; not sealed)
+        chain.remember(s.archive, s.genesis, s.ledger.files)
     return write_derived(s.archive.cache_dir / "state.json", cache_blob(s),
                          only_changed=only_changed)
 
@@ -865,7 +868,7 @@ def waiting_for(s: Session) -> list[tuple[str, str]]:
                           "file will do); your processor opens it first")]
     if owes_reply(s):
         tip = s.ledger.tip_seq
-        what = (f"file {tip} from {s.ledger.turn(tip).sender}" if tip
+        what = (f"file {tip} from {s.ledger.sender(tip)}" if tip
                 else "the opponent's acceptance")
         return [(s.party, f"{what} is received but your automatic reply is not written (the "
                           f"receive was interrupted): run the same 'pbem receive {root} FILE "
@@ -878,7 +881,7 @@ def waiting_for(s: Session) -> list[tuple[str, str]]:
         return []
     if s.unresolved():
         seq = s.unresolved()[0]
-        sender = s.ledger.turn(seq).sender
+        sender = s.ledger.sender(seq)
         others = [p for p in s.ledger.dice_parties(seq) if p != sender]
         return [(p, f"file {seq} from {sender} is stored but not resolved: the receive did not "
                     f"finish (interrupted?): run the same 'pbem receive {root} FILE --key KEY' "

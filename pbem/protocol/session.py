@@ -19,6 +19,7 @@ from pbem.core.dicesecret import OwnOnions
 from pbem.core.records import Acceptance, Proposal, Results, RollRecord, SignedFile, Turn, read_file
 from pbem.core.registry import find_game
 from pbem.protocol.archive import Archive
+from pbem.protocol.chain import Remembered, recall
 from pbem.protocol.draws import DrawBook
 from pbem.protocol.genesis import HOST, Genesis
 from pbem.protocol.ledger import Ledger
@@ -45,7 +46,8 @@ class Session:
     """A verified archive: the chain, the replayed state and the log of every resolved file."""
 
     def __init__(self, archive: Archive, game: Game, genesis: Genesis, party: str,
-                 own: OwnOnions | None) -> None:
+                 own: OwnOnions | None, *, initial: bool = True) -> None:
+        """initial=False: no state yet (load gives it the cached state, or set_initial)."""
         self.archive = archive
         self.game = game
         self.genesis = genesis
@@ -53,7 +55,7 @@ class Session:
         self.own = own
         self.key: Any = None
         self.ledger = Ledger(genesis)
-        self.state: Any = game.setup(genesis.p.scenario, genesis.p.options)
+        self.state: Any = None
         self.sealed = genesis.mode == "sealed"
         self.facts = Facts(game, genesis.game_id, party) if self.sealed else None
         self.private: dict[int, list[str]] = {}
@@ -62,18 +64,28 @@ class Session:
         # sealed, without the key: the file whose own private dice were stood in for (from
         # there on the replay cannot follow this side's own hidden outcomes)
         self.own_standin: int | None = None
-        if self.sealed:   # this side's knowledge state: the other side's hidden facts unknown
-            self.state = game.conceal(self.state, party)
+        if self.sealed:
             self.private = read_private(archive.root)
         self.resolved = 0
         self.log: list[FileLog] = []
         self.results: dict[int, Results] = {}
-        self.states: dict[int, Any] = {0: self.state}
+        self.states: dict[int, Any] = {}
         self.held: list[HeldOrder] = []          # orders waiting for another side's answer
         self.rolled: dict[int, bool] = {}        # file seq -> whether resolving it rolled dice
         self.keep_states = True                  # False: only the latest state (an audit)
         # peer mode: private draws (pbem.core.privatedraw), kept and checked by every processor
         self.draws = DrawBook(self) if genesis.mode == "peer" else None
+        if initial:
+            self.set_initial()
+
+    def set_initial(self) -> None:
+        """Start from the scenario's set-up (sealed: this side's knowledge state of it, the
+        other side's hidden facts unknown)."""
+        state = self.game.setup(self.genesis.p.scenario, self.genesis.p.options)
+        if self.sealed:
+            state = self.game.conceal(state, self.party)
+        self.state = state
+        self.states = {0: state}
 
     # -- facts -----------------------------------------------------------------------------
     @property
@@ -342,25 +354,30 @@ def load(root: str | Path, *, key: Any = None, strict: bool = True,
         if genesis.pubs.get(info.party) != public_raw(key.public_key()):
             raise ArchiveError(f"{archive.root}: this key is not {info.party}'s key in this game")
         own = own_onion(archive, genesis, info.party, key)
-    s = Session(archive, game, genesis, info.party, own)
+    s = Session(archive, game, genesis, info.party, own, initial=False)
     s.key = key
     s.keep_states = keep_states
     if rest and not genesis.complete:
         raise ArchiveError(f"{archive.root}: turn files present before the genesis is complete")
+    remembered: list[Remembered] = []
     if use_cache and strict:     # files verified by an earlier command are remembered by hash
         from pbem.protocol.verified import Stored
 
+        if s.facts is None:      # a sealed chain's commitments are taken from every file
+            remembered = recall(archive, genesis, rest)
         stored = Stored(archive)
-        files = [stored.read(p) for p in rest]
+        files = [*remembered, *(stored.read(p) for p in rest[len(remembered):])]
     else:
         files = [read_file(p, strict=strict) for p in rest]
     if upto is not None:
-        files = [f for f in files if getattr(f.payload, "seq", 0) <= upto]
+        files = [f for f in files if _seq(f) <= upto]
     cached = _read_cache(archive.root, game, genesis, files) if use_cache else None
     start = 0
     if cached is not None:
         start, state, last_results, cached_held, cached_rolled, owed = cached
-        for f in files[:start]:
+        known = min(start, len(remembered))      # verified when they were remembered
+        s.ledger.restore(remembered[:known])
+        for f in files[known:start]:
             t = s.ledger.check(f, set())
             if s.facts is not None:
                 s.facts.take(t, f.name)      # the cached state has its openings already
@@ -372,6 +389,8 @@ def load(root: str | Path, *, key: Any = None, strict: bool = True,
         s.held, s.rolled = cached_held, cached_rolled
         if last_results is not None:
             s.results[start] = last_results
+    else:                     # the set-up is built only when no cached state stands in for it
+        s.set_initial()
     if s.facts is not None:   # this side's final reveal, where stored, holds its real orders
         for f in files:
             t = f.payload
@@ -388,6 +407,11 @@ def load(root: str | Path, *, key: Any = None, strict: bool = True,
         # and then again in full (each stored file is resolved once).
         s.add(f, wait_for_dice=s.genesis.mode in PEERISH and i + 1 < len(rest_files))
     return s
+
+
+def _seq(f: Any) -> int:
+    """A file's sequence number (a remembered file is not opened for it)."""
+    return f.seq if isinstance(f, Remembered) else getattr(f.payload, "seq", 0)
 
 
 class _Cache(msgspec.Struct, kw_only=True):

@@ -8,7 +8,8 @@ the archive. Later loads hash the bytes again (cheap) and, when an entry with a 
 names that hash, skip what is not: the canonical-form check and the Ed25519 verification. A
 changed file has another hash, so it is checked in full (and refused if it fails); an entry
 someone wrote without the HMAC key is ignored. Chain links, sequence numbers, senders and
-dice reveals are checked on every load as before (docs/protocol.md, "Caches").
+dice reveals are checked on every load of the files that the record of the verified chain
+(pbem.protocol.chain) does not cover (docs/protocol.md, "Caches").
 """
 
 from __future__ import annotations
@@ -118,8 +119,14 @@ def remember(archive: Archive, files: list[SignedFile]) -> None:
     key = _hmac_key()
     if key is None:
         return
+    from pbem.protocol.chain import Remembered
+
     index = _Index()
     for f in files:
+        if isinstance(f, Remembered):        # vouched for by the record of the chain
+            e = f.entry
+            index.files[e.digest] = [e.signer, _mac(key, e.digest, e.signer)]
+            continue
         for pub, ok in f._verified.items():
             if ok:
                 digest = hashlib.sha256(f.text.encode("ascii")).hexdigest()

@@ -67,8 +67,13 @@ def wrap(text: object, width: int = TEXT_WIDTH, indent: str = "",
          subsequent: str | None = None) -> str:
     """Wrap one logical line of text to `width` columns with an indent and a hanging indent."""
     sub = indent if subsequent is None else subsequent
-    lines = textwrap.wrap(_no_controls(text).rstrip(), width=width, initial_indent=indent,
-                          subsequent_indent=sub, break_long_words=True, break_on_hyphens=False)
+    s = _no_controls(text).rstrip()
+    if s and len(indent) + len(s) <= width:
+        # what textwrap gives a line that fits (no control character is left to replace, and
+        # a first line keeps its leading blanks), without its chunking: most lines fit
+        return indent + s
+    lines = textwrap.wrap(s, width=width, initial_indent=indent, subsequent_indent=sub,
+                          break_long_words=True, break_on_hyphens=False)
     return "\n".join(lines) if lines else indent.rstrip()
 
 

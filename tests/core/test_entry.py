@@ -134,3 +134,39 @@ def test_a_turn_command_does_not_import_click(tmp_path):
     r = subprocess.run([sys.executable, "-c", probe, "verify", "missing-dir"], cwd=tmp_path,
                        capture_output=True, text=True)
     assert r.stdout.strip().splitlines()[-1] == "False", r.stdout + r.stderr
+
+
+
+_PROBE = ("import sys; from pbem.entry import main\n"
+          "try:\n    main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
+          "print(sorted({'click', 'tempfile', 'shutil', 'random', 'jinja2'} & set(sys.modules)))")
+
+
+def _modules(cwd, *args) -> list[str]:
+    r = subprocess.run([sys.executable, "-c", _PROBE, *args], cwd=cwd, capture_output=True,
+                       text=True)
+    assert r.returncode == 0, r.stderr
+    return eval(r.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("game,scenario", [("holdfast", "campaign"), ("kasserine", "historical")])
+def test_turn_commands_import_only_what_they_need(tmp_path, game, scenario):
+    """Real commands of a game start no module they have no use for (issue 12, item 5): no
+    click on the fast path; `submit`, which writes a signed file and no report, neither jinja2
+    nor tempfile (with random and shutil); `receive` jinja2 for its reports, nothing else."""
+    from fixtures.table import Table
+
+    t = Table(tmp_path / "g", game=game, scenario=scenario, sides=("axis", "allied"))
+    t.deliver()
+    side = t.mover()
+    orders = tmp_path / "orders.txt"
+    t.ok("bot", str(t.dirs[side]), "--side", side, "--out", str(orders), "--seed", "1")
+    out = tmp_path / "turn.pbem"
+    assert _modules(tmp_path, "submit", str(t.dirs[side]), str(orders), "--key", t.key(side),
+                    "--out", str(out)) == []
+    assert _modules(tmp_path, "status", str(t.dirs[side])) == []
+    other = t.other(side)
+    mods = _modules(tmp_path, "receive", str(t.dirs[other]), str(out), "--key", t.key(other),
+                    "--out", str(tmp_path / "reply.pbem"))
+    assert (t.dirs[other] / "reports").is_dir()
+    assert mods == ["jinja2", "random", "shutil", "tempfile"]   # jinja2.bccache imports tempfile

@@ -1,8 +1,8 @@
 """Caches are never believed without their hash: attacks through the real commands (issue 12).
 
 docs/protocol.md, "Caches": a stored file changed after it was remembered as verified is
-checked in full and refused; a record of verified files written without this installation's
-HMAC key is ignored; damaged or stale entries of the static caches (scenario data, compiled
+checked in full and refused by whatever opens it; a record of verified files, or of the
+verified chain, written without this installation's HMAC key is ignored; damaged or stale entries of the static caches (scenario data, compiled
 templates, map layers, the move helper's step tables) are rebuilt and the reports come out
 byte-identical; `pbem verify` reads none of it.
 """
@@ -104,14 +104,108 @@ def test_a_file_opened_through_the_record_is_the_strict_reading(tmp_path, cache_
 
 
 def test_a_stored_file_changed_after_it_was_cached_is_refused(tmp_path, cache_dir):
+    """A changed stored file is refused by whatever opens it: `pbem verify` always, and every
+    command once the record of the verified chain does not vouch for the files before it (a
+    command that needs only the chain runs on the chain as it was verified: chain.py)."""
     t = _played(tmp_path)
-    victim = sorted((t.dirs["red"] / "files").glob("0001-*.pbem"))[0]
+    red = t.dirs["red"]
+    victim = sorted((red / "files").glob("0001-*.pbem"))[0]
     _forge_signature(victim)
-    for cmd in (["status", str(t.dirs["red"])],):
+    for cmd in (["verify", str(red)], ["status", str(red)]):
+        if cmd[0] == "status":
+            (red / "cache" / "chain.json").unlink()
         r = t.run(*cmd)
         assert r.exit_code != 0
         assert victim.name in r.output and "bad signature" in r.output
         assert len(r.output.strip().splitlines()) == 1
+
+
+def _files(t: Table, side: str) -> list[Path]:
+    return sorted((t.dirs[side] / "files").glob("0*-*.pbem"))
+
+
+def test_the_remembered_chain_spares_opening_its_files_and_gives_the_same_results(tmp_path,
+                                                                                cache_dir):
+    """A command on an archive whose chain is remembered opens none of the files it covers
+    but the last (which fixes the chain), and says what a full reading says."""
+    t = _played(tmp_path)
+    red = t.dirs["red"]
+    turns = [p for p in _files(t, "red") if "-accept-" not in p.name and "proposal" not in p.name]
+    assert json.loads((red / "cache" / "chain.json").read_bytes())["files"]
+    from pbem.core import inputs
+
+    opened = []
+    real = inputs.read_limited
+
+    def spy(path, *a, **k):
+        opened.append(Path(path).name)
+        return real(path, *a, **k)
+
+    import pbem.protocol.chain as chain_mod
+    import pbem.protocol.verified as verified_mod
+
+    for mod in (chain_mod, verified_mod):
+        setattr(mod, "read_limited", spy)
+    try:
+        remembered = t.ok("status", str(red), "--json").output
+    finally:
+        for mod in (chain_mod, verified_mod):
+            setattr(mod, "read_limited", real)
+    assert [n for n in opened if n in {p.name for p in turns}] == [turns[-1].name]
+    (red / "cache" / "chain.json").unlink()
+    assert t.ok("status", str(red), "--json").output == remembered
+
+
+def test_a_forged_or_foreign_record_of_the_chain_is_ignored(tmp_path, cache_dir):
+    """The record of the chain is believed only with this installation's HMAC, for this game,
+    with files/ beginning with exactly its files and its last one unchanged."""
+    t = _played(tmp_path)
+    red = t.dirs["red"]
+    path = red / "cache" / "chain.json"
+    good = path.read_bytes()
+    victim = sorted((red / "files").glob("0001-*.pbem"))[0]
+    _forge_signature(victim)
+    import hashlib
+
+    forged = json.loads(good)
+    forged["files"][0][1] = hashlib.sha256(victim.read_bytes()).hexdigest()   # no new HMAC
+    another = json.loads(good)
+    another["files"] = another["files"][:1]                                    # HMAC of more
+    for record in (json.dumps(forged).encode(), json.dumps(another).encode()):
+        path.write_bytes(record)
+        r = t.run("status", str(red))
+        assert r.exit_code != 0 and victim.name in r.output and "bad signature" in r.output
+    # a genuine record whose last file has changed on disk is not used either
+    path.write_bytes(good)
+    _forge_signature(victim)                            # file 1 back as it was
+    last = [p for p in _files(t, "red") if "-accept-" not in p.name][-1]
+    _forge_signature(last)
+    r = t.run("status", str(red))
+    assert r.exit_code != 0 and last.name in r.output and "bad signature" in r.output
+    _forge_signature(last)
+    # and without the HMAC key nothing is remembered: the honest archive loads in full
+    (cache_dir / "verified-hmac.key").unlink()
+    t.ok("status", str(red))
+
+
+def test_a_remembered_file_changed_on_disk_is_refused_when_opened(tmp_path, cache_dir):
+    """A command that needs a remembered file's contents (here: the same file 1 received
+    again, compared with the stored one) refuses it, in one line naming it, when its bytes
+    are no longer those the chain was verified with."""
+    t = _played(tmp_path)
+    red = t.dirs["red"]
+    victim = sorted((red / "files").glob("0001-*.pbem"))[0]
+    original = tmp_path / "again.pbem"
+    original.write_bytes(victim.read_bytes())
+    before = snapshot(red)
+    _forge_signature(victim)
+    changed = snapshot(red)
+    r = t.run("receive", str(red), str(original), "--key", t.key("red"))
+    assert r.exit_code != 0
+    assert len(r.output.strip().splitlines()) == 1
+    assert victim.name in r.output and "changed since this archive's chain was verified" \
+        in r.output
+    assert snapshot(red) == changed != before
 
 
 def test_a_forged_record_of_verified_files_is_ignored(tmp_path, cache_dir):
@@ -120,6 +214,7 @@ def test_a_forged_record_of_verified_files_is_ignored(tmp_path, cache_dir):
     victim = sorted((red / "files").glob("0001-*.pbem"))[0]
     index_path = red / "cache" / "verified.json"
     index = json.loads(index_path.read_bytes())
+    (red / "cache" / "chain.json").unlink()           # its files opened through this record
     _forge_signature(victim)
     import hashlib
 

@@ -113,6 +113,25 @@ def test_wrap_indents() -> None:
 _texty = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=300)
 
 
+@settings(max_examples=300, deadline=None)
+@given(text=st.one_of(_texty, st.text(alphabet=" \t\n\r\x0b\x0cab\u00a0\u2003\u2028\u200b",
+                                      max_size=60)),
+       width=st.integers(min_value=12, max_value=100),
+       indent=st.sampled_from(["", "  ", "> ", "    ", "  - "]),
+       sub=st.sampled_from([None, "", "    "]))
+def test_wrap_is_textwrap_of_the_cleaned_line(text: str, width: int, indent: str,
+                                              sub: str | None) -> None:
+    """wrap's short cut for a line that fits gives exactly what textwrap gives."""
+    import textwrap
+
+    from pbem.reports.render import _no_controls
+
+    lines = textwrap.wrap(_no_controls(text).rstrip(), width=width, initial_indent=indent,
+                          subsequent_indent=indent if sub is None else sub,
+                          break_long_words=True, break_on_hyphens=False)
+    assert wrap(text, width, indent, sub) == ("\n".join(lines) if lines else indent.rstrip())
+
+
 @settings(max_examples=60, deadline=None)
 @given(label=_texty, event=_texty, purpose=_texty, panel=_texty, word=st.text(
     alphabet="abcdefghij", min_size=101, max_size=400), side=_texty, hexid=_texty)

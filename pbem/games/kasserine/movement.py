@@ -117,22 +117,29 @@ def is_minefield(data: KasserineData, a: str, b: str) -> bool:
     return ((a, b) if a <= b else (b, a)) in data.minefields
 
 
+def allowance(state: KasserineState, data: KasserineData, uid: str) -> int:
+    """A unit's movement allowance this turn, in half-MP (its reduced side when depleted)."""
+    return values(data, state, uid)[2] * 2
+
+
 class Walker:
     """Walks one unit along a path hex by hex, enforcing every movement rule as it goes."""
 
-    def __init__(self, state: KasserineState, data: KasserineData, uid: str, entering: bool) -> None:
+    def __init__(self, state: KasserineState, data: KasserineData, uid: str, entering: bool,
+                 *, board: tuple[frozenset[str], dict[str, str]] | None = None) -> None:
+        """board: (ezoc(state, data, side), occupancy(state)) when the caller has them (the
+        move helper, walking many units in one position)."""
         self.state, self.data, self.uid = state, data, uid
         u = state.units[uid]
         self.side = u.side
         unit = data.units[uid]
         self.mobile = bool(unit.mobile)
         self.commando = unit.commando
-        self.ma2 = values(data, state, uid)[2] * 2
+        self.ma2 = allowance(state, data, uid)
         self.spent = u.mp
         self.pos: str | None = None if entering else u.hex
         self.start = self.pos
-        self.ezoc = ezoc(state, data, u.side)
-        self.occ = occupancy(state)
+        self.ezoc, self.occ = board or (ezoc(state, data, u.side), occupancy(state))
         self.in_ezoc = (self.pos in self.ezoc) if self.pos else False
         self.start_in_ezoc = self.in_ezoc
         self.steps = 0

@@ -2,8 +2,10 @@
 
 A cheapest-first search drives the movement rules' own ``Walker`` hex by hex over the map's
 steps (``move_edges``: every terrain cost; ``Walker.enter``: every ZOC, minefield, stop and MA
-rule). tests/games/kasserine/test_reach.py holds what it offers to ``check_move``: exactly the
-hexes a move may end in, each at its least MP. The report page only draws the result.
+rule); a step into a hex outside every EZOC that crosses no Axis minefield, where ``enter``
+would only add the cost, is taken without it. tests/games/kasserine/test_reach.py holds what
+it offers to ``check_move``: exactly the hexes a move may end in, each at its least MP. The
+report page only draws the result.
 """
 
 from __future__ import annotations
@@ -16,12 +18,14 @@ import msgspec
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Reach, UnitReach
 from pbem.games.kasserine.board import data_of, occupancy
-from pbem.games.kasserine.movement import (Walker, arrival_hexes, can_arrive, fill_steps,
-                                           move_edges, penny_packet)
+from pbem.games.kasserine.board import ezoc
+from pbem.games.kasserine.movement import (Walker, allowance, arrival_hexes, can_arrive,
+                                           fill_steps, move_edges, penny_packet)
 from pbem.games.kasserine.scenario import KasserineData
 from pbem.games.kasserine.state import KasserineState
 
 _Key = tuple[str, bool]          # (hex, the unit must stop there)
+_Board = tuple[frozenset[str], dict[str, str]]   # (side's EZOC hexes, occupancy): Walker's
 
 
 _MP: dict[int, str] = {}
@@ -79,6 +83,7 @@ def _search(state: KasserineState, data: KasserineData, uid: str,
     probe = starts[0]
     side, ma2, mobile = probe.side, probe.ma2, probe.mobile
     foes = {h for h, k in probe.occ.items() if state.units[k].side != side}
+    ezoc, axis = probe.ezoc, side == "axis"
     never = 1 << 30
     while heap:
         spent, _, key, walk = heapq.heappop(heap)
@@ -98,6 +103,15 @@ def _search(state: KasserineState, data: KasserineData, uid: str,
             # unstopped one is neither shown (_nodes prefers the unstopped) nor expanded
             if best.get((h, False), never) <= spent + cost:
                 continue
+            if h not in ezoc and not (mine and axis):
+                # every rule of enter() but the MA (checked above) is about entering an EZOC
+                # or crossing a minefield (the Axis's): here it would only add the cost
+                k2 = (h, False)
+                best[k2], parent[k2] = spent + cost, key
+                n += 1
+                heapq.heappush(heap, (spent + cost, n, k2,
+                                      (h, spent + cost, False, walk[3] + 1, False)))
+                continue
             try:
                 probe.enter(h, cost, mine)  # what step(h) checks before it, move_edges holds
             except IllegalOrder:
@@ -116,21 +130,21 @@ def _search(state: KasserineState, data: KasserineData, uid: str,
 def _signature(state: KasserineState, data: KasserineData, uid: str, entering: bool) -> tuple:
     """What a unit's reach depends on besides the board: units alike reach alike."""
     u, unit = state.units[uid], data.units[uid]
-    return (u.side, bool(unit.mobile), unit.commando, Walker(state, data, uid, entering).ma2, u.mp,
+    return (u.side, bool(unit.mobile), unit.commando, allowance(state, data, uid), u.mp,
             tuple(arrival_hexes(state, data, uid)) if entering else u.hex)
 
 
 def _one(state: KasserineState, data: KasserineData, side: str, uid: str, entering: bool,
-         memo: dict[tuple, tuple[Reach, ...]]) -> UnitReach | None:
+         memo: dict[tuple, tuple[Reach, ...]], board: _Board) -> UnitReach | None:
     """The reach of one unit, or None if no hex is a legal end of its move."""
     start = "" if entering else state.units[uid].hex
     sig = _signature(state, data, uid, entering)
     if sig not in memo:
-        memo[sig] = _nodes(state, data, side, uid, entering, start)
+        memo[sig] = _nodes(state, data, side, uid, entering, start, board)
     nodes = memo[sig]
     if not any(r.end for r in nodes):
         return None
-    ma = Walker(state, data, uid, entering).ma2
+    ma = allowance(state, data, uid)
     verb = "enter" if entering else "move"
     return UnitReach(unit=uid, hex=start, label=f"{uid} ({data.units[uid].name})",
                      allowance=f"{_mp(ma - state.units[uid].mp)} MP",
@@ -139,12 +153,12 @@ def _one(state: KasserineState, data: KasserineData, side: str, uid: str, enteri
 
 
 def _nodes(state: KasserineState, data: KasserineData, side: str, uid: str, entering: bool,
-           start: str) -> tuple[Reach, ...]:
+           start: str, board: _Board) -> tuple[Reach, ...]:
     """Every hex the unit can stand in after a legal part of a move, cheapest path first."""
     starts: list[Walker] = []
     if entering:
         for h in arrival_hexes(state, data, uid):
-            w = Walker(state, data, uid, True)
+            w = Walker(state, data, uid, True, board=board)
             try:
                 w.step(h)
             except IllegalOrder:
@@ -153,7 +167,7 @@ def _nodes(state: KasserineState, data: KasserineData, side: str, uid: str, ente
                 w.stopped = True
             starts.append(w)
     else:
-        starts.append(Walker(state, data, uid, False))
+        starts.append(Walker(state, data, uid, False, board=board))
     best, parent = _search(state, data, uid, starts)
     chosen: dict[str, _Key] = {}                   # per hex: the label that may have children
     for key in best:
@@ -163,7 +177,7 @@ def _nodes(state: KasserineState, data: KasserineData, side: str, uid: str, ente
         if h not in chosen or (chosen[h][1] and not stopped):
             chosen[h] = key
     nodes: dict[str, Reach] = {}
-    occ = occupancy(state)
+    occ = board[1]
     for h, key in chosen.items():
         par = parent[key]
         prev = par[0] if par is not None and par[0] != start else ""
@@ -192,8 +206,9 @@ def unit_reach(state: KasserineState, data: KasserineData | None, side: str) -> 
         return list(_MEMO[key])
     fill_steps(data, side)
     memo: dict[tuple, tuple[Reach, ...]] = {}
-    out = [_one(state, data, side, uid, False, memo) for uid in on_map]
-    out += [_one(state, data, side, uid, True, memo) for uid in entering]
+    board = (ezoc(state, data, side), occupancy(state))     # one position: read once
+    out = [_one(state, data, side, uid, False, memo, board) for uid in on_map]
+    out += [_one(state, data, side, uid, True, memo, board) for uid in entering]
     result = [r for r in out if r is not None]
     _MEMO[key] = result
     while len(_MEMO) > _MEMO_SIZE:
