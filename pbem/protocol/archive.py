@@ -44,6 +44,11 @@ class ArchiveInfo(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     proposal: str              # SHA-256 hex of the game's proposal
 
 
+def turn_file_name(seq: int, sender: str) -> str:
+    """The archive name of turn file seq from sender."""
+    return f"{seq:04d}-{sender}.pbem"
+
+
 def is_temp_name(name: str) -> bool:
     """True for the name of atomic_write's temporary file (left behind only by a killed process)."""
     return bool(_TEMP_NAME.match(name))

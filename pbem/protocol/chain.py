@@ -29,7 +29,8 @@ import msgspec
 
 from pbem.core.errors import ArchiveError
 from pbem.core.inputs import read_limited
-from pbem.core.records import MAX_FILE_BYTES, SignedFile, SignedRenewal, Turn
+from pbem.core.commitment import Opening
+from pbem.core.records import MAX_FILE_BYTES, FactCommit, SignedFile, SignedRenewal, Turn
 
 NAME = "chain.json"
 _DOMAIN = b"pbem/v1/verified-chain\0"
@@ -46,6 +47,20 @@ class Entry(msgspec.Struct, array_like=True, frozen=True):
     signer: str                          # hex public key its signature verified under
     reveals: list[tuple[str, str]]       # (onion label, element hex), as Ledger.reveals
     renewals: list[SignedRenewal] = []
+    # sealed mode: what sealing.Facts takes from the file: its commitments and openings, and
+    # whether it is a final reveal (whose real orders stay in the signed file: the record
+    # repeats nothing a leak scan of the archive would not find published on purpose)
+    commits: list[FactCommit] = []
+    openings: list[Opening] = []
+    final: bool = False
+
+
+class _SealedPart(msgspec.Struct, kw_only=True):
+    seq: int
+    sender: str
+    commits: Any
+    openings: Any
+    final: Any = msgspec.UNSET
 
 
 class Summary(msgspec.Struct, kw_only=True):
@@ -89,6 +104,15 @@ class Remembered:
             self._file = f
         return self._file
 
+    def sealed_part(self) -> Any:
+        """The file's sealed fields as sealing.Facts.take reads them from a Turn (a final
+        reveal is opened: its real orders are in the file only)."""
+        e = self.entry
+        if e.final:
+            return self.open().payload
+        return _SealedPart(seq=e.seq, sender=e.sender, commits=e.commits or msgspec.UNSET,
+                           openings=e.openings or msgspec.UNSET)
+
     def __getattr__(self, attr: str) -> Any:
         # payload, payload_bytes, sig, text, _verified, signed_by, namespace: the file's own
         if attr.startswith("__"):
@@ -109,11 +133,15 @@ def entry_of(f: Any) -> Entry | None:
     t = f.payload
     if signer is None or not isinstance(t, Turn):
         return None
+    from pbem.protocol.archive import turn_file_name
     from pbem.protocol.ledger import Ledger
 
-    return Entry(name=f.name, digest=hashlib.sha256(f.text.encode("ascii")).hexdigest(),
+    # the name it is stored under (a file received keeps its mail name until it is stored)
+    return Entry(name=turn_file_name(t.seq, t.sender), digest=hashlib.sha256(f.text.encode("ascii")).hexdigest(),
                  hash=f.hash, seq=t.seq, sender=t.sender, signer=signer.hex(),
-                 reveals=Ledger.reveals(t), renewals=list(t.renewals or []))
+                 reveals=Ledger.reveals(t), renewals=list(t.renewals or []),
+                 commits=list(t.commits or []), openings=list(t.openings or []),
+                 final=t.final is not msgspec.UNSET)
 
 
 def remember(archive: Any, genesis: Any, files: list[Any]) -> None:

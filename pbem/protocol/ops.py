@@ -24,7 +24,8 @@ from pbem.core.registry import find_game
 from pbem.protocol import hosted, joined, standing_queue, views
 from pbem.protocol.rejection import receive_rejection, refuse
 from pbem.protocol.archive import (Archive, ArchiveInfo, atomic_write, create_in_place,
-                                   remove_partials, remove_stale_temps, write_derived)
+                                   remove_partials, remove_stale_temps, turn_file_name,
+                                   write_derived)
 from pbem.protocol.genesis import HOST, Genesis, data_hash, host_classes, resolve_options
 from pbem.protocol.ledger import due_renewals, own_reveals
 from pbem.protocol import sealing
@@ -64,11 +65,6 @@ class _NothingToDo(Exception):
 
 _AGAIN = "(an earlier run was interrupted, or this is a second delivery)"
 _RERUN = "(an earlier run was interrupted, or this is a second run)"
-
-
-def turn_file_name(seq: int, sender: str) -> str:
-    """The archive name of turn file seq from sender."""
-    return f"{seq:04d}-{sender}.pbem"
 
 
 # -- genesis -------------------------------------------------------------------------------
@@ -639,8 +635,7 @@ def write_cache(s: Session, *, only_changed: bool = False) -> bool:
     from pbem.protocol.verified import remember
 
     remember(s.archive, s.ledger.files)      # the files verified, by hash (verified.py)
-    if s.facts is None:                      # the chain they make (chain.py; not sealed)
-        chain.remember(s.archive, s.genesis, s.ledger.files)
+    chain.remember(s.archive, s.genesis, s.ledger.files)   # the chain they make (chain.py)
     return write_derived(s.archive.cache_dir / "state.json", cache_blob(s),
                          only_changed=only_changed)
 

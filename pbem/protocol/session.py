@@ -363,8 +363,7 @@ def load(root: str | Path, *, key: Any = None, strict: bool = True,
     if use_cache and strict:     # files verified by an earlier command are remembered by hash
         from pbem.protocol.verified import Stored
 
-        if s.facts is None:      # a sealed chain's commitments are taken from every file
-            remembered = recall(archive, genesis, rest)
+        remembered = recall(archive, genesis, rest)
         stored = Stored(archive)
         files = [*remembered, *(stored.read(p) for p in rest[len(remembered):])]
     else:
@@ -377,6 +376,9 @@ def load(root: str | Path, *, key: Any = None, strict: bool = True,
         start, state, last_results, cached_held, cached_rolled, owed = cached
         known = min(start, len(remembered))      # verified when they were remembered
         s.ledger.restore(remembered[:known])
+        if s.facts is not None:
+            for r in remembered[:known]:
+                s.facts.take(r.sealed_part(), r.name)
         for f in files[known:start]:
             t = s.ledger.check(f, set())
             if s.facts is not None:
@@ -393,7 +395,7 @@ def load(root: str | Path, *, key: Any = None, strict: bool = True,
         s.set_initial()
     if s.facts is not None:   # this side's final reveal, where stored, holds its real orders
         for f in files:
-            t = f.payload
+            t = f.sealed_part() if isinstance(f, Remembered) else f.payload
             if getattr(t, "sender", None) == s.party and getattr(t, "final", None):
                 s.final_orders = dict(t.final.orders)
                 try:

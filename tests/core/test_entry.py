@@ -169,4 +169,5 @@ def test_turn_commands_import_only_what_they_need(tmp_path, game, scenario):
     mods = _modules(tmp_path, "receive", str(t.dirs[other]), str(out), "--key", t.key(other),
                     "--out", str(tmp_path / "reply.pbem"))
     assert (t.dirs[other] / "reports").is_dir()
-    assert mods == ["jinja2", "random", "shutil", "tempfile"]   # jinja2.bccache imports tempfile
+    # only Jinja2, for the reports, with what it imports itself (jinja2.bccache: tempfile)
+    assert "jinja2" in mods and set(mods) <= {"jinja2", "random", "shutil", "tempfile"}

@@ -124,11 +124,18 @@ def _files(t: Table, side: str) -> list[Path]:
     return sorted((t.dirs[side] / "files").glob("0*-*.pbem"))
 
 
+@pytest.mark.parametrize("game,mode", [("dash", "peer"), ("blind", "sealed")])
 def test_the_remembered_chain_spares_opening_its_files_and_gives_the_same_results(tmp_path,
-                                                                                cache_dir):
+                                                                                cache_dir,
+                                                                                game, mode):
     """A command on an archive whose chain is remembered opens none of the files it covers
-    but the last (which fixes the chain), and says what a full reading says."""
-    t = _played(tmp_path)
+    but the last (which fixes the chain), and says what a full reading says (sealed: the
+    commitments, openings and finals are taken from the record)."""
+    t = Table(tmp_path / "game", game=game, mode=mode)
+    t.deliver()
+    for _ in range(6):
+        t.play_one()
+        t.deliver()
     red = t.dirs["red"]
     turns = [p for p in _files(t, "red") if "-accept-" not in p.name and "proposal" not in p.name]
     assert json.loads((red / "cache" / "chain.json").read_bytes())["files"]
