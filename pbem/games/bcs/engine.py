@@ -74,7 +74,7 @@ class BcsEngine:
         """Parse one order line (a standing order in the core notation too)."""
         if is_standing(text):
             return parse_standing(text, self.standing_topics())
-        if sealed.OPENS in text:                      # a sealed projection (sealed.py)
+        if sealed.OPENS in text or sealed.ARRIVALS in text:   # a sealed projection (sealed.py)
             return sealed.parse_revealing(text, self.parse_order)
         if text.split()[:2] == sealed.SEEN_REPLS.split():
             return sealed.parse_seen(text)
@@ -108,6 +108,7 @@ class BcsEngine:
         seen: list[str] = []
         if state.sealed:                               # the units its reveals name
             seen = sealed.opened_units(state, side, order)
+        arrivals = sealed.arrivals_of(order)           # of the units it brings on unseen
         if isinstance(order, sealed.Revealing):       # what it opens was written in before
             if not state.sealed:
                 raise IllegalOrder("'... opens ...' is a sealed game's projection",
@@ -116,7 +117,7 @@ class BcsEngine:
         ins: list[str] = []
         if state.sealed:                               # slot tokens -> this state's pieces
             before = sealed.pool_snapshot(state, side, order)
-            sealed.take_from_pool(state, side, order)
+            sealed.take_from_pool(state, side, order, arrivals)
             order = sealed.resolve_slots(state, order)
             ins = sealed.from_off_map(state, side, order)
         try:

@@ -27,7 +27,9 @@ a private draw (docs/sealed.md 5a) that his processor alone holds, opened by his
 
 **Projections.** An order travels as written with every one of the sender's combat units on
 the map named by its slot (``move slot-axis-7+slot-axis-9 B15.09 B16.09``); off-map units, HQs,
-Trains, hexes and Formations by their ids; an Activation without the Prepared Defense it makes.
+Trains, hexes and Formations by their ids; an Activation without the Prepared Defense it makes;
+a unit entering unseen under another top by the slot it will hold, with its arrival
+(``... arrivals axis-12=2:H``: the other processor takes a unit of that arrival from its pool).
 ``reveals`` opens what the rules show (docs/sealed.md 5h lists them and what is still open). ``resolve_slots`` maps the slot tokens back to the
 pieces a state holds (the real unit, or a knowledge state's stand-in
 ``TOP--standinN``, N the slot) before the engine applies the order.
@@ -47,7 +49,7 @@ from pbem.games.bcs.board import by_hex as pieces_by_hex, face, has_zoc, is_av
 from pbem.games.bcs.loader import STANDIN_MARK
 from pbem.games.bcs.objective import OBJECTIVES
 from pbem.games.bcs.replacements import REBUILT, SEEN
-from pbem.games.bcs.state import SIDES, BcsState, Piece, SidePrivate, other
+from pbem.games.bcs.state import SIDES, BcsState, Piece, SidePrivate, arrival_group, other
 from pbem.games.bcs.support import (has_access, in_support, markers, stand_off_range,
                                     temp_dropped)
 from pbem.games.bcs.view import build_view, secrets, top_unit
@@ -61,6 +63,8 @@ _OWN_FACT = re.compile(r"^(allied|axis)(-[1-9][0-9]{0,4}\.(unit|face|steps|forma
 SEALED_RULE = "PBEM-SEALED"
 _SEEN_ITEM = re.compile(r"^[a-z0-9][a-z0-9/-]*@[A-Z][0-9]{1,2}\.[0-9]{2}$")
 _WORD = re.compile(r"[a-z0-9][a-z0-9-]*")
+#: a unit entering unseen and its arrival (``arrival_group``: its turn and Entry hexes)
+_ARRIVAL = re.compile(r"^((allied|axis)-[1-9][0-9]{0,4})=([0-9]{1,3}:[A-Za-z0-9:.,-]*)$")
 OBJECTIVE_FACT = "objective"                 # axis.objective: his drawn Victory Objective
 
 
@@ -347,7 +351,12 @@ def project(state: BcsState, side: str, order: Any) -> str:
         return _seen_repls(state, side, order)
     opens = [f for w, f in own_reveals(state, side, order) if w == side]
     text = ENGINE.format_order(order)
-    slots = {**state.slots.get(side, {}), **entering_tokens(state, side, order)}
+    entering = entering_tokens(state, side, order)
+    slots = {**state.slots.get(side, {}), **entering}
+    # the arrival of each unit entering by slot (9.3b: the Activation's public record of the
+    # Entry hexes used is kept by arrival), so that the other processor's pool gives one of it
+    arrivals = [f"{slot_name(side, n)}={arrival_group(state.pieces[u])}"
+                for u, n in sorted(entering.items(), key=lambda kv: kv[1])]
 
     def sub(m: re.Match[str]) -> str:
         """A word that is one of side's units on the map (or entering it unseen under another
@@ -357,7 +366,8 @@ def project(state: BcsState, side: str, order: Any) -> str:
         if p is not None and p.side == side and w in slots:
             return f"{TOKEN}{slot_name(side, slots[w])}"
         return w
-    return _WORD.sub(sub, text) + (OPENS + " ".join(opens) if opens else "")
+    return _WORD.sub(sub, text) + (ARRIVALS + " ".join(arrivals) if arrivals else "") + \
+        (OPENS + " ".join(opens) if opens else "")
 
 
 SEEN_REPLS = "seen repls"
@@ -419,7 +429,7 @@ def resolve_slots(state: BcsState, order: Any) -> Any:
     """The order with every slot token replaced by the id of the piece holding that slot in
     state (a token of an unknown slot is left as it is: the engine refuses it)."""
     if isinstance(order, Revealing):
-        return Revealing(order=resolve_slots(state, order.order), opens=order.opens)
+        return msgspec.structs.replace(order, order=resolve_slots(state, order.order))
     if not isinstance(order, msgspec.Struct):
         return order
 
@@ -457,35 +467,56 @@ def _hex_units(state: BcsState, side: str, hex_id: str) -> list[Piece]:
 
 
 class Revealing(msgspec.Struct, frozen=True, tag="revealing"):
-    """A projected order with the facts of its writer that its resolution opens
-    (``ORDER opens FACT ...``): only the writer's processor can name them (which unit becomes a
-    stack's top, whose steps Isolation reaches), so the projection carries them, as Holdfast's
-    ``seen`` lines carry what the other processor cannot compute. The final replay checks the
-    projection against the real order's, so a wrong list is caught."""
+    """A projected order with what only its writer's processor can name
+    (``ORDER [arrivals SLOT=ARRIVAL ...] [opens FACT ...]``): the facts of its writer that its
+    resolution opens (which unit becomes a stack's top, whose steps Isolation reaches), as
+    Holdfast's ``seen`` lines carry what the other processor cannot compute; and the arrival
+    (``arrival_group``, its turn and Entry hexes: ``axis-12=2:H``) of each unit a move brings
+    onto the map unseen under another top, named by the slot it will hold (the other processor
+    takes a unit of that arrival from its pool, ``take_from_pool``). The final replay checks
+    the projection against the real order's, so a wrong list is caught."""
 
     order: Any
-    opens: tuple[str, ...]
+    opens: tuple[str, ...] = ()
+    arrivals: tuple[str, ...] = ()
 
 
 OPENS = " opens "
+ARRIVALS = " arrivals "
 
 
 def parse_revealing(text: str, parse: Any) -> Any:
-    """'ORDER opens FACT ...' -> Revealing (parse reads the order); any other text -> parse."""
-    if OPENS not in text:
+    """'ORDER [arrivals SLOT=ARRIVAL ...] [opens FACT ...]' -> Revealing (parse reads the
+    order); any other text -> parse."""
+    if OPENS not in text and ARRIVALS not in text:
         return parse(text)
-    base, _, rest = text.partition(OPENS)
+    base, has_opens, rest = text.partition(OPENS)
     facts_ = tuple(rest.split())
-    if not facts_ or any(not _OWN_FACT.match(f) for f in facts_):
+    if has_opens and (not facts_ or any(not _OWN_FACT.match(f) for f in facts_)):
         raise OrderSyntaxError(f"expected 'ORDER opens FACT ...' with facts as "
                                f"'axis-7.unit' or 'axis.pd.reim', not {rest.strip()!r}",
                                rule=SEALED_RULE)
-    return Revealing(order=parse(base), opens=facts_)
+    base, has_arrivals, rest = base.partition(ARRIVALS)
+    arrivals = tuple(rest.split())
+    if has_arrivals and (not arrivals or any(not _ARRIVAL.match(a) for a in arrivals)
+                         or len({a.partition("=")[0] for a in arrivals}) != len(arrivals)):
+        raise OrderSyntaxError(f"expected 'ORDER arrivals SLOT=ARRIVAL ...' with arrivals as "
+                               f"'axis-7=2:H', one per slot, not {rest.strip()!r}",
+                               rule=SEALED_RULE)
+    return Revealing(order=parse(base), opens=facts_, arrivals=arrivals)
 
 
 def format_revealing(order: Revealing, fmt: Any) -> str:
     """The canonical text of a Revealing."""
-    return f"{fmt(order.order)}{OPENS}{' '.join(order.opens)}"
+    return (fmt(order.order) + (ARRIVALS + " ".join(order.arrivals) if order.arrivals else "")
+            + (OPENS + " ".join(order.opens) if order.opens else ""))
+
+
+def arrivals_of(order: Any) -> dict[str, str]:
+    """The arrivals a projection names for the units it brings on unseen: slot -> arrival."""
+    if not isinstance(order, Revealing):
+        return {}
+    return dict(a.partition("=")[::2] for a in order.arrivals)
 
 
 def reveals(state: BcsState, side: str, order: Any) -> list[tuple[str, str]]:
@@ -829,21 +860,49 @@ def _uncertain(state: BcsState, p: Piece) -> Piece:
     return q
 
 
-def take_from_pool(state: BcsState, side: str, order: Any) -> None:
+def take_from_pool(state: BcsState, side: str, order: Any,
+                   arrivals: dict[str, str] | None = None) -> None:
     """On a knowledge state, before a projected move of the concealed side runs: each unit it
     brings on by a slot not given yet takes a unit of that side's pool (the units off the map:
-    one of the active Formation, due, able to enter by the path's first hex and to walk it),
-    which becomes that slot's stand-in (``PICK--standinN``) and is kept aside in ``picked``;
-    the other due units of that Formation off the map are then of uncertain name
-    (``UNIT--standinpool``: any of them may be the one that entered). A unit the move names
-    comes back to its name: from an uncertain one, from the unit an earlier stand-in took
-    (another unit of its Formation taking its place there), or from a unit of the pool."""
+    one of the active Formation and of the arrival the projection names for that slot,
+    ``arrivals``, due, able to enter by the path's first hex and to walk it), which becomes that
+    slot's stand-in (``PICK--standinN``) and is kept aside in ``picked``; the other due units of
+    that arrival off the map are then of uncertain name (``UNIT--standinpool``: any of them may
+    be the one that entered). A unit the move names comes back to its name: from an uncertain
+    one, from the unit an earlier stand-in took (another unit of its arrival taking its place
+    there), or from a unit of the pool. Refused (nothing changed) when the projection does not
+    name the arrival of exactly the units it brings on by slot, or when no unit of a named
+    arrival in the pool is due and can enter by the path's first hex."""
     from pbem.games.bcs import orders as o
+
+    arrivals = dict(arrivals or {})
+    if side not in state.concealed or not isinstance(order, o.Move):
+        if arrivals:
+            raise IllegalOrder("only a move of the other side brings units on unseen "
+                               "('arrivals ...')", rule=SEALED_RULE)
+        return
+    before = pool_snapshot(state, side, order)
+    try:
+        _take_from_pool(state, side, order, arrivals)
+    except IllegalOrder:
+        pool_restore(state, before)
+        raise
+
+
+def _take_from_pool(state: BcsState, side: str, order: Any, arrivals: dict[str, str]) -> None:
     from pbem.games.bcs.board import entry_hexes
     from pbem.games.bcs.movement import walk
 
-    if side not in state.concealed or not isinstance(order, o.Move):
-        return
+    given = set(state.slots.get(side, {}).values())
+    tokens = {}
+    for w in order.units:
+        m = _TOKEN.match(w)
+        if m and m.group(1) == side and int(m.group(2)) not in given:
+            tokens[slot_name(side, int(m.group(2)))] = int(m.group(2))
+    if set(arrivals) != set(tokens):
+        raise IllegalOrder(f"the projection must name the arrival of each unit it brings on "
+                           f"unseen ({', '.join(sorted(tokens)) or 'none'}), not of "
+                           f"{', '.join(sorted(arrivals)) or 'none'}", rule=SEALED_RULE)
     picked = state.picked.setdefault(side, {})
     named = [u for u in order.units if not _TOKEN.match(u)]
     for u in named:
@@ -860,34 +919,34 @@ def take_from_pool(state: BcsState, side: str, order: Any) -> None:
             continue
         back = picked[where]
         spare = _pool(state, side, back.formation, named)
+        # (the unit aside stands for one of the arrival its slot's projection named)
+        spare = [p for p in spare if arrival_group(p) == arrival_group(back)] or spare
         if spare:
             picked[where] = msgspec.structs.replace(state.pieces.pop(spare[0].id),
                                                     id=_base(spare[0].id) + POOL)
             state.pieces[u] = msgspec.structs.replace(back, id=u)
     act = state.activation
-    given = set(state.slots.get(side, {}).values())
-    for w in order.units:
-        m = _TOKEN.match(w)
-        if not m or m.group(1) != side or int(m.group(2)) in given:
-            continue
-        n = int(m.group(2))
-        pool = _pool(state, side, act.formation if act is not None else "", named)
-        due = [p for p in pool if p.arrives <= state.turn and order.path
+    for name_, n in tokens.items():
+        group = arrivals[name_]
+        due = [p for p in _pool(state, side, act.formation if act is not None else "", named)
+               if arrival_group(p) == group and p.arrives <= state.turn and order.path
                and order.path[0] in entry_hexes(state, p)]
-        pick = next((p for p in due if _walks(walk, state, p, order)), None) or \
-            (due or pool or [None])[0]
-        if pick is None:
-            continue
+        if not due:
+            raise IllegalOrder(f"{TOKEN}{name_} enters as a unit of the arrival {group}, but "
+                               f"no {side} unit of that arrival off the map can enter by "
+                               f"{order.path[0] if order.path else 'no hex'} now",
+                               rule=SEALED_RULE)
+        pick = next((p for p in due if _walks(walk, state, p, order)), None) or due[0]
         state.pieces.pop(pick.id)
         picked[str(n)] = msgspec.structs.replace(pick, id=_base(pick.id) + POOL)
         sid = f"{_base(pick.id)}{STANDIN_MARK}{n}"
         state.pieces[sid] = msgspec.structs.replace(pick, id=sid)
         state.slots.setdefault(side, {})[sid] = n
-        given.add(n)
         for q in list(state.pieces.values()):
             if q.side == side and q.kind == "unit" and q.status == "off" \
                     and q.formation == pick.formation and q.arrives <= state.turn \
-                    and STANDIN_MARK not in q.id and q.id not in named:
+                    and arrival_group(q) == group and STANDIN_MARK not in q.id \
+                    and q.id not in named:
                 _uncertain(state, q)
 
 
@@ -912,19 +971,28 @@ def pool_restore(state: BcsState, snapshot: Any) -> None:
 
 def _fill(state: BcsState, side: str, uid: str, named: list[str]) -> None:
     """A unit a move names that this state has nowhere (its name went with a pool unit a
-    stand-in took and later gave up): a unit of its Formation leaves the pool for it."""
+    stand-in took and later gave up): a unit of its Formation leaves the pool for it, one of
+    its arrival in the Order of Arrival if the pool holds one, whose Entry hexes it takes
+    (those 9.3b narrowed since, alike for every unit of an arrival still off the map)."""
     from pbem.games.bcs.board import bdata
     from pbem.games.bcs.setup import new_state
 
     u = bdata().units.get(uid)
     if uid in state.pieces or u is None or u.side != side or STANDIN_MARK in uid:
         return
+    printed = new_state(state.scenario, dict(state.options)).pieces
+    fresh = printed.get(uid)
     spare = _pool(state, side, u.formation, named)
-    fresh = new_state(state.scenario, dict(state.options)).pieces.get(uid)
-    if spare and fresh is not None:
-        del state.pieces[spare[0].id]
-        fresh.status, fresh.hex = "off", ""
-        state.pieces[uid] = fresh
+    if not spare or fresh is None:
+        return
+    same = [p for p in spare if (q := printed.get(_base(p.id))) is not None
+            and arrival_group(q) == arrival_group(fresh)]
+    gone = (same or spare)[0]
+    del state.pieces[gone.id]
+    fresh.status, fresh.hex = "off", ""
+    if same:
+        fresh.arrives, fresh.entry = gone.arrives, list(gone.entry)
+    state.pieces[uid] = fresh
 
 
 def _pool(state: BcsState, side: str, formation: str, named: list[str]) -> list[Piece]:

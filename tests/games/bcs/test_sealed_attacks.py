@@ -78,6 +78,12 @@ WATCHERS = {
     # Dead Pile, who answers his own `repls` in his reply: the last one of the game
     "repls_to_dead": lambda t, x, to: x.sender == "allied"
     and any(o.startswith("seen repls ") for o in x.orders) and bool(_dead(t, to)),
+    # a move that brings a unit onto the map unseen under another top, naming its arrival
+    "arrival": lambda t, x, to: _brings_on_unseen(x),
+    # such a move while another arrival of the unit's Formation is off the map: one whose units
+    # could make the move (due, by that Entry hex), or only others
+    "arrival_able": lambda t, x, to: _brings_on_unseen(x) and bool(_other_arrivals(t, x, to)[1]),
+    "arrival_other": lambda t, x, to: _brings_on_unseen(x) and bool(_other_arrivals(t, x, to)[2]),
     # a file of Axis orders once his objective is drawn, long before the rules need it
     "axis_turn": lambda t, x, to: x.sender == "axis" and bool(_orders(x))
     and x.final is msgspec.UNSET and not any(o.startswith("open objective") for o in x.orders)
@@ -481,6 +487,142 @@ def test_a_consistent_false_seen_repls_placement_is_caught_by_the_final_replay(
     assert r.exit_code == 3, r.output
     assert re.search(rf"{cheat.name}: order [0-9]+ 'seen repls [^']*{re.escape(placed[0])}"
                      rf"[^']*' is not what {cheater}'s real order", r.output), r.output
+
+
+# -- threat 7: a false arrival for a unit entering unseen under another top -------------------
+def _brings_on_unseen(turn: Turn) -> bool:
+    return any(o.startswith("move ") and " arrivals " in o for o in turn.orders)
+
+
+def _arrival_line(turn: Turn) -> tuple[int, str, str, str]:
+    """The first order of turn that brings a unit on unseen: (index, line, slot, arrival)."""
+    i, line = next((i, o) for i, o in enumerate(turn.orders)
+                   if o.startswith("move ") and " arrivals " in o)
+    item = line.partition(" arrivals ")[2].partition(" opens ")[0].split()[0]
+    slot, _, group = item.partition("=")
+    return i, line, slot, group
+
+
+def test_an_arrivals_clause_that_does_not_fit_the_move_is_refused(game, sealed_bcs, tmp_path):
+    """The receiver takes a unit of its pool, of the arrival named, for each unit a move brings
+    on unseen, and refuses the file (exit status 3, PBEM-SEALED), its archive untouched, when
+    the clause names the arrival of a slot the move does not bring on (a move of the stack whose
+    new top it opens, always met), or, where the game brought a unit on unseen (its dice
+    decide), an arrival of which the sender has no unit off the map."""
+    def no_such_slot(turn: Turn) -> tuple[int, str]:
+        i = next(i for i, o in enumerate(turn.orders) if _top_move(o))
+        item, o = f"{turn.sender}-99=1:F", turn.orders[i]
+        return i, o.replace(" arrivals ", f" arrivals {item} ", 1) if " arrivals " in o \
+            else o.replace(" opens ", f" arrivals {item} opens ", 1)
+
+    def no_such_arrival(turn: Turn) -> tuple[int, str]:
+        i, line, slot, group = _arrival_line(turn)
+        return i, line.replace(f"{slot}={group}", f"{slot}=9:Z", 1)
+
+    cases = [("top", no_such_slot, "not of ")]
+    if "arrival" in game.points:
+        cases.append(("arrival", no_such_arrival, "arrival 9:Z"))
+    for name, lie, why in cases:
+        pt = _point(game, name)
+        t, path = pt.restore(tmp_path / name)
+        turn = read_file(path).payload
+        i, forged = lie(turn)
+        assert forged != turn.orders[i]
+        bad = _forge(t, path, name, orders=[*turn.orders[:i], forged, *turn.orders[i + 1:]])
+        out = _refused(t, pt.to, bad)
+        assert f"order {i + 1} {forged!r}" in out and why in out and "[PBEM-SEALED]" in out, out
+
+
+def _other_arrivals(t: Table, turn: Turn, to: str) -> tuple[str, list[str], list[str]]:
+    """The first unit entering unseen in turn, and the other arrivals of its Formation in the
+    receiver's pool before the file: those of a unit due and able to enter by the move's Entry
+    hex (a lie the receiver cannot tell from the truth), and the rest."""
+    from pbem.games.bcs.board import bdata, entry_hexes
+    from pbem.games.bcs.state import arrival_group
+    from pbem.protocol.sealing import read_private
+
+    i, line, slot, group = _arrival_line(turn)
+    real = read_private(t.dirs[turn.sender]).get(turn.seq, [])[i:i + 1]   # its real order
+    if not real or not real[0].startswith("move "):
+        return "", [], []
+    units = dict(zip(line.split()[1].split("+"), real[0].split()[1].split("+")))
+    target = units.get(f"slot-{slot}", "")
+    if target not in bdata().units:
+        return "", [], []
+    state = _session(t, to).state
+    first = line.split()[2]
+    pool = [p for p in state.pieces.values() if p.side == turn.sender and p.kind == "unit"
+            and p.status == "off" and p.formation == bdata().units[target].formation
+            and arrival_group(p) != group]
+    able = {arrival_group(p) for p in pool
+            if p.arrives <= state.turn and first in entry_hexes(state, p)}
+    return target, sorted(able), sorted({arrival_group(p) for p in pool} - able)
+
+
+def test_a_false_arrival_is_caught(game, sealed_bcs, tmp_path):
+    """The projection names another arrival of the Formation for a unit it brings on unseen.
+    Where no unit of that arrival in the receiver's pool can make the move (not due, or not by
+    that Entry hex), the receiver refuses the file (exit status 3, PBEM-SEALED), its archive
+    untouched. Where one can, a cheating processor keeps its own state in step with the lie (its
+    rules take the unit for one of that arrival, so the Activation's public record of Entry
+    hexes by arrival agrees on both sides and the public hashes never part): the receiver takes
+    a unit of the false arrival and cannot tell, the game plays on to its end, and the final
+    replay of `pbem verify`, which projects the real order, names the file and the order (exit
+    status 3). Which case the shared game meets depends on its dice (fresh secrets every run):
+    the second where it can."""
+    from pbem.games.bcs import movement, sealed
+    from pbem.games.bcs.state import arrival_group
+
+    name = next((n for n in ("arrival_able", "arrival_other") if n in game.points), None)
+    if name is None:                     # each run's game has its own dice (fresh secrets)
+        pytest.skip("the shared game brought no unit on unseen while another arrival of its "
+                    "Formation was off the map")
+    pt = game.points[name]
+    t, path = pt.restore(tmp_path / "t")
+    turn = read_file(path).payload
+    cheater = turn.sender
+    i, line, slot, group = _arrival_line(turn)
+    target, able, rest = _other_arrivals(t, turn, pt.to)
+    assert able or rest
+    lie = (able or rest)[0]
+    forged = line.replace(f"{slot}={group}", f"{slot}={lie}", 1)
+    orders = [*turn.orders[:i], forged, *turn.orders[i + 1:]]
+    print(f"{path.name}: {line!r} forged as {forged!r} ({'able' if able else 'unable'})")
+    if not able:
+        out = _refused(t, pt.to, _forge(t, path, "arrival", orders=orders))
+        assert f"order {i + 1} {forged!r}" in out and f"arrival {lie}" in out \
+            and "[PBEM-SEALED]" in out, out
+        return
+    honest_group = arrival_group
+    active: list[bool] = [False]
+
+    def cheating_group(p):               # the cheater's rules: target is of the false arrival
+        return lie if active[0] and p.id == target else honest_group(p)
+
+    run = t.run
+
+    def cheaters_run(*args):             # only the cheater's processor runs the false rule
+        active[0] = len(args) > 1 and args[1] == str(t.dirs[cheater])
+        try:
+            return run(*args)
+        finally:
+            active[0] = False
+
+    t.run = cheaters_run
+    try:
+        with pytest.MonkeyPatch.context() as m:
+            m.setattr(sealed, "arrival_group", cheating_group)
+            m.setattr(movement, "arrival_group", cheating_group)
+            bad = _forge(t, path, "arrival", plant=True, orders=orders)
+            t.inbox = [(str(bad), pt.to), *t.inbox]
+            how = _play_on(t)
+    finally:
+        t.run = run
+    assert how == "end", how
+    r = t.run("verify", str(t.dirs[pt.to]))              # the honest side's archive
+    assert r.exit_code == 3, r.output
+    assert f"{turn.seq:04d}-{cheater}.pbem: order {i + 1} {forged!r} is not what " \
+           f"{cheater}'s real order" in r.output, r.output
 
 
 # -- threat 5: `open objective` when the rules do not need it ---------------------------------
