@@ -402,3 +402,58 @@ def test_damaged_move_helper_tables_are_rebuilt_and_reports_are_identical(tmp_pa
     monkeypatch.setenv("PBEM_CACHE_DIR", str(cdir))
     for p in cdir.glob(f"{kind}-*.bin"):                  # rebuilt: intact again
         assert cache.load(kind, p.name[len(kind) + 1:-4]) is not None
+
+
+def _loaded(root: Path) -> tuple:
+    """What a command's load makes of an archive: the chain, the dice elements known, the
+    state and, sealed, the commitments and openings taken."""
+    from pbem.protocol.resolve import state_hash
+    from pbem.protocol.session import load
+
+    s = load(root, use_cache=True)
+    facts = None if s.facts is None else (
+        {side: (b.commits, b.opened) for side, b in s.facts.books.items()},
+        s.facts.by_file, s.facts.values, s.facts.owed, sorted(s.facts.finals), s.final_orders)
+    return ([(f.name, f.hash, s.ledger.sender(k)) for k, f in enumerate(s.ledger.files, 1)],
+            s.ledger.known, s.ledger.commit.gens, s.resolved, state_hash(s.state), s.rolled,
+            s.held, facts)
+
+
+@pytest.mark.parametrize("game,scenario,mode", [
+    ("dash", "short", "peer"), ("blind", "short", "sealed"), ("dash", "short", "hosted"),
+    ("holdfast", "race-to-tunis", "sealed")])
+def test_every_command_of_a_whole_game_reads_the_same_with_the_chain_record(tmp_path,
+                                                                           cache_dir, game,
+                                                                           scenario, mode):
+    """Through a whole bot game, after every delivery, what each archive loads (its chain,
+    dice elements, state, held orders; sealed: commitments and openings) and its status are
+    the same read through the record of the verified chain as read file by file without it;
+    and the record is used."""
+    from pbem.protocol.archive import Archive
+    from pbem.protocol.chain import recall
+    from pbem.protocol.session import read_genesis
+
+    sides = ("axis", "allied") if game == "holdfast" else ("red", "blue")
+    t = Table(tmp_path / "game", game=game, scenario=scenario, mode=mode, sides=sides)
+    used = 0
+    for _ in range(400):
+        t.deliver()
+        for side in t.dirs:
+            root = t.dirs[side]
+            record = root / "cache" / "chain.json"
+            if not record.exists():
+                continue
+            _, genesis, paths = read_genesis(Archive(root))
+            used += bool(recall(Archive(root), genesis, paths))
+            kept = record.read_bytes()
+            with_record = t.ok("status", str(root), "--json").output, _loaded(root)
+            record.unlink()
+            try:
+                assert (t.ok("status", str(root), "--json").output, _loaded(root)) == \
+                    with_record, side
+            finally:
+                record.write_bytes(kept)
+        if t.mover() is None:
+            break
+        t.play_one()
+    assert t.mover() is None and used >= 3
