@@ -4,8 +4,8 @@ for the test game Blind.
 
 The tests set `BcsEngine.sealed_ready` for themselves (`fixtures.bcs_sealed.offered`, the
 flag that kept the port back until session 16), so they hold whatever the engine says. One
-whole honest game of 5.4 (heuristic bots,
-`fixtures.table.Table`, shared by the module) serves every attack: it keeps a copy of both
+whole honest game of 5.4 (heuristic bots, `fixtures.table.Table`, keys and dice drawn from a
+seed so that it is the same game on every run, shared by the module) serves every attack: it keeps a copy of both
 archives just before a file worth attacking is delivered; an attack restores that copy, changes
 the file as a cheating processor would (its sender's own key signs it again; to play on, the
 sender's archive keeps the forged file as its own), delivers it, and asserts what refuses it:
@@ -26,6 +26,7 @@ import msgspec
 import pytest
 
 from fixtures.bcs_sealed import SIDES, Point, offered, play_watched, resign, table
+from fixtures.seeded import seeded
 from fixtures.stored import stored_text
 from fixtures.table import Table, snapshot
 from pbem.core.commitment import Opening, private_share, salt
@@ -139,7 +140,10 @@ def game(tmp_path_factory):
     parted = []
     for attempt in range(2):
         root = tmp_path_factory.mktemp("bcs-sealed")
-        with offered():
+        # the same game on every run (keys, dice secrets and bot from the seed): a game the OS
+        # drew might not meet every point the attacks start from (a unit in a Dead Pile at a
+        # Replacement Phase, a unit brought on unseen...); seed 3's meets them all
+        with offered(), seeded(f"bcs-sealed-attacks-{SEED + attempt}"):
             t = table(root / "game", SEED + attempt)
             watch = ObjectiveWatch(t)
             try:
@@ -150,6 +154,7 @@ def game(tmp_path_factory):
                     raise
                 parted.append(f"seed {SEED + attempt}: {str(e)[-300:]}")
                 continue
+        with offered():
             audits = {"allied": t.run("verify", str(t.dirs["allied"]))}
         return SimpleNamespace(t=t, points=points, watch=watch, audits=audits, parted=parted)
 
@@ -307,10 +312,13 @@ def test_an_opening_with_another_value_than_committed_is_refused(game, sealed_bc
 def test_an_opens_list_without_the_new_top_is_caught(game, sealed_bcs, tmp_path):
     """The move's projection drops the new top's `.unit .face` (and the file their openings),
     so the receiver never learns a unit the rules showed (5.5e). The receiver cannot tell on
-    receipt. Where its public state then differs, the next exchange's public hashes part; where
-    it does not (measured: the new top of the hex a stack left, a passing top, stays a stand-in
-    while the public states agree), only the final replay, which projects the real order, names
-    the file and the order (exit status 3)."""
+    receipt. Where its public state then differs, the next exchange's public hashes part;
+    where a later order of the cheater's moves the unit the receiver still holds as a
+    stand-in in a way the stand-in may not, the receiver refuses that file (exit status 3, the
+    order named: the shared game, seed 3, meets this); where neither (measured: the new top of
+    the hex a stack left, a passing top, stays a stand-in while the public states agree), only
+    the final replay, which projects the real order, names the file and the order (exit
+    status 3)."""
     pt = _point(game, "top")
     t, path = pt.restore(tmp_path / "t")
     turn = read_file(path).payload
@@ -331,6 +339,9 @@ def test_an_opens_list_without_the_new_top_is_caught(game, sealed_bcs, tmp_path)
     print(f"{path.name}: caught by {how}")
     if how == "hashes":
         return
+    if how.startswith("refused: "):     # a later order of the cheater's is illegal on what
+        assert f"-{turn.sender}" in how and "illegal order" in how, how   # the receiver knows
+        return
     i, shown = which
     r = t.run("verify", str(t.dirs[pt.to]))              # the honest side's archive
     assert r.exit_code == 3, r.output
@@ -340,16 +351,19 @@ def test_an_opens_list_without_the_new_top_is_caught(game, sealed_bcs, tmp_path)
 
 def _play_on(t: Table, limit: int = 3000) -> str:
     """Deliver and play on to the end. 'hashes' if a processor refused a file because its
-    results claim another public state (asserted: the first refusal of the game), 'end' if
-    the game ended."""
+    results claim another public state, 'refused: LINE' if it refused one as a signed proof
+    (exit status 3: an order illegal on what its side knows), 'end' if the game ended."""
     for _ in range(limit):
         while t.inbox:
             path, to = t.inbox.pop(0)
             reply = t.mail(f"reply-{to}")
             r = t.run("receive", str(t.dirs[to]), path, "--key", t.key(to), "--out", reply)
             if r.exit_code != 0:
-                assert "claim a different state" in r.output, r.output
-                return "hashes"
+                if "claim a different state" in r.output:
+                    return "hashes"
+                lines = r.output.strip().splitlines()
+                assert r.exit_code == 3 and len(lines) == 1, r.output
+                return f"refused: {lines[0]}"
             if Path(reply).exists():
                 t.inbox.append((reply, t.other(to)))
         if t.mover() is None:
@@ -475,8 +489,9 @@ def test_a_consistent_false_seen_repls_placement_is_caught_by_the_final_replay(
     with pytest.MonkeyPatch.context() as m:
         m.setattr(replacements, "place_rebuilt", place_rebuilt)
         how = _play_on(t)
-    if how == "end" and not placed:     # each run's game has its own dice (fresh secrets)
-        pytest.skip("this game left the cheater no Dead Pile unit to bring back then")
+    if how == "end" and not placed:
+        pytest.fail(f"the shared game (seed {SEED}) left the cheater no Dead Pile unit to "
+                    "bring back then: choose another")
     assert how == "end" and placed, (how, placed)
     mine = sorted((t.dirs[cheater] / "files").glob(f"[0-9][0-9][0-9][0-9]-{cheater}.pbem"))
     cheat = next(f for f in mine
@@ -568,15 +583,15 @@ def test_a_false_arrival_is_caught(game, sealed_bcs, tmp_path):
     hexes by arrival agrees on both sides and the public hashes never part): the receiver takes
     a unit of the false arrival and cannot tell, the game plays on to its end, and the final
     replay of `pbem verify`, which projects the real order, names the file and the order (exit
-    status 3). Which case the shared game meets depends on its dice (fresh secrets every run):
-    the second where it can."""
+    status 3). The shared game (seed 3) meets the second: a unit of the false arrival could
+    make the move."""
     from pbem.games.bcs import movement, sealed
     from pbem.games.bcs.state import arrival_group
 
     name = next((n for n in ("arrival_able", "arrival_other") if n in game.points), None)
-    if name is None:                     # each run's game has its own dice (fresh secrets)
-        pytest.skip("the shared game brought no unit on unseen while another arrival of its "
-                    "Formation was off the map")
+    if name is None:
+        pytest.fail(f"the shared game (seed {SEED}) brought no unit on unseen while another "
+                    "arrival of its Formation was off the map: choose another")
     pt = game.points[name]
     t, path = pt.restore(tmp_path / "t")
     turn = read_file(path).payload
