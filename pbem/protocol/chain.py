@@ -88,13 +88,13 @@ class Remembered:
     def open(self) -> SignedFile:
         """The file itself; ArchiveError if its bytes are no longer the ones remembered."""
         if self._file is None:
-            from pbem.protocol.verified import _open_known
+            from pbem.protocol.verified import open_known
 
             raw = read_limited(self._path, MAX_FILE_BYTES, what="file", error=ArchiveError)
             f = None
             if hashlib.sha256(raw).hexdigest() == self.entry.digest:
                 try:
-                    f = _open_known(raw, self.name)
+                    f = open_known(raw, self.name)
                 except (ValueError, msgspec.DecodeError, msgspec.ValidationError):
                     f = None
             if f is None or f.hash != self.hash:
@@ -148,9 +148,9 @@ def remember(archive: Any, genesis: Any, files: list[Any]) -> None:
     """Record the chain's files that the ledger verified (those before the first that it did
     not); rewritten only when it changes. Called where a command writes its state cache."""
     from pbem.protocol.archive import write_derived
-    from pbem.protocol.verified import _hmac_key
+    from pbem.protocol.verified import hmac_key
 
-    key = _hmac_key()
+    key = hmac_key()
     if key is None:
         return
     entries = []
@@ -170,9 +170,9 @@ def remember(archive: Any, genesis: Any, files: list[Any]) -> None:
 def recall(archive: Any, genesis: Any, paths: list[Path]) -> list[Remembered]:
     """The remembered files at the start of the chain (paths: files/'s turn files in order),
     or [] when there is no valid record for exactly these files."""
-    from pbem.protocol.verified import _hmac_key
+    from pbem.protocol.verified import hmac_key
 
-    key = _hmac_key()
+    key = hmac_key()
     if key is None:
         return []
     try:

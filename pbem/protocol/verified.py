@@ -40,7 +40,7 @@ class _Index(msgspec.Struct, kw_only=True):
     files: dict[str, list[str]] = {}     # SHA-256 of the file's bytes -> [signer pub, HMAC]
 
 
-def _hmac_key() -> bytes | None:
+def hmac_key() -> bytes | None:
     """This installation's secret for the HMACs (created on first use); None without a cache
     folder (then nothing is remembered and every file is checked in full)."""
     d = cache.folder()
@@ -70,7 +70,7 @@ def _mac(key: bytes, digest: str, signer: str) -> str:
                     hashlib.sha256).hexdigest()
 
 
-def _open_known(raw: bytes, name: str) -> SignedFile:
+def open_known(raw: bytes, name: str) -> SignedFile:
     """Open a file whose exact bytes were verified canonical before (no canonical checks; its
     text is these bytes, which is what rendering its payload and signature would give)."""
     text = raw.decode("ascii")
@@ -86,7 +86,7 @@ class Stored:
 
     def __init__(self, archive: Archive) -> None:
         self.path = archive.cache_dir / INDEX_NAME
-        self.key = _hmac_key()
+        self.key = hmac_key()
         self.index = _Index()
         if self.key is not None:
             try:
@@ -104,7 +104,7 @@ class Stored:
         if self.key is not None and entry is not None and len(entry) == 2 and \
                 hmac.compare_digest(entry[1], _mac(self.key, digest, entry[0])):
             try:
-                f = _open_known(raw, path.name)
+                f = open_known(raw, path.name)
                 f._verified[bytes.fromhex(entry[0])] = True
                 return f
             except (ValueError, msgspec.DecodeError, msgspec.ValidationError):
@@ -116,7 +116,7 @@ def remember(archive: Archive, files: list[SignedFile]) -> None:
     """Record every file of the chain whose signature has been verified (by the ledger), by
     the hash of its stored (canonical) bytes; the record is a function of the chain alone, and
     is rewritten only when it changes. Called where a command writes its state cache."""
-    key = _hmac_key()
+    key = hmac_key()
     if key is None:
         return
     from pbem.protocol.chain import Remembered
