@@ -115,12 +115,12 @@ class BcsEngine:
                                    rule=sealed.SEALED_RULE)
             order = order.order
         ins: list[str] = []
-        if state.sealed:                               # slot tokens -> this state's pieces
-            before = sealed.pool_snapshot(state, side, order)
-            sealed.take_from_pool(state, side, order, arrivals)
-            order = sealed.resolve_slots(state, order)
-            ins = sealed.from_off_map(state, side, order)
+        before = sealed.pool_snapshot(state, side, order) if state.sealed else None
         try:
+            if state.sealed:                           # slot tokens -> this state's pieces
+                sealed.take_from_pool(state, side, order, arrivals)
+                order = sealed.resolve_slots(state, order)
+                ins = sealed.from_off_map(state, side, order)
             if isinstance(order, objective.Exit):          # BbF 4.0 (objective.py)
                 objective.exit_order(state, side, order, ctx)
             elif isinstance(order, objective.OpenObjective):
@@ -128,8 +128,7 @@ class BcsEngine:
             else:
                 actions.apply(state, side, order, ctx)
         except IllegalOrder:
-            if state.sealed:                           # a refused order took nothing
-                sealed.pool_restore(state, before)
+            sealed.pool_restore(state, before)         # a refused order took nothing
             raise
         objective.maybe_draw(state, side, ctx)         # BBF-4.0-a: at his first order of 19 Feb
         if state.sealed:

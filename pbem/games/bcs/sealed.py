@@ -870,10 +870,13 @@ def take_from_pool(state: BcsState, side: str, order: Any,
     that arrival off the map are then of uncertain name (``UNIT--standinpool``: any of them may
     be the one that entered). A unit the move names comes back to its name: from an uncertain
     one, from the unit an earlier stand-in took (another unit of its arrival taking its place
-    there), or from a unit of the pool. Refused (nothing changed) when the projection does not
-    name the arrival of exactly the units it brings on by slot, or when no unit of a named
-    arrival in the pool is due and can enter by the path's first hex."""
+    there), or from a unit of the pool. IllegalOrder when the projection does not name the
+    arrival of exactly the units it brings on by slot, or when no unit of a named arrival in
+    the pool is due and can enter by the path's first hex (the caller puts back what
+    pool_snapshot kept: a refused order takes nothing)."""
     from pbem.games.bcs import orders as o
+    from pbem.games.bcs.board import entry_hexes
+    from pbem.games.bcs.movement import walk
 
     arrivals = dict(arrivals or {})
     if side not in state.concealed or not isinstance(order, o.Move):
@@ -881,17 +884,6 @@ def take_from_pool(state: BcsState, side: str, order: Any,
             raise IllegalOrder("only a move of the other side brings units on unseen "
                                "('arrivals ...')", rule=SEALED_RULE)
         return
-    before = pool_snapshot(state, side, order)
-    try:
-        _take_from_pool(state, side, order, arrivals)
-    except IllegalOrder:
-        pool_restore(state, before)
-        raise
-
-
-def _take_from_pool(state: BcsState, side: str, order: Any, arrivals: dict[str, str]) -> None:
-    from pbem.games.bcs.board import entry_hexes
-    from pbem.games.bcs.movement import walk
 
     given = set(state.slots.get(side, {}).values())
     tokens = {}
