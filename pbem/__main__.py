@@ -1,5 +1,5 @@
 """python -m pbem"""
 
-from pbem.entry import main
+from pbem.entry import console
 
-main()
+console()
