@@ -83,3 +83,42 @@ def test_errors_read_the_same_through_the_console(tmp_path):
                            capture_output=True, text=True)
         assert (a.returncode, a.stdout, a.stderr) == (b.returncode, b.stdout, b.stderr)
         assert a.returncode == 1 and a.stderr.startswith("Error: ") and a.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("game,scenario,sides", [("holdfast", "campaign", ("axis", "allied")),
+                                                 ("kasserine", "historical", ("axis", "us")),
+                                                 ("bcs", "5.2", ("axis", "allied"))])
+def test_a_receive_leaves_no_game_state_in_a_reference_cycle(tmp_path, game, scenario, sides):
+    """The console runs a receive without the cyclic collector, so a game state caught in a
+    reference cycle would stay in memory to the end of the command (a sealed receive replays
+    the chain: memory would grow with the game). Sealed games, whose receives resolve the
+    other side's projected orders."""
+    import gc
+
+    from pbem.core.registry import find_game
+    from pbem.entry import run_fast
+
+    (tmp_path / "g").mkdir()
+    options = ("entry_blocking=attack_from_off_map",) if game == "bcs" else ()
+    t = Table(tmp_path / "g", game=game, scenario=scenario, sides=sides, mode="sealed",
+              options=options)
+    for _ in range(3):
+        t.deliver()
+        t.play_one()
+    path, to = t.inbox.pop(0)
+    state_type = find_game(game).state_type
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        assert run_fast("receive", {"directory": str(t.dirs[to]), "file": path,
+                                    "key": t.key(to), "out": t.mail(f"reply-{to}")}) == 0
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        gc.collect()
+        caught = [o for o in gc.garbage if isinstance(o, state_type)]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        if enabled:
+            gc.enable()
+    assert not caught, f"{len(caught)} {state_type.__name__} objects held only by cycles"

@@ -432,25 +432,28 @@ def resolve_slots(state: BcsState, order: Any) -> Any:
         return msgspec.structs.replace(order, order=resolve_slots(state, order.order))
     if not isinstance(order, msgspec.Struct):
         return order
+    return msgspec.convert(_fix_slots(state, msgspec.to_builtins(order)), type=type(order))
 
-    def fix(x: Any) -> Any:
-        """Replace slot tokens in x (strings, '+'-joined strings, lists, dicts)."""
-        if isinstance(x, str):
-            def one(w: str) -> str:
-                """One word."""
-                m = _TOKEN.match(w)
-                if not m:
-                    return w
-                pid = piece_of(state, m.group(1), int(m.group(2)))
-                return pid if pid is not None else w
-            return "+".join(one(w) for w in x.split("+"))
-        if isinstance(x, list):
-            return [fix(y) for y in x]
-        if isinstance(x, dict):
-            return {k: fix(v) for k, v in x.items()}
-        return x
-    raw = msgspec.to_builtins(order)
-    return msgspec.convert(fix(raw), type=type(order))
+
+def _fix_slots(state: BcsState, x: Any) -> Any:
+    """x (strings, '+'-joined strings, lists, dicts) with slot tokens replaced, as
+    resolve_slots does (a module function: a nested recursive one would be a reference cycle
+    holding the state until the cyclic collector runs)."""
+    if isinstance(x, str):
+        return "+".join(_fix_word(state, w) for w in x.split("+"))
+    if isinstance(x, list):
+        return [_fix_slots(state, y) for y in x]
+    if isinstance(x, dict):
+        return {k: _fix_slots(state, v) for k, v in x.items()}
+    return x
+
+
+def _fix_word(state: BcsState, w: str) -> str:
+    m = _TOKEN.match(w)
+    if not m:
+        return w
+    pid = piece_of(state, m.group(1), int(m.group(2)))
+    return pid if pid is not None else w
 
 
 _SLOT_FACTS = ("unit", "face", "steps")

@@ -10,6 +10,7 @@ states from the full state) so that every divergence of a game is counted with w
 
 from __future__ import annotations
 
+import gc
 import json
 import random
 import re
@@ -280,6 +281,33 @@ def test_a_projection_names_no_hidden_unit(states):
                 assert sorted(back.units) == units
                 n += 1
     assert n
+
+
+def test_resolving_slots_leaves_no_reference_cycle(states):
+    """A turn command runs without the cyclic garbage collector (pbem.entry.console), so a
+    reference cycle made while resolving the other side's projected orders would keep each
+    state it read alive for the rest of the command (a sealed receive replays the chain)."""
+    orders = []
+    for st in states:
+        for side in ("allied", "axis"):
+            hidden = set(secrets(st, side))
+            for h in sorted({st.pieces[u].hex for u in hidden if u in st.pieces}):
+                units = sorted(p.id for p in st.pieces.values() if p.side == side
+                               and p.hex == h and p.kind == "unit" and p.status == "map")
+                line = bs.project(st, side, GAME.parse_order(f"move {'+'.join(units)} {h}"))
+                orders.append((st, GAME.parse_order(line)))
+    assert orders
+    bs.resolve_slots(*orders[0])        # msgspec builds its type information once
+    enabled = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        for st, order in orders:
+            bs.resolve_slots(st, order)
+        assert gc.collect() == 0
+    finally:
+        if enabled:
+            gc.enable()
 
 
 class NoReveals(SealedBcs):
