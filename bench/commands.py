@@ -18,7 +18,11 @@ Side by side in the same run, interleaved with the commands (so both see the sam
   msgspec, jinja2 and the cryptography modules pbem uses), a fresh process doing nothing else;
 - the floor of `pbem verify`: the bare cryptographic pass over the same files
   (bench/bare_pass.py: read, de-armor, decode, SHA-256, Ed25519 verify), as a whole process
-  and timed inside the process after its imports.
+  and timed inside the process after its imports;
+- each floor also "ended alike": the same process ending with os._exit, without the
+  interpreter's teardown, as pbem's turn commands end (pbem.entry.console). The issue's
+  floor is the first; the second shows what pbem's own work costs when both processes end
+  the same way.
 
 "Warm" figures (imports excluded) run the same command in a fresh process that imported pbem
 and the game before its clock started (bench/warm.py), on a copy of the archive as it was
@@ -54,6 +58,7 @@ FLOOR_IMPORTS = ("import click, msgspec, jinja2; "
                  "from cryptography.hazmat.primitives import hashes, serialization; "
                  "from cryptography.hazmat.primitives.kdf.hkdf import HKDF; "
                  "from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305")
+FLOOR_EXIT = FLOOR_IMPORTS + "; import os; os._exit(0)"
 PROGRESS = sys.stderr.isatty()
 
 
@@ -173,6 +178,7 @@ class Game:
     def floor(self, cwd: Path, files: int) -> None:
         """One interpreter-plus-imports floor process."""
         self.note("floor", files, run([sys.executable, "-c", FLOOR_IMPORTS], cwd))
+        self.note("floor-exit", files, run([sys.executable, "-c", FLOOR_EXIT], cwd))
 
     def pbem_run(self, what: str, args: list[str], cwd: Path, files: int, *,
                  warm: bool = False, check: bool = True) -> Run:
@@ -275,6 +281,8 @@ class Game:
             self.note("bare", n, b)
             self.warm.setdefault("bare", []).append(float(b.out.split()[0]))
             self.warm.setdefault("bare-cpu", []).append(float(b.out.split()[2]))
+            self.note("bare-exit", n, run([sys.executable, str(HERE / "bare_pass.py"),
+                                           str(archive), "--quick-exit"], root))
             timing = root / "warm-timing.txt"
             timing.unlink(missing_ok=True)
             run([sys.executable, str(HERE / "warm.py"), self.game.id, str(timing), "--",
@@ -315,10 +323,12 @@ def spread(xs: list[float]) -> str:
 def report(games: list[Game], title: str) -> str:
     """The Markdown section for one game and scenario over its seeds."""
     runs = {k: [r for g in games for _, r in g.m.get(k, [])]
-            for k in ("floor", "receive", "status", "check", "submit", "verify", "bare")}
+            for k in ("floor", "floor-exit", "receive", "status", "check", "submit", "verify",
+                      "bare", "bare-exit")}
     walls = {k: [r.wall for r in v] for k, v in runs.items()}
     cpus = {k: [r.cpu for r in v] for k, v in runs.items()}
     floor, floor_cpu = med(walls["floor"]), med(cpus["floor"])
+    alike = med(walls["floor-exit"])
     warm = {k: [x for g in games for x in g.warm.get(k, [])]
             for k in ("receive", "verify", "bare", "receive-cpu", "verify-cpu", "bare-cpu")}
     lines = [f"### {title} (seeds {', '.join(str(g.seed) for g in games)})", "",
@@ -326,26 +336,34 @@ def report(games: list[Game], title: str) -> str:
              f"{', '.join(str(max(n for n, _ in g.m['receive'])) for g in games)} stored files "
              "at the end.", "",
              "| command, a fresh process | wall time: median | 10th-90th percentile | "
-             "**ratio to its floor** | CPU time: median | ratio to its floor (CPU) | "
-             "imports excluded (warm): wall, CPU |",
-             "| --- | --- | --- | --- | --- | --- | --- |",
+             "**ratio to its floor** | ratio to its floor ended alike | CPU time: median | "
+             "ratio to its floor (CPU) | imports excluded (warm): wall, CPU |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- |",
              f"| floor: interpreter + dependency imports | {floor * 1000:.0f} ms | "
-             f"{spread(walls['floor'])} ms | 1.00 | {floor_cpu * 1000:.0f} ms | 1.00 | |"]
+             f"{spread(walls['floor'])} ms | 1.00 | {floor / alike:.2f} | "
+             f"{floor_cpu * 1000:.0f} ms | 1.00 | |",
+             f"| floor ended alike (os._exit, as a turn command ends) | {alike * 1000:.0f} ms | "
+             f"{spread(walls['floor-exit'])} ms | {alike / floor:.2f} | 1.00 | | | |"]
     for k in ("receive", "status", "check", "submit"):
         w = (f"{med(warm[k]) * 1000:.0f} ms, {med(warm[k + '-cpu']) * 1000:.0f} ms "
              f"({len(warm[k])} runs)" if warm.get(k) else "")
         lines.append(f"| `pbem {k}` | {med(walls[k]) * 1000:.0f} ms | {spread(walls[k])} ms | "
-                     f"**{med(walls[k]) / floor:.2f}** | {med(cpus[k]) * 1000:.0f} ms | "
+                     f"**{med(walls[k]) / floor:.2f}** | {med(walls[k]) / alike:.2f} | "
+                     f"{med(cpus[k]) * 1000:.0f} ms | "
                      f"{med(cpus[k]) / floor_cpu:.2f} | {w} |")
     bare, verify = med(walls["bare"]), med(walls["verify"])
+    bare_alike = med(walls["bare-exit"])
     bare_c, verify_c = med(cpus["bare"]), med(cpus["verify"])
     wb, wv = med(warm["bare"]), med(warm["verify"])
     wbc, wvc = med(warm["bare-cpu"]), med(warm["verify-cpu"])
     lines += [f"| bare cryptographic pass, whole process (verify's floor) | {bare * 1000:.0f} ms | "
-              f"{spread(walls['bare'])} ms | 1.00 | {bare_c * 1000:.0f} ms | 1.00 | "
-              f"{wb * 1000:.1f} ms, {wbc * 1000:.1f} ms |",
+              f"{spread(walls['bare'])} ms | 1.00 | {bare / bare_alike:.2f} | "
+              f"{bare_c * 1000:.0f} ms | 1.00 | {wb * 1000:.1f} ms, {wbc * 1000:.1f} ms |",
+              f"| bare pass ended alike (os._exit) | {bare_alike * 1000:.0f} ms | "
+              f"{spread(walls['bare-exit'])} ms | {bare_alike / bare:.2f} | 1.00 | | | |",
               f"| `pbem verify`, whole game | {verify * 1000:.0f} ms | {spread(walls['verify'])} ms "
-              f"| **{verify / bare:.2f}** to the bare pass | {verify_c * 1000:.0f} ms | "
+              f"| **{verify / bare:.2f}** to the bare pass | {verify / bare_alike:.2f} | "
+              f"{verify_c * 1000:.0f} ms | "
               f"{verify_c / bare_c:.2f} | {wv * 1000:.0f} ms, {wvc * 1000:.0f} ms: "
               f"**{wv / wb:.2f}** (CPU {wvc / wbc:.2f}) to the bare pass |", ""]
 
@@ -385,6 +403,12 @@ def report(games: list[Game], title: str) -> str:
                          f"{med([r.cpu for r in rs]) * 1000:.0f} ms |")
     lines.append("")
     return "\n".join(lines)
+
+
+def _minutes(seconds: float) -> str:
+    """A run's length in whole minutes, in words ("under a minute", "1 minute", "3 minutes")."""
+    n = round(seconds / 60)
+    return "under a minute" if n == 0 else "1 minute" if n == 1 else f"{n} minutes"
 
 
 def main() -> None:
@@ -430,7 +454,7 @@ def main() -> None:
     head = [f"## Commands as players run them{': ' + args.label if args.label else ''}", "",
             f"Measured by `bench/commands.py` on {time.strftime('%Y-%m-%d', time.gmtime())}: "
             f"{machine()}; load average {load:.2f} at the start; "
-            f"{(time.time() - t_start) / 60:.0f} minutes.", ""]
+            f"{_minutes(time.time() - t_start)}.", ""]
     out = "\n".join(head + sections)
     print(out)
     if args.write:
