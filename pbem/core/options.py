@@ -61,10 +61,36 @@ def resolve(specs: Mapping[str, OptionSpec], given: Mapping[str, Any] | None, *,
         if k not in specs:
             raise error(f"{where}: unknown option {k!r} for {owner} "
                         f"(known: {', '.join(sorted(specs)) or 'none'})")
-    out: dict[str, Any] = {}
-    busy: list[str] = []
+    values = _Values(specs, given, where, owner, error)
+    for k in sorted(specs):
+        values.value_of(k)
+    out = values.out
+    for k in sorted(specs):
+        cond = _value_cond(specs[k], out[k])
+        if cond and not _holds(cond, out):
+            now = ", ".join(f"{d}={out[d]!r}" for d in sorted(cond))
+            how = "given" if k in given else "the default"
+            raise error(f"{where}: option {k}={out[k]!r} ({how}) needs {_cond(cond)}, "
+                        f"not {now}: choose another {k} or change {', '.join(sorted(cond))}")
+    return out
 
-    def value_of(k: str) -> Any:
+
+class _Values:
+    """The values resolve() settles, each after the options its applicability depends on (a
+    class, not a nested recursive function: that would be a reference cycle, and turn
+    commands run without the cyclic collector)."""
+
+    def __init__(self, specs: Mapping[str, OptionSpec], given: dict[str, Any], where: str,
+                 owner: str, error: type[PbemError]) -> None:
+        self.specs, self.given, self.where, self.owner, self.error = (specs, given, where,
+                                                                       owner, error)
+        self.out: dict[str, Any] = {}
+        self.busy: list[str] = []
+
+    def value_of(self, k: str) -> Any:
+        """The value of option k, the options it depends on first."""
+        specs, given, out, busy = self.specs, self.given, self.out, self.busy
+        where, owner, error = self.where, self.owner, self.error
         if k in out:
             return out[k]
         if k in busy:
@@ -72,7 +98,7 @@ def resolve(specs: Mapping[str, OptionSpec], given: Mapping[str, Any] | None, *,
                                 "each other in a cycle")
         busy.append(k)
         spec = specs[k]
-        deps = {d: value_of(d) for d in sorted(spec.when)}
+        deps = {d: self.value_of(d) for d in sorted(spec.when)}
         busy.pop()
         if not _holds(spec.when, deps):
             off = spec.default
@@ -96,17 +122,6 @@ def resolve(specs: Mapping[str, OptionSpec], given: Mapping[str, Any] | None, *,
                                     f"not one of {list(spec.choices)}")
         out[k] = v
         return v
-
-    for k in sorted(specs):
-        value_of(k)
-    for k in sorted(specs):
-        cond = _value_cond(specs[k], out[k])
-        if cond and not _holds(cond, out):
-            now = ", ".join(f"{d}={out[d]!r}" for d in sorted(cond))
-            how = "given" if k in given else "the default"
-            raise error(f"{where}: option {k}={out[k]!r} ({how}) needs {_cond(cond)}, "
-                        f"not {now}: choose another {k} or change {', '.join(sorted(cond))}")
-    return out
 
 
 def bot_choices(specs: Mapping[str, OptionSpec], owner: str = "game") -> dict[str, Any]:

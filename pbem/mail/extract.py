@@ -94,25 +94,25 @@ def _part_text(part: EmailMessage) -> str | None:
 def texts(msg: EmailMessage) -> list[str]:
     """The text of every leaf part that mentions an armored block, forwarded ones included."""
     out: list[str] = []
-    count = 0
-
-    def walk(m: EmailMessage, depth: int) -> None:
-        nonlocal count
-        count += 1
-        if count > MAX_PARTS or depth > MAX_DEPTH:
-            raise MessageRefused(f"too many parts or nested messages (limit {MAX_PARTS} "
-                                 f"parts, {MAX_DEPTH} levels)")
-        if m.is_multipart():
-            payload = m.get_payload()
-            for sub in payload if isinstance(payload, list) else []:
-                walk(sub, depth + 1)
-            return
-        t = _part_text(m)
-        if t is not None and "PBEM FILE" in re.sub(r"\s+", " ", armor._INVISIBLE.sub("", t)):
-            out.append(t)
-
-    walk(msg, 0)
+    _walk(msg, 0, [0], out)
     return out
+
+
+def _walk(m: EmailMessage, depth: int, count: list[int], out: list[str]) -> None:
+    """texts: the parts of m (count: parts seen so far, in a one-item list; a module function,
+    not a nested recursive one, which would be a reference cycle holding the message)."""
+    count[0] += 1
+    if count[0] > MAX_PARTS or depth > MAX_DEPTH:
+        raise MessageRefused(f"too many parts or nested messages (limit {MAX_PARTS} "
+                             f"parts, {MAX_DEPTH} levels)")
+    if m.is_multipart():
+        payload = m.get_payload()
+        for sub in payload if isinstance(payload, list) else []:
+            _walk(sub, depth + 1, count, out)
+        return
+    t = _part_text(m)
+    if t is not None and "PBEM FILE" in re.sub(r"\s+", " ", armor._INVISIBLE.sub("", t)):
+        out.append(t)
 
 
 def files(msg: EmailMessage) -> list[SignedFile]:

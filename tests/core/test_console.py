@@ -122,3 +122,27 @@ def test_a_receive_leaves_no_game_state_in_a_reference_cycle(tmp_path, game, sce
         if enabled:
             gc.enable()
     assert not caught, f"{len(caught)} {state_type.__name__} objects held only by cycles"
+
+
+def test_no_nested_function_of_pbem_calls_itself():
+    """A nested function that calls itself holds itself in its closure: a reference cycle that
+    keeps everything it reads (a game state, a message) alive until the cyclic collector runs,
+    which a turn command run by the console never does. Such helpers are module functions."""
+    import ast
+    from pathlib import Path
+
+    import pbem
+
+    found = []
+    for path in sorted(Path(pbem.__file__).parent.rglob("*.py")):
+        for outer in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for inner in ast.walk(outer):
+                if inner is outer or not isinstance(inner, (ast.FunctionDef,
+                                                            ast.AsyncFunctionDef)):
+                    continue
+                if any(isinstance(n, ast.Name) and n.id == inner.name
+                       and isinstance(n.ctx, ast.Load) for n in ast.walk(inner)):
+                    found.append(f"{path.name}:{inner.lineno} {outer.name}.<locals>.{inner.name}")
+    assert not found, found

@@ -16,27 +16,30 @@ from pbem.games.kasserine.victory import check_sudden_death, entered
 def routes(state: KasserineState, data: KasserineData, uid: str, n: int) -> list[list[str]]:
     """Every retreat route of 1..n hexes, each hex one farther from the combat hex (8.3-e/f/h)."""
     u = state.units[uid]
-    grid, origin = data.map.grid, u.hex
-    bad = ezoc(state, data, u.side)
-    occ = occupancy(state)
     out: list[list[str]] = []
-
-    def grow(path: list[str]) -> None:
-        here = path[-1] if path else origin
-        for h in grid.neighbours(here):
-            if grid.distance(origin, h) != len(path) + 1 or h in data.prohibited or h in bad:
-                continue
-            if _prohibited_side(data, here, h):
-                continue
-            o = occ.get(h)
-            if o is not None and state.units[o].side != u.side:
-                continue
-            out.append(path + [h])
-            if len(path) + 1 < n:
-                grow(path + [h])
-
-    grow([])
+    _grow(state, data, u.side, u.hex, ezoc(state, data, u.side), occupancy(state), n, [], out)
     return out
+
+
+def _grow(state: KasserineState, data: KasserineData, side: str, origin: str,
+          bad: frozenset[str], occ: dict[str, str], n: int, path: list[str],
+          out: list[list[str]]) -> None:
+    """routes: every route that extends path by one hex farther from origin, each followed by
+    its own extensions (a module function, not a nested one: a recursive nested function is a
+    reference cycle, and turn commands run without the cyclic collector)."""
+    grid = data.map.grid
+    here = path[-1] if path else origin
+    for h in grid.neighbours(here):
+        if grid.distance(origin, h) != len(path) + 1 or h in data.prohibited or h in bad:
+            continue
+        if _prohibited_side(data, here, h):
+            continue
+        o = occ.get(h)
+        if o is not None and state.units[o].side != side:
+            continue
+        out.append(path + [h])
+        if len(path) + 1 < n:
+            _grow(state, data, side, origin, bad, occ, n, path + [h], out)
 
 
 def _displace_hexes(state: KasserineState, data: KasserineData, uid: str,
