@@ -146,3 +146,15 @@ def test_no_nested_function_of_pbem_calls_itself():
                        and isinstance(n.ctx, ast.Load) for n in ast.walk(inner)):
                     found.append(f"{path.name}:{inner.lineno} {outer.name}.<locals>.{inner.name}")
     assert not found, found
+
+
+def test_end_now_flushes_what_is_still_buffered():
+    """Output a command wrote without flushing (a pipe buffers it) still arrives, and the exit
+    status is the command's."""
+    import os
+
+    code = ("import sys; from pbem.entry import end_now; "
+            "sys.stdout.write('out'); sys.stderr.write('err'); end_now(3)")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}   # buffered, as usual
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert (r.returncode, r.stdout, r.stderr) == (3, "out", "err")
