@@ -23,6 +23,7 @@ from pbem.games.kasserine.movement import (Walker, allowance, arrival_hexes, can
                                            fill_steps, move_edges, penny_packet)
 from pbem.games.kasserine.scenario import KasserineData
 from pbem.games.kasserine.state import KasserineState
+from pbem.games.kasserine.static import static
 
 _Key = tuple[str, bool]          # (hex, the unit must stop there)
 _Board = tuple[frozenset[str], dict[str, str]]   # (side's EZOC hexes, occupancy): Walker's
@@ -82,6 +83,7 @@ def _search(state: KasserineState, data: KasserineData, uid: str,
             n += 1
     probe = starts[0]
     side, ma2, mobile = probe.side, probe.ma2, probe.mobile
+    edges = static(data).edges       # move_edges' own memo (fill_steps filled it), read here
     foes = {h for h, k in probe.occ.items() if state.units[k].side != side}
     ezoc, axis = probe.ezoc, side == "axis"
     never = 1 << 30
@@ -92,25 +94,26 @@ def _search(state: KasserineState, data: KasserineData, uid: str,
         # the probe stands on this label; enter() changes it only when it succeeds
         probe.pos, probe.spent, probe.in_ezoc, probe.steps, probe.stopped = walk   # _WALK
         probe.entered = []
-        for h, cost, mine in move_edges(data, side, mobile, key[0]):
+        out = edges.get((side, mobile, key[0]))
+        for h, cost, mine in out if out is not None else move_edges(data, side, mobile, key[0]):
             # terrain alone already costs too much, or an enemy holds the hex: the Walker
             # would refuse it (a cheap pre-check; the Walker decides everything else)
-            if spent + cost > ma2 or h in foes:
+            to = spent + cost
+            if to > ma2 or h in foes:
                 continue
             # a step costs at least its terrain (ZOC and whole-MA rules only add), so where the
             # hex is already reached without stopping for no more, this step adds nothing the
             # result shows: not a cheaper label, and a stopped label of a hex that also has an
             # unstopped one is neither shown (_nodes prefers the unstopped) nor expanded
-            if best.get((h, False), never) <= spent + cost:
+            k2 = (h, False)
+            if best.get(k2, never) <= to:
                 continue
             if h not in ezoc and not (mine and axis):
                 # every rule of enter() but the MA (checked above) is about entering an EZOC
                 # or crossing a minefield (the Axis's): here it would only add the cost
-                k2 = (h, False)
-                best[k2], parent[k2] = spent + cost, key
+                best[k2], parent[k2] = to, key
                 n += 1
-                heapq.heappush(heap, (spent + cost, n, k2,
-                                      (h, spent + cost, False, walk[3] + 1, False)))
+                heapq.heappush(heap, (to, n, k2, (h, to, False, walk[3] + 1, False)))
                 continue
             try:
                 probe.enter(h, cost, mine)  # what step(h) checks before it, move_edges holds
@@ -177,12 +180,12 @@ def _nodes(state: KasserineState, data: KasserineData, side: str, uid: str, ente
         if h not in chosen or (chosen[h][1] and not stopped):
             chosen[h] = key
     nodes: dict[str, Reach] = {}
-    occ = board[1]
+    occ, spent = board[1], state.units[uid].mp
     for h, key in chosen.items():
         par = parent[key]
         prev = par[0] if par is not None and par[0] != start else ""
         end = occ.get(h) in (None, uid)        # 5.3-b; every rule of the path was the Walker's
-        nodes[h] = Reach(hex=h, cost=_mp(best[key] - state.units[uid].mp), prev=prev, end=end)
+        nodes[h] = Reach(hex=h, cost=_mp(best[key] - spent), prev=prev, end=end)
     return tuple(nodes[h] for h in sorted(nodes))
 
 
