@@ -115,23 +115,33 @@ def _ask_passphrase(path: str) -> str | None:
     return ask(path)
 
 
-def main() -> None:
-    """Entry point for callers that go on after it: a turn command ends in SystemExit."""
-    parsed = None if "_PBEM_COMPLETE" in os.environ else fast_args(sys.argv)   # completion: click
-    if parsed is not None:
-        sys.exit(run_fast(*parsed))
+def _fast_command() -> tuple[str, dict[str, Any]] | None:
+    """The turn command to run without click, or None (shell completion is click's too)."""
+    return None if "_PBEM_COMPLETE" in os.environ else fast_args(sys.argv)
+
+
+def _click() -> None:
     from pbem.cli import main as click_main
 
     click_main()
+
+
+def main() -> None:
+    """Entry point for callers that go on after it: a turn command ends in SystemExit."""
+    parsed = _fast_command()
+    if parsed is None:
+        _click()
+        return
+    sys.exit(run_fast(*parsed))
 
 
 def console() -> None:
     """The `pbem` command (console script, python -m pbem): as main(), but a turn command,
     a short process, runs without the cyclic garbage collector and ends without tearing the
     interpreter down (docs/cli.md, "Fast dispatch")."""
-    parsed = None if "_PBEM_COMPLETE" in os.environ else fast_args(sys.argv)
+    parsed = _fast_command()
     if parsed is None:
-        main()
+        _click()
         return
     if parsed[0] != "verify":        # an audit of a long game keeps its memory flat
         gc.disable()

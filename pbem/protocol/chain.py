@@ -137,8 +137,9 @@ def entry_of(f: Any) -> Entry | None:
     from pbem.protocol.ledger import Ledger
 
     # the name it is stored under (a file received keeps its mail name until it is stored)
-    return Entry(name=turn_file_name(t.seq, t.sender), digest=hashlib.sha256(f.text.encode("ascii")).hexdigest(),
-                 hash=f.hash, seq=t.seq, sender=t.sender, signer=signer.hex(),
+    return Entry(name=turn_file_name(t.seq, t.sender),
+                 digest=hashlib.sha256(f.text.encode("ascii")).hexdigest(), hash=f.hash,
+                 seq=t.seq, sender=t.sender, signer=signer.hex(),
                  reveals=Ledger.reveals(t), renewals=list(t.renewals or []),
                  commits=list(t.commits or []), openings=list(t.openings or []),
                  final=t.final is not msgspec.UNSET)
