@@ -51,17 +51,19 @@ def check_specs(specs: Mapping[str, OptionSpec], owner: str = "game") -> None:
 
 def resolve(specs: Mapping[str, OptionSpec], given: Mapping[str, Any] | None, *,
             where: str = "options", owner: str = "game",
-            error: type[PbemError] = PbemError) -> dict[str, Any]:
+            error: type[PbemError] = PbemError, ask: str = "") -> dict[str, Any]:
     """Every option with its value, defaults filled in; ``error`` (one line) when the choice is
     incomplete or contradictory: an unknown option or value, a required option missing, an
-    option given while another option makes it not apply, a value another option forbids."""
+    option given while another option makes it not apply, a value another option forbids.
+    ``ask`` says how the caller's user gives an option ("{k}" is the option's name), and is
+    added to the message for a required option left out."""
     check_specs(specs, owner)
     given = dict(given or {})
     for k in given:
         if k not in specs:
             raise error(f"{where}: unknown option {k!r} for {owner} "
                         f"(known: {', '.join(sorted(specs)) or 'none'})")
-    values = _Values(specs, given, where, owner, error)
+    values = _Values(specs, given, where, owner, error, ask)
     for k in sorted(specs):
         values.value_of(k)
     out = values.out
@@ -81,9 +83,10 @@ class _Values:
     commands run without the cyclic collector)."""
 
     def __init__(self, specs: Mapping[str, OptionSpec], given: dict[str, Any], where: str,
-                 owner: str, error: type[PbemError]) -> None:
+                 owner: str, error: type[PbemError], ask: str = "") -> None:
         self.specs, self.given, self.where, self.owner, self.error = (specs, given, where,
                                                                        owner, error)
+        self.ask = ask
         self.out: dict[str, Any] = {}
         self.busy: list[str] = []
 
@@ -113,8 +116,9 @@ class _Values:
             if v not in spec.choices:
                 raise error(f"{where}: option {k}={v!r} is not one of {list(spec.choices)}")
         elif spec.required:
+            how = f" ({self.ask.format(k=k)})" if self.ask else ""
             raise error(f"{where}: option {k} is required for {owner} (no default): "
-                        f"choose one of {list(spec.choices)}")
+                        f"choose one of {list(spec.choices)}{how}")
         else:
             v = spec.default
             if v not in spec.choices:

@@ -26,10 +26,11 @@ def data_hash(game: Game, scenario: str) -> str:
     return sha256(b"".join(parts)).hex()
 
 
-def resolve_options(game: Game, given: dict[str, Any], *, name: str = "options") -> dict[str, Any]:
+def resolve_options(game: Game, given: dict[str, Any], *, name: str = "options",
+                    ask: str = "") -> dict[str, Any]:
     """All house options with defaults filled in (pbem.core.options.resolve); PbemError for
     unknown options or values, a required option missing or a dependency broken."""
-    return options.resolve(game.options(), given, where=name, owner=game.id)
+    return options.resolve(game.options(), given, where=name, owner=game.id, ask=ask)
 
 
 class Genesis:

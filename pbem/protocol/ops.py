@@ -139,13 +139,16 @@ def _commitments(root: bytes, bind: str, party: str, classes: list[str], length:
                   for c in classes}
 
 
+ASK_OPTION = "give it with --option {k}=VALUE"   # how `pbem new` and `pbem host` take one
+
+
 def _propose(game: Any, scenario: str, root: str | Path, *, proposer: str, key: Any,
              pubs: dict[str, bytes], mode: str, out: str, options: dict[str, Any],
              names: dict[str, str], key_path: str) -> Outcome:
     archive = Archive(root)
     remove_partials(archive.root)         # half-built by a killed earlier run
     terms = dict(game=game.id, scenario=scenario, rules_version=game.rules_version,
-                 data_hash=data_hash(game, scenario), options=resolve_options(game, options),
+                 data_hash=data_hash(game, scenario), options=resolve_options(game, options, ask=ASK_OPTION),
                  mode=mode, proposer=proposer,
                  parties=[PartyKey(party=p, pub=k.hex(), name=names.get(p, ""))
                           for p, k in sorted(pubs.items())])

@@ -62,3 +62,21 @@ def test_bbf_s_sealed_game_option_is_refused_outside_sealed_mode(tmp_path, keys,
     assert len(lines) == 1 and "sealed_game = true is set by pbem for a sealed game only" \
         in lines[0], r.output
     assert not out.exists() and not (tmp_path / "g").exists()
+
+
+@pytest.mark.parametrize("how", ["new", "host"])
+def test_a_required_option_left_out_says_how_to_give_it(tmp_path, keys, how):
+    """Baptism By Fire has a house option without a default (the entry rule the errata
+    changed): leaving it out is one line naming the option, its choices and the flag."""
+    out = tmp_path / "proposal.pbem"
+    who = (["--side", "axis", "--opponent", str(keys / "ben.pub")] if how == "new"
+           else ["--player", f"axis={keys / 'ann.pub'}", "--player", f"allied={keys / 'ben.pub'}"])
+    r = CliRunner().invoke(cli, [how, "bcs", "5.4", str(tmp_path / "g"), "--key",
+                                 str(keys / ("ann.key" if how == "new" else "ref.key")),
+                                 "--out", str(out), *who])
+    assert r.exit_code != 0
+    lines = r.output.strip().splitlines()
+    assert lines == ["Error: options: option entry_blocking is required for bcs (no default): "
+                     "choose one of ['attack_from_off_map', 'five_hex_errata'] "
+                     "(give it with --option entry_blocking=VALUE)"], r.output
+    assert not out.exists() and not (tmp_path / "g").exists()
