@@ -134,7 +134,7 @@ def decision(state: BcsState) -> Decision:
     hq = stark_hq(state)
     where = f"{hq.hex}, Command Radius {bdata().hqs[hq.id].command_radius}" if hq else "off map"
     return Decision(side="allied", kind="minefield",
-                    prompt=f"allied: place {_count(state.mines_due)} unbreached, each in a hex "
+                    prompt=f"place {_count(state.mines_due)} unbreached, each in a hex "
                            f"within the Stark Inf TF HQ's Command Radius ({where}) at least "
                            f"{AXIS_DISTANCE} hexes from every Axis unit: 'mine HEX' (BbF 3.1a; "
                            f"turn {state.turn}, {state.date})",

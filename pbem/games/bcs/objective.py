@@ -173,7 +173,7 @@ def pending(state: BcsState) -> list[Decision]:
     if state.result is None and (state.phase == "over" or state.sealed) and due(state):
         why = "the game's result" if state.phase == "over" else "the exit victory (4.0-c)"
         return [Decision(side="axis", kind=REVEAL_KIND,
-                         prompt=f"axis: open the Victory Objective drawn on 19 Feb (his "
+                         prompt=f"open the Victory Objective drawn on 19 Feb (his "
                                 f"processor writes it): {why} needs it (BbF 4.0)")]
     return []
 

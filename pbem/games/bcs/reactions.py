@@ -277,7 +277,7 @@ def decision(state: BcsState) -> Decision:
     assert w is not None
     modes = topics().get(w.topic, ())
     where = f" in {w.hex}" if w.hex else ""
-    prompt = (f"{w.side}: choose {TOPIC_TEXT.get(w.topic, w.topic)}{where} for {w.by}'s "
+    prompt = (f"choose {TOPIC_TEXT.get(w.topic, w.topic)}{where} for {w.by}'s "
               f"order (answer {w.topic} {'|'.join(modes)}; 'standing {w.topic} MODE' answers "
               f"it from now on)")
     private = detail(state, w.side, w.hex)

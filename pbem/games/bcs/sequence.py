@@ -65,30 +65,30 @@ def pending(state: BcsState) -> list[Decision]:
     if state.phase == "assignment":
         rommel = side == "axis" and assignment.rommel_due(state)
         return [Decision(side=side, kind="assignment",
-                         prompt=f"{side}: Assignment Phase: Support, independents, Arty Asset "
+                         prompt=f"Assignment Phase: Support, independents, Arty Asset "
                                 f"Points{', Rommel (he must be placed)' if rommel else ''}; "
                                 f"then 'assignment done' ({turn})",
                          choices=tuple(f"rommel {b}" for b in assignment.ROMMEL_BOXES)
                          if rommel else ("assignment done",))]
     if state.phase == "first_player":
         return [Decision(side=side, kind="first-player",
-                         prompt=f"{side} won the First Player roll: take or give the first "
+                         prompt=f"won the First Player roll: take or give the first "
                                 f"Activation ({turn})", choices=("first take", "first give"))]
     if state.phase == "activate":
         return [Decision(side=side, kind="activate",
-                         prompt=f"{side}: activate a Formation ({turn})",
+                         prompt=f"activate a Formation ({turn})",
                          choices=tuple(c for f in can_activate(state, side)
                                        for c in _activate_lines(state, f)))]
     act = state.activation
     assert act is not None
     if state.phase == "second":
         return [Decision(side=act.side, kind="second-activation",
-                         prompt=f"{act.side}: attempt a Second Activation of "
+                         prompt=f"attempt a Second Activation of "
                                 f"{name(act.formation)}, or orient its HQ Done ({turn})",
                          choices=("second", "done"))]
     what = "Recovery Activation" if act.recovery else f"SNAFU {act.snafu}"
     return [Decision(side=act.side, kind="activation",
-                     prompt=f"{act.side}: {name(act.formation)} "
+                     prompt=f"{name(act.formation)} "
                             f"{'Second ' if act.second else ''}Activation ({what}): "
                             f"move, then end ({turn})",
                      detail=_units_detail(state, act.formation))]
@@ -104,7 +104,7 @@ def _setup_decision(state: BcsState, side: str) -> Decision:
     detail = "; ".join(([f"to place: {', '.join(zones)}"] if zones else [])
                        + ([f"sides: {', '.join(sides)}"] if sides else []))
     return Decision(side=side, kind="setup",
-                    prompt=f"{side}: Set-up before turn 1 ({state.date}): 'setup UNIT HEX' places "
+                    prompt=f"Set-up before turn 1 ({state.date}): 'setup UNIT HEX' places "
                            f"a counter of a set-up zone, 'setup UNIT move|deployed' chooses a "
                            f"unit's side; then 'setup done'", detail=detail)
 

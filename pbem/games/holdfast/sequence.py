@@ -158,7 +158,7 @@ def pending(state: HoldfastState) -> list[Decision]:
                 + "; 'standing hits as-listed|weakest-first|strongest-first' answers this "
                   "in advance")
         return [Decision(side=side, kind="allocate", detail=detail,
-                         prompt=f"{side}: order your attacking units for the defender's hits: "
+                         prompt=f"order your attacking units for the defender's hits: "
                                 f"'allocate UNIT,UNIT,...'")]
     steps = {"place": "place reinforcements ('place UNIT HEX'), buy steps ('buy UNIT N') or "
                       "units ('rebuild UNIT'), ",

@@ -86,7 +86,7 @@ def test_new_join_and_check_through_the_commands(tmp_path, mode):
     t.deliver()
     axis = str(t.dirs["axis"])
     r = t.run("status", axis)
-    assert r.exit_code == 0 and "axis" in r.output, r.output
+    assert r.exit_code == 0 and "You: activate a Formation" in r.output, r.output
     r = t.run("check", axis, _orders(tmp_path, "activate gerhardt at B20.00",
                                      "move ii-7-pz B20.00", "end", "done"))
     assert r.exit_code == 0, r.output
