@@ -888,9 +888,11 @@ def waiting_for(s: Session) -> list[tuple[str, str]]:
                 for p in others]
     out = []
     for d in s.game.pending(s.state):
-        mine = d.side == s.party
-        extra = (f" [{d.detail}]" if mine and d.detail else "") + (
-            f" (choose one: {' | '.join(d.choices)})" if mine and d.choices else "")
+        if d.side != s.party:           # how to answer is theirs to read, not this party's
+            out.append((d.side, f"{d.prompt} (you wait for their file)"))
+            continue
+        extra = (f" [{d.detail}]" if d.detail else "") + (
+            f" (choose one: {' | '.join(d.choices)})" if d.choices else "")
         out.append((d.side, f"{d.prompt}{extra} (write orders, then: pbem submit DIR ORDERS "
                             "--key KEY --out FILE)"))
     return out

@@ -40,9 +40,13 @@ def test_status_says_who_decides(tmp_path):
     assert st["pending"] == ["blue"] and st["over"] is False  # red waits for blue's acceptance
     t.deliver()
     r = t.ok("status", str(t.dirs["red"]))
-    assert "You: Pick a secret codeword" in r.output
+    assert "You: Pick a secret codeword" in r.output and "pbem submit" in r.output
     st = json.loads(t.ok("status", str(t.dirs["blue"]), "--json").output)
     assert st["pending"] == ["red"]
+    # the side that waits is told it waits, not how the other side answers
+    r = t.ok("status", str(t.dirs["blue"]))
+    assert r.output.startswith("red: Pick a secret codeword") and "(you wait for their file)" \
+        in r.output and "pbem submit" not in r.output, r.output
 
 
 def test_check_names_line_and_rule(tmp_path):
