@@ -129,6 +129,43 @@
   }
   if (data.place.length) { showPlaces(""); }
 
+  /* -- where the map opens: on what the player acts on -------------------------------- */
+  /* the hexes he may place units in, else the units the move helper offers, else his own
+     units on the map; when they do not all fit in the map's window, the window centred on
+     the one with the most of them around it */
+  function focusMap() {
+    var wrap = svg.parentNode;
+    if (!wrap || !wrap.classList || !wrap.classList.contains("mapwrap")) { return; }
+    if (wrap.scrollWidth <= wrap.clientWidth && wrap.scrollHeight <= wrap.clientHeight) { return; }
+    var els = [];
+    data.place.forEach(function (p) { p.hexes.forEach(function (h) { els.push(hexShape(h)); }); });
+    if (!els.length) { data.reach.forEach(function (e) { els.push(hexShape(e[1])); }); }
+    els = els.filter(function (el) { return el; });
+    if (!els.length) { els = Array.prototype.slice.call(svg.querySelectorAll(".unit.own")); }
+    if (!els.length) { return; }
+    var w = wrap.getBoundingClientRect();
+    var W = wrap.clientWidth - 80, H = wrap.clientHeight - 80;   /* a margin of 40 around */
+    var pts = els.map(function (el) {
+      var r = el.getBoundingClientRect();
+      return [r.left + r.width / 2, r.top + r.height / 2];
+    });
+    function near(c) {                  /* the points in a window centred on c */
+      return pts.filter(function (q) {
+        return Math.abs(q[0] - c[0]) <= W / 2 && Math.abs(q[1] - c[1]) <= H / 2;
+      });
+    }
+    var best = near(pts[0]);
+    pts.forEach(function (c) { var n = near(c); if (n.length > best.length) { best = n; } });
+    var lo = [Infinity, Infinity], hi = [-Infinity, -Infinity];
+    best.forEach(function (q) {
+      lo = [Math.min(lo[0], q[0]), Math.min(lo[1], q[1])];
+      hi = [Math.max(hi[0], q[0]), Math.max(hi[1], q[1])];
+    });
+    wrap.scrollLeft += (lo[0] + hi[0]) / 2 - (w.left + wrap.clientWidth / 2);
+    wrap.scrollTop += (lo[1] + hi[1]) / 2 - (w.top + wrap.clientHeight / 2);
+  }
+  focusMap();
+
   /* -- move helper --------------------------------------------------------------------- */
   if (!data.reach.length) { return; }
   data.reach = data.reach.map(function (e) {   /* packed entries -> {hex: [cost, prev, end]} */

@@ -231,3 +231,40 @@ def test_data_for_another_map_is_refused(browser, tmp_path):
         "The move helper's data does not fit this map."
     _click_hex(browser, "0805", ".unit.own")
     assert browser.eval("document.querySelectorAll('.hl-layer .hl-reach').length") == 0
+
+
+_SEEN = """(function (hexes) {
+  var w = document.querySelector('.mapwrap'), v = w.getBoundingClientRect();
+  var seen = hexes.filter(function (h) {
+    var r = document.querySelector('svg.hexmap .hex[data-hex="' + h + '"]').getBoundingClientRect();
+    var x = r.left + r.width / 2, y = r.top + r.height / 2;
+    return x >= v.left && x <= v.left + w.clientWidth && y >= v.top && y <= v.top + w.clientHeight;
+  });
+  return [w.scrollLeft, w.scrollTop, seen];
+})(%s)"""
+
+
+@pytest.mark.parametrize("which", ["holdfast-axis-setup", "holdfast-allied", "kasserine-us"])
+def test_the_map_opens_on_what_the_player_acts_on(browser, tmp_path, which):
+    """The map is larger than its window: it opens on the hexes to place units in (the Axis
+    set-up: Tunis and Bizerte, far east), all of them when they fit, else on the units the
+    move helper offers, at least one of them in the map's window."""
+    if which == "holdfast-axis-setup":
+        g = find_game("holdfast")
+        state = g.setup("race-to-tunis", {k: v.default for k, v in g.options().items()})
+        side = "axis"
+    elif which == "holdfast-allied":
+        (g, state), side = holdfast_allied_turn(), "allied"
+    else:
+        (g, state), side = _kasserine_us_turn(), "us"
+    path, model = _page(g, state, side, tmp_path)
+    browser.open(path.as_uri())
+    if model.placements:
+        hexes = sorted({h for p in model.placements for h in p.hexes})
+    else:
+        hexes = sorted({r.hex for r in model.reach if r.hex})
+    left, top, seen = browser.eval(_SEEN % json.dumps(hexes))
+    assert seen, (which, left, top)
+    if which == "holdfast-axis-setup":
+        assert sorted(seen) == hexes, "the set-up hexes fit in the window: all are shown"
+        assert left > 0, "Tunis and Bizerte lie east of the map's first window"
