@@ -158,8 +158,8 @@ def pending(state: HoldfastState) -> list[Decision]:
                 + "; 'standing hits as-listed|weakest-first|strongest-first' answers this "
                   "in advance")
         return [Decision(side=side, kind="allocate", detail=detail,
-                         prompt=f"order your attacking units for the defender's hits: "
-                                f"'allocate UNIT,UNIT,...'")]
+                         prompt="order your attacking units for the defender's hits: "
+                                "'allocate UNIT,UNIT,...'")]
     steps = {"place": "place reinforcements ('place UNIT HEX'), buy steps ('buy UNIT N') or "
                       "units ('rebuild UNIT'), ",
              "buy": "buy steps ('buy UNIT N') or units ('rebuild UNIT'), ",
