@@ -88,8 +88,10 @@ def walk(state: BcsState, p: Piece, path: list[str], moving: set[str]) -> Walk:
                                f"{', '.join(bdata().scenarios[state.scenario].playing_area)})",
                                rule="BCS-1.1d")
         if enemy_in(state, side, b) and screens.may_enter(state, p, b):
-            if not screens.retreat_hex(state, next(q for q in at(state, b) if q.side != side),
-                                       a):
+            # only whether it can retreat: where is asked once the whole move is checked
+            # (screens.displace); a question here would stop the check at this hex
+            if not screens.retreat_spots(state, next(q for q in at(state, b) if q.side != side),
+                                         a):
                 raise IllegalOrder(f"the Screening unit in {b} has no hex to retreat to",
                                    rule="BBF-1.5d-2")
         elif enemy_in(state, side, b) and not may_jump(state, p, b):

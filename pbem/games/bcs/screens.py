@@ -100,13 +100,10 @@ def ignored(state: BcsState, p: Piece, path: list[str]) -> frozenset[str]:
                      and q.status == "map" and q.hex in path)
 
 
-def retreat_hex(state: BcsState, p: Piece, frm: str) -> str:
-    """Where a Screening unit retreats (BbF 1.5d): a hex 3 away it may enter on its side
-    showing, with no enemy piece, placed by its owner's choice for the topic `retreat`: `rear`
-    (or `edge`) prefers an empty hex (it may not end stacked), then one free of EZOC, then the
-    farthest from the hex the enemy came from, then the hex id; `hq` an empty hex, then the
-    nearest its HQ; asked, any of these hexes ('answer retreat B10.17'). "" when there is
-    none."""
+def retreat_spots(state: BcsState, p: Piece, frm: str) -> list[str]:
+    """The hexes a Screening unit may retreat to (BbF 1.5d): 3 away, enterable on its side
+    showing, with no enemy piece and room to stand; those locally to the rear of frm (7.5a)
+    when the ring has any. Never asks: a move's legality needs only whether there is one."""
     grid = bdata().game_map.grid
     rain = state.weather == "Rain"
     f = face(p)
@@ -116,13 +113,22 @@ def retreat_hex(state: BcsState, p: Piece, frm: str) -> str:
              and not enemy_in(state, p.side, h) and combat_count(state, h) < 2
              and not closed(state, p, h)                                   # BbF 3.1b
              and mp_cost(bdata().terrain[hex_row(h)], f.mclass, rain) != "P"]
+    # locally to the rear (7.5a): away from the enemy's hex, where the ring allows it
+    return [h for h in spots if grid.distance(frm, h) > grid.distance(frm, p.hex) + 1] or spots
+
+
+def retreat_hex(state: BcsState, p: Piece, frm: str) -> str:
+    """Where a Screening unit retreats (BbF 1.5d), among ``retreat_spots``, placed by its
+    owner's choice for the topic `retreat`: `rear` (or `edge`) prefers an empty hex (it may not
+    end stacked), then one free of EZOC, then the farthest from the hex the enemy came from,
+    then the hex id; `hq` an empty hex, then the nearest its HQ; asked, any of these hexes
+    ('answer retreat B10.17'). "" when there is none."""
+    spots = retreat_spots(state, p, frm)
     if not spots:
         return ""
     from pbem.games.bcs.reactions import lookup
 
-    # locally to the rear (7.5a): away from the enemy's hex, where the ring allows it
-    spots = [h for h in spots if grid.distance(frm, h) > grid.distance(frm, p.hex) + 1] or spots
-
+    grid = bdata().game_map.grid
     how = lookup(state, p.side, "retreat", lambda: sorted(spots), p.hex) \
         if len(spots) > 1 else "rear"                   # no choice, no question
     if how not in ("rear", "hq", "edge"):

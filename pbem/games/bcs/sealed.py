@@ -559,6 +559,11 @@ def own_reveals(state: BcsState, side: str, order: Any) -> list[tuple[str, str]]
         named = list(order.units)
     elif isinstance(order, o.Support) and order.on:     # 9.2e: its Support markers read it
         named = [order.unit]
+    elif isinstance(order, o.Flip):
+        # 5.6a/c read the unit's counter, classes and Safe Path; a stand-in (a copy of its top)
+        # would flip otherwise, or not at all, and then walk, retreat and meet Isolation
+        # otherwise: a unit under a top is opened (identity and face; a top's are public)
+        out = _slot_facts(state, side, order.unit, ("unit", "face"))
     elif type(order).__name__ == "Exit":              # BbF 4.0: exits are public by unit
         named = [order.unit]
     elif type(order).__name__ == "OpenObjective":     # BbF 4.0: the Axis opens his objective
@@ -882,6 +887,10 @@ def take_from_pool(state: BcsState, side: str, order: Any,
     from pbem.games.bcs.movement import walk
 
     arrivals = dict(arrivals or {})
+    if isinstance(order, o.Flip) and side in state.concealed:
+        # 9.3h: an arriving unit flipped by its name comes back to its name first, as a unit a
+        # move names does (the pool may have given its name to a stand-in that entered)
+        order = o.Move(units=[order.unit], path=[])
     if side not in state.concealed or not isinstance(order, o.Move):
         if arrivals:
             raise IllegalOrder("only a move of the other side brings units on unseen "
@@ -949,7 +958,7 @@ def pool_snapshot(state: BcsState, side: str, order: Any) -> Any:
     """What take_from_pool may change, kept so that a refused order changes nothing."""
     from pbem.games.bcs import orders as o
 
-    if side not in state.concealed or not isinstance(order, o.Move):
+    if side not in state.concealed or not isinstance(order, (o.Move, o.Flip)):
         return None
     return msgspec.to_builtins((state.pieces, state.slots, state.picked))
 

@@ -1004,3 +1004,50 @@ def test_any_arrivals_clause_reads_back_to_its_text():
                                          for a in arrivals}
 
     round_trip()
+
+
+# -- flips (5.6a, 5.6c, 9.3h) of units the other processor holds as stand-ins ---------------
+def _flip_position() -> Any:
+    """A sealed position of 5.2: CCA activated (nothing moved yet); drake (one side only) on
+    top of kern (hidden under it) in B8.19."""
+    from pbem.core.rulecases import Case
+    from pbem.games.bcs.rulecases import BcsCases
+
+    st = BcsCases().build(Case(id="flip", position={
+        "options": {"sealed_game": True}, "active": "cca", "next_side": "allied",
+        "units": [{"id": "cca-hq", "hex": "B6.19"}, {"id": "drake", "hex": "B8.19"},
+                  {"id": "kern", "hex": "B8.19"}, {"id": "reim-hq", "hex": "B49.17"}]}))
+    bs.assign_slots(st)
+    bs.mark_seen(st)
+    return st
+
+
+def test_the_flip_of_a_unit_under_a_top_opens_it_and_both_sides_agree():
+    """5.6a/c read the flipped unit's counter, classes and Safe Path. Under a top, the other
+    processor holds it as a copy of its top (drake, which has one side only, so the flip was
+    refused there and the game stopped); the flip now opens its identity and face, and the
+    Axis knowledge state flips kern itself."""
+    st = _flip_position()
+    k = bs.slot_name("allied", st.slots["allied"]["kern"])
+    assert bs.reveals(st, "allied", GAME.parse_order("flip kern")) == [
+        ("allied", f"{k}.unit"), ("allied", f"{k}.face")]
+    sp = SealedPlay(GAME, _flip_position(), b"k" * 32)
+    assert sp.play("allied", "flip kern") == []
+    assert sp.full.pieces["kern"].face == sp.know["axis"].pieces["kern"].face == "deployed"
+
+
+def test_the_flip_of_an_arriving_unit_whose_name_a_stand_in_took_brings_it_back():
+    """9.3h: a unit off the map is flipped by name at the start of an Activation. The Allied
+    processor had given 1-501-tgr to the stand-in of the unit that entered under 90-mdr; the
+    flip now brings it back to its name from the pool (as a move naming it does), where it was
+    refused ('not one of your units') and the game stopped. The Activation's start is set by
+    hand on all three states (a Second Activation's, which the public record shows alike)."""
+    sp = SealedPlay(GAME, _arrival_position(), b"k" * 32)
+    assert sp.play("axis", "move ii-86-inf+90-mdr B20.00 B20.01") == []
+    assert [p.id for p in sp.know["allied"].picked["axis"].values()] == ["1-501-tgr--standinpool"]
+    for st in (sp.full, *sp.know.values()):
+        st.activation.began = False
+    assert sp.play("axis", "flip 1-501-tgr") == []
+    allied = sp.know["allied"]
+    assert allied.pieces["1-501-tgr"].face == sp.full.pieces["1-501-tgr"].face
+    assert [p.id for p in allied.picked["axis"].values()] == ["ii-86-inf--standinpool"]
