@@ -47,6 +47,11 @@ def mark(state: BcsState, side: str, uid: str, on: bool, ctx: Context) -> None:
         raise IllegalOrder(f"{uid} must be on its Move side to Screen", rule="BBF-1.5b")
     if p.screen:
         raise IllegalOrder(f"{uid} is Screening already", rule="BBF-1.5b")
+    if combat_count(state, p.hex) > 1:
+        # 1.5c: a Screening unit is never stacked (marked, it would lose the marker at once);
+        # refused, so no hidden unit under a top is ever marked in its stack's sight
+        raise IllegalOrder(f"{uid} is stacked with another combat unit: a Screening unit is "
+                           "never stacked", rule="BBF-1.5c-2")
     p.screen = True
     ctx.log(f"{uid} is marked Screening", hexes=(p.hex,))
 

@@ -748,8 +748,10 @@ def _trial_reveals(state: BcsState, side: str, order: Any) -> list[tuple[str, st
     """What side's order changes that the other side sees, found by resolving it on a copy up
     to its first die or question: the identity and face of each hidden unit that becomes a
     stack's top (5.5e: a restacking, a retreat, an answer placing units ...), and of each hidden
-    unit that matters to its stack's profile after it (``exceeding``); opened before the order
-    runs, so the other side's knowledge state holds the unit itself from then on."""
+    unit that matters to its stack's profile after it (``exceeding``), and of each hidden unit
+    to which the order gives a Dropped Support marker or from which it takes one (9.2i, public
+    by count per stack); opened before the order runs, so the other side's knowledge state
+    holds the unit itself from then on."""
     trial = _trial(state, side, order)
     before = _tops(state, side)
     out: list[tuple[str, str]] = []
@@ -758,6 +760,15 @@ def _trial_reveals(state: BcsState, side: str, order: Any) -> list[tuple[str, st
             out += _slot_facts(state, side, top, ("unit", "face"))
     for pid in exceeding(trial, side):
         out += _slot_facts(state, side, pid, ("unit", "face"))
+    # which units 9.2i b marks reads their type: a stand-in (the top's copy) would gain or
+    # lose another count (a marker a hidden unit carries away is still left open: the
+    # knowledge state puts a stack's markers on its first units, docs/sealed.md 5h)
+    for pid in sorted(state.slots.get(side, {})):
+        p, q = state.pieces.get(pid), trial.pieces.get(pid)
+        if p is None or q is None or p.status != "map" or before.get(p.hex) == pid:
+            continue
+        if q.dropped != p.dropped:
+            out += _slot_facts(state, side, pid, ("unit", "face"))
     return out
 
 

@@ -1051,3 +1051,35 @@ def test_the_flip_of_an_arriving_unit_whose_name_a_stand_in_took_brings_it_back(
     allied = sp.know["allied"]
     assert allied.pieces["1-501-tgr"].face == sp.full.pieces["1-501-tgr"].face
     assert [p.id for p in allied.picked["axis"].values()] == ["ii-86-inf--standinpool"]
+
+
+def _first_support_position() -> Any:
+    """A sealed position of 5.2, the Axis's Assignment Phase of turn 2: KG Reimann without
+    Support; out of its reach in B40.30, ii-86-inf (Leg infantry) hidden under 1-501-tgr
+    (a Tiger battalion: an AV)."""
+    from pbem.core.rulecases import Case
+    from pbem.games.bcs.rulecases import BcsCases
+
+    st = BcsCases().build(Case(id="9.2i", position={
+        "options": {"sealed_game": True}, "turn": 2, "assigning": ["axis"],
+        "units": [{"id": "reim-hq", "hex": "B19.02"}, {"id": "reim-trains", "hex": "B20.01"},
+                  {"id": "90-mdr", "hex": "B19.03"}, {"id": "1-501-tgr", "hex": "B40.30"},
+                  {"id": "ii-86-inf", "hex": "B40.30"}]}))
+    bs.assign_slots(st)
+    bs.mark_seen(st)
+    return st
+
+
+def test_a_dropped_support_marker_given_to_a_hidden_unit_opens_it():
+    """9.2i b: a Formation's first Support marks the units it cannot get to that have an
+    Assault Arrow and no AV: ii-86-inf, not the Tiger on top of it. The Allied processor held
+    ii-86-inf as a copy of the Tiger, which gets no marker, so the stack's public count of
+    markers parted; the order now opens the unit that gets one."""
+    st = _first_support_position()
+    k = bs.slot_name("axis", st.slots["axis"]["ii-86-inf"])
+    assert ("axis", f"{k}.unit") in bs.reveals(st, "axis", GAME.parse_order("support 90-mdr"))
+    sp = SealedPlay(GAME, _first_support_position(), b"k" * 32)
+    assert sp.play("axis", "support 90-mdr") == []
+    assert sp.full.pieces["ii-86-inf"].dropped and sp.know["allied"].pieces["ii-86-inf"].dropped
+    assert GAME.public(sp.know["allied"])["axis"]["stacks"]["B40.30"]["dropped"] == 1
+
