@@ -951,7 +951,10 @@ def take_from_pool(state: BcsState, side: str, order: Any,
                                f"no {side} unit of that arrival off the map can enter by "
                                f"{order.path[0] if order.path else 'no hex'} now",
                                rule=SEALED_RULE)
-        pick = next((p for p in due if _walks(walk, state, p, order)), None) or due[0]
+        pick = next((p for p in due if _walks(walk, state, p, order)), None)
+        if pick is None:
+            pick = _give_back(state, side, group, due[0], walk, order)
+        pick = pick or due[0]
         state.pieces.pop(pick.id)
         picked[str(n)] = msgspec.structs.replace(pick, id=_base(pick.id) + POOL)
         sid = f"{_base(pick.id)}{STANDIN_MARK}{n}"
@@ -963,6 +966,24 @@ def take_from_pool(state: BcsState, side: str, order: Any,
                     and arrival_group(q) == group and STANDIN_MARK not in q.id \
                     and q.id not in named:
                 _uncertain(state, q)
+
+
+def _give_back(state: BcsState, side: str, group: str, spare: Piece, walk: Any,
+               order: Any) -> Piece | None:
+    """No unit left in the pool can make this move: an earlier stand-in of the same arrival may
+    keep aside the one that can (its guess took it). That one comes back to the pool, to be
+    taken now, and the earlier stand-in keeps spare aside instead: its identity stays as
+    unknown, and the stand-in on the map is a copy of its top either way."""
+    picked = state.picked.setdefault(side, {})
+    for k, q in sorted(picked.items()):
+        if arrival_group(q) != group or not _walks(walk, state, q, order):
+            continue
+        state.pieces.pop(spare.id)
+        picked[k] = msgspec.structs.replace(spare, id=_base(spare.id) + POOL)
+        back = msgspec.structs.replace(q, id=_base(q.id) + POOL)
+        state.pieces[back.id] = back
+        return back
+    return None
 
 
 def pool_snapshot(state: BcsState, side: str, order: Any) -> Any:

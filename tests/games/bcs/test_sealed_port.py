@@ -1083,3 +1083,32 @@ def test_a_dropped_support_marker_given_to_a_hidden_unit_opens_it():
     assert sp.full.pieces["ii-86-inf"].dropped and sp.know["allied"].pieces["ii-86-inf"].dropped
     assert GAME.public(sp.know["allied"])["axis"]["stacks"]["B40.30"]["dropped"] == 1
 
+
+
+def test_a_stand_in_gives_back_the_pool_unit_only_it_could_walk_with(monkeypatch):
+    """Item 1: a unit entering under another top takes, on the other processor, the first unit
+    of its arrival's pool that can walk its path. In a whole random game of 5.4 (seed 127),
+    i-86-inf entered hidden and the Allied pool took 10-krad for it; then the real 10-krad
+    entered hidden by a path only a unit of MA 14 can walk, no unit left in the pool could, and
+    the fallback's stand-in was refused the move (5.1b), so the game stopped. The earlier
+    stand-in now gives back the unit it keeps aside, takes a pool unit instead, and the whole
+    game keeps the invariant."""
+    given: list[str] = []
+    real = bs._give_back
+
+    def counted(*args: Any) -> Any:
+        back = real(*args)
+        if back is not None:
+            given.append(back.id)
+        return back
+
+    monkeypatch.setattr(bs, "_give_back", counted)
+    rng = random.Random(127)
+    sp = SealedPlay(GAME, GAME.setup("5.4", OPTIONS), rng.randbytes(32))
+    problems = [(side, line, found) for side, line, found in
+                bot_play(sp, rng, max_orders=3000, style="random") if found]
+    if not given:
+        pytest.fail("seed 127 no longer meets a pool unit only a stand-in could walk with: "
+                    "choose another seed")
+    assert problems == []
+    assert sp.full.phase == "over"
