@@ -40,9 +40,7 @@ sys.path.insert(0, str(_ROOT / "tests"))
 
 import msgspec  # noqa: E402
 
-from pbem.core.errors import IllegalOrder, OrderSyntaxError  # noqa: E402
-from pbem.core.sealed import (DRAWS_REVEAL, SealedPlay, draws_due,  # noqa: E402
-                              standing_answers)
+from pbem.core.sealed import SealedPlay, bot_play  # noqa: E402
 from pbem.games.bcs import bot as B  # noqa: E402
 from pbem.games.bcs.board import bdata, entry_hexes  # noqa: E402
 from pbem.games.bcs.orders import (Assign, Back, Flip, Move, Screen, Support,  # noqa: E402
@@ -264,60 +262,40 @@ def wild_order(state: BcsState, side: str, rng: random.Random, stats: Stats,
 # -- the game ---------------------------------------------------------------------------
 def wild_play(sp: SealedPlay, rng: random.Random, stats: Stats, p_wild: float,
               max_orders: int):
-    """As pbem.core.sealed.bot_play, with wild orders: yields (side, line, problems, wild)."""
-    game = sp.game
+    """pbem.core.sealed.bot_play (random bots) offering a wild order first at a decision with
+    probability p_wild: yields (side, line, problems, wild kind or "")."""
     budget_key = None
     budget: dict[str, int] = {}
-    for _ in range(max_orders):
-        pend = game.pending(sp.full)
-        if not pend:
-            return
-        side = pend[0].side
-        if side in draws_due(game, sp.full) and side not in sp.drawn:
-            yield side, DRAWS_REVEAL, sp.open_draws(side), ""
-            continue
-        answer = standing_answers(game, sp.full, side, sp.policy[side])
-        if answer is not None:
-            for line in answer:
-                try:
-                    problems = sp.play(side, line)
-                except (IllegalOrder, OrderSyntaxError) as e:
-                    yield side, line, [f"standing answer refused: {e}"], ""
-                    return
-                yield side, line, problems, ""
-            continue
+    offered: list[tuple[str, str]] = []        # the wild (kind, line) bot_play tries next
+
+    def first(side: str) -> str | None:
+        nonlocal budget_key, budget
+        pend = GAME.pending(sp.full)
         act = sp.full.activation
         key = (sp.full.turn, sp.full.phase if pend[0].kind != "activation" else "act",
                act.formation if act else "", act.second if act else False, side)
         if key != budget_key:
             budget_key = key
             budget = {k: (4 if k.startswith("move") else 3) for k in WILD_KINDS}
-        if rng.random() < p_wild:
-            w = wild_order(sp.full, side, rng, stats, budget)
-            if w is not None:
-                k, line = w
-                budget[k] -= 1
-                try:
-                    problems = sp.play(side, line)
-                except (IllegalOrder, OrderSyntaxError):
-                    stats.refused[k] += 1
-                else:
-                    stats.played[k] += 1
-                    yield side, line, problems, k
-                    continue
-        played = False
-        for line in game.bot(sp.full, side, rng, "random"):
-            try:
-                problems = sp.play(side, line)
-            except (IllegalOrder, OrderSyntaxError):
-                continue
-            played = True
-            yield side, line, problems, ""
-            if not any(x.side == side for x in game.pending(sp.full)):
-                break
-        if not played:
-            yield side, "", ["no bot order is legal"], ""
-            return
+        if rng.random() >= p_wild:
+            return None
+        w = wild_order(sp.full, side, rng, stats, budget)
+        if w is None:
+            return None
+        budget[w[0]] -= 1
+        offered.append(w)
+        return w[1]
+
+    for side, line, problems in bot_play(sp, rng, max_orders=max_orders, first=first):
+        wk = ""
+        if offered:
+            k, wild = offered.pop()
+            if line == wild:
+                stats.played[k] += 1
+                wk = k
+            else:                               # refused: the bot's own order was played
+                stats.refused[k] += 1
+        yield side, line, problems, wk
 
 
 def play(scenario: str, seed: int, p_wild: float, max_orders: int, ask: bool,

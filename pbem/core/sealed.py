@@ -31,7 +31,7 @@ its next decision, as its next file's 'draws reveal' would (pbem.core.privatedra
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import msgspec
 
@@ -239,12 +239,14 @@ DRAWS_REVEAL = "draws reveal"
 
 
 def bot_play(sp: SealedPlay, rng: random.Random, *, max_orders: int = 400,
-             style: str = "random") -> Iterator[tuple[str, str, list[str]]]:
+             style: str = "random", first: Callable[[str], str | None] | None = None
+             ) -> Iterator[tuple[str, str, list[str]]]:
     """Play bot orders three ways on sp; yield (side, line, problems) after each order played
     (the caller may resync sp in between). A side whose private draws are due opens them
     before its next decision (line DRAWS_REVEAL), as its next file would. Ends when nothing is
     pending, after max_orders decisions, or after yielding a side that has a decision and no
-    legal order (line "") or a refused standing answer."""
+    legal order (line "") or a refused standing answer. first(side), when given, may offer a
+    line to try before the bot's own at each decision (refused: the bot plays instead)."""
     game = sp.game
     for _ in range(max_orders):
         pend = game.pending(sp.full)
@@ -264,6 +266,15 @@ def bot_play(sp: SealedPlay, rng: random.Random, *, max_orders: int = 400,
                     return
                 yield side, line, problems
             continue
+        line = first(side) if first is not None else None
+        if line:
+            try:
+                problems = sp.play(side, line)
+            except (IllegalOrder, OrderSyntaxError):
+                pass                # the bot's own orders instead
+            else:
+                yield side, line, problems
+                continue
         if not (yield from _bot_decision(sp, side, rng, style)):
             yield side, "", [f"{side} has a decision and no bot order is legal"]
             return
