@@ -23,7 +23,7 @@ from pbem.games.bcs.command import in_radius
 from pbem.games.bcs.mines import barrage_drm
 from pbem.games.bcs.orders import Fires
 from pbem.games.bcs.shock import FIRE_EVENTS, check_fire_events_left, check_fire_stack, fire_event
-from pbem.games.bcs.snafu import effect
+from pbem.games.bcs.snafu import effect, off_map_entries
 from pbem.games.bcs.state import BcsState, Piece, other
 from pbem.games.bcs.support import check_stand_off, has_access
 from pbem.games.bcs.zoc import VISIBILITY, clear_line
@@ -113,12 +113,13 @@ def spotted(state: BcsState, hex_id: str, sequence: bool = False) -> bool:
 def off_map_spotter(state: BcsState, hex_id: str) -> bool:
     """Whether a unit (one that may spot) or the HQ of the active Formation waits in the virtual
     hex beside the held Entry hex hex_id: adjacent to it, it spots the Barrage of an Attack from
-    Off Map there (9.3f as printed: they 'Attack (and Assist) from that hex normally')."""
+    Off Map there (9.3f as printed: they 'Attack (and Assist) from that hex normally'); which
+    units wait is the fact S.offmap.F on a sealed knowledge state (snafu.off_map_entries)."""
     act = state.activation
     assert act is not None
-    return any(p.formation == act.formation and hex_id in held_entries(state, p)
-               and (p.kind == "hq" or (p.kind == "unit" and can(p, "Spot Barrage")))
-               for p in state.pieces.values())
+    form = state.formations[act.formation]
+    return hex_id in held_entries(state, state.pieces[form.hq]) or \
+        hex_id in off_map_entries(state, form)["spot"]
 
 
 def _check_target(state: BcsState, side: str, hex_id: str, sequence: bool = False) -> None:

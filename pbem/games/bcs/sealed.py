@@ -21,7 +21,9 @@ and, per side: ``S.air`` (Air Points), ``S.arty`` (the pool, the free points and
 assigned to each HQ, 8.0d), ``S.rebuilding`` (9.4c), ``S.pd.FORMATION`` (Prepared Defense,
 1.5b), ``S.support.FORMATION.I.unit|steps`` (the units in Support, 9.2: the markers are public,
 the units are not), ``S.off`` (the steps of each unit off the map, one fact: the
-scenario's order of arrival is printed), and ``axis.objective``: the Axis's Victory Objective,
+scenario's order of arrival is printed), ``S.offmap.FORMATION`` (the held Entry hexes beside
+which its units waiting off the map could attack or spot, 9.3f: ``{"attack": [], "spot": []}``
+unless an enemy unit holds one), and ``axis.objective``: the Axis's Victory Objective,
 a private draw (docs/sealed.md 5a) that his processor alone holds, opened by his order
 ``open objective`` when the rules need it (objective.py).
 
@@ -49,6 +51,7 @@ from pbem.games.bcs.board import by_hex as pieces_by_hex, face, has_zoc, is_av
 from pbem.games.bcs.loader import STANDIN_MARK
 from pbem.games.bcs.objective import OBJECTIVES
 from pbem.games.bcs.replacements import REBUILT, SEEN
+from pbem.games.bcs.snafu import OFF_MAP, off_map_entries
 from pbem.games.bcs.state import SIDES, BcsState, Piece, SidePrivate, arrival_group, other
 from pbem.games.bcs.support import (has_access, in_support, markers, stand_off_range,
                                     temp_dropped)
@@ -59,7 +62,7 @@ TOKEN = "slot-"                              # a slot in an order: slot-axis-7
 _TOKEN = re.compile(r"^slot-(allied|axis)-([1-9][0-9]{0,4})$")
 _FACT = re.compile(r"^(allied|axis)-([1-9][0-9]{0,4})\.(unit|face|steps|formation|pd)$")
 _OWN_FACT = re.compile(r"^(allied|axis)(-[1-9][0-9]{0,4}\.(unit|face|steps|formation)"
-                       r"|\.(pd\.[a-z0-9-]+|objective))$")
+                       r"|\.((pd|offmap)\.[a-z0-9-]+|objective))$")
 SEALED_RULE = "PBEM-SEALED"
 _SEEN_ITEM = re.compile(r"^[a-z0-9][a-z0-9/-]*@[A-Z][0-9]{1,2}\.[0-9]{2}$")
 _WORD = re.compile(r"[a-z0-9][a-z0-9-]*")
@@ -150,6 +153,9 @@ def facts(state: BcsState, side: str) -> dict[str, Any]:
     for fid, f in sorted(state.formations.items()):
         if f.side == side:
             out[f"{side}.pd.{fid}"] = f.prepared_defense
+            # 9.3f: empty unless an Entry hex of the Formation is held, so its versions follow
+            # public events and the units that enter unseen, never their names
+            out[f"{side}.{OFF_MAP}.{fid}"] = off_map_entries(state, f)
     for fid in sorted(f for f, x in state.formations.items() if x.side == side):
         for i, p in enumerate(sorted(in_support(state, fid), key=lambda p: p.id), 1):
             out[f"{side}.support.{fid}.{i}.unit"] = p.id
@@ -422,6 +428,8 @@ def hidden_legality(order: Any) -> bool:
     writer instead of running."""
     if isinstance(order, Revealing):
         order = order.order
+    if type(order).__name__ == "Second" and order.attempt:
+        return True       # it opens S.offmap.F as it stands after the `end` before it (9.3b)
     return type(order).__name__ not in PUBLIC_ORDERS
 
 
@@ -572,6 +580,9 @@ def own_reveals(state: BcsState, side: str, order: Any) -> list[tuple[str, str]]
         out = _move_reveals(state, side, order)
     elif isinstance(order, o.Activate):
         out = _activation_reveals(state, side, order.formation)
+    elif isinstance(order, o.Second) and order.attempt and state.activation is not None:
+        # its SNAFU reads 9.3f's units off the map (snafu.free_pass), as an Activation's does
+        out = [(side, f"{side}.{OFF_MAP}.{state.activation.formation}")]
     elif isinstance(order, o.End):
         out = _isolation_reveals(_restacked(state, side, {}), side)
     elif isinstance(order, o.Answer):
@@ -585,6 +596,9 @@ def own_reveals(state: BcsState, side: str, order: Any) -> list[tuple[str, str]]
         f = state.pieces[order.unit].formation      # 4.5c: -1 when it attacks
         if f in state.formations and state.formations[f].side == side:
             out.append((side, f"{side}.pd.{f}"))
+        if order.fires is not None and state.activation is not None:
+            # its Barrage may be spotted from the virtual hex (9.3f, barrage.off_map_spotter)
+            out.append((side, f"{side}.{OFF_MAP}.{state.activation.formation}"))
     have = facts(state, side)
     seen: set[str] = set()
     return [(w, f) for w, f in out if f in have and not (f in seen or seen.add(f))]
@@ -617,7 +631,7 @@ def _activation_reveals(state: BcsState, side: str, fid: str) -> list[tuple[str,
     f = state.formations.get(fid)
     if f is None or f.side != side:
         return []
-    out = [(side, f"{side}.pd.{fid}")]
+    out = [(side, f"{side}.pd.{fid}"), (side, f"{side}.{OFF_MAP}.{fid}")]   # 4.5a, 9.3f
     units = _map_units(state, side)
     hexes = {p.hex for p in units if p.formation == fid}
     tops = _tops(state, side)
@@ -1168,12 +1182,24 @@ def _disclose_one(state: BcsState, owner: str, fact: str, value: Any) -> bool:
         priv.rebuilding = dict(value)
         return True
     parts = fact.split(".")
+    if len(parts) == 3 and parts[1] == OFF_MAP and _entries_value(value):
+        f = state.formations.get(parts[2])
+        if f is not None and f.side == owner:
+            priv.off_map[parts[2]] = {k: list(value[k]) for k in ("attack", "spot")}
+            return True
+        return False
     if len(parts) == 3 and parts[1] == "pd" and isinstance(value, bool):
         f = state.formations.get(parts[2])
         if f is not None and f.side == owner:
             f.prepared_defense = value
             return True
     return False
+
+
+def _entries_value(value: Any) -> bool:
+    """Whether value has the shape of an S.offmap.F fact: {"attack": [hex...], "spot": [...]}."""
+    return isinstance(value, dict) and set(value) == {"attack", "spot"} and all(
+        isinstance(v, list) and all(isinstance(h, str) for h in v) for v in value.values())
 
 
 def _unpick(state: BcsState, owner: str, n: int, uid: str) -> bool:

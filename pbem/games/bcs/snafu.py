@@ -44,15 +44,41 @@ def snafu_drms(state: BcsState, form: FormationState) -> list[tuple[str, int]]:
     return out
 
 
+OFF_MAP = "offmap"               # the sealed fact S.offmap.F (off_map_entries)
+
+
+def off_map_entries(state: BcsState, form: FormationState) -> dict[str, list[str]]:
+    """The held Entry hexes beside which the Formation's units waiting off the map, due by now,
+    could attack ("attack") or spot a Barrage ("spot"): what 9.3f as printed reads off the map
+    (its free Pass, and Attacks and spotting from the virtual hex). Which units still wait is
+    hidden in a sealed game (the other processor's pool is a guess, sealed.take_from_pool), so
+    on a knowledge state of the other side this is what their owner opened last (the fact
+    S.offmap.F, opened by every order that reads it: docs/sealed.md 5h)."""
+    from pbem.games.bcs.combat import can, could_attack   # combat imports the sequence
+    side = form.side
+    if side in state.concealed and f"{side}.{OFF_MAP}.{form.id}" in state.known.get(side, []):
+        held = state.private[side].off_map.get(form.id, {})
+        return {"attack": list(held.get("attack", [])), "spot": list(held.get("spot", []))}
+    attack: set[str] = set()
+    spot: set[str] = set()
+    for p in state.pieces.values():
+        if p.formation != form.id or p.kind != "unit":
+            continue
+        hexes = held_entries(state, p)
+        if hexes and could_attack(p):
+            attack.update(hexes)
+        if hexes and can(p, "Spot Barrage"):
+            spot.update(hexes)
+    return {"attack": sorted(attack), "spot": sorted(spot)}
+
+
 def free_pass(state: BcsState, form: FormationState) -> str:
     """The held Entry hex that gives the Formation its automatic Pass SNAFU, or '' (9.3f as
     printed: 'a Formation needing to make an Attack from Off Map always has a Pass SNAFU'): its
     HQ, or a unit able to attack, waits off the map, due by now, and an enemy unit holds one of
     its Entry hexes (never when none is held, nor under the v1.0 errata)."""
-    from pbem.games.bcs.combat import could_attack        # combat imports the sequence
-    hexes = sorted(h for p in state.pieces.values()
-                   if p.formation == form.id and (p.kind == "hq" or could_attack(p))
-                   for h in held_entries(state, p))
+    hexes = sorted({*held_entries(state, state.pieces[form.hq]),
+                    *off_map_entries(state, form)["attack"]})
     return hexes[0] if hexes else ""
 
 

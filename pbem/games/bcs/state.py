@@ -119,6 +119,9 @@ class SidePrivate(msgspec.Struct, kw_only=True):
                                          # Dead Pile for Legal Trains (9.4c)
     objective: str = ""          # the Axis's Victory Objective where this state holds it
                                  # (BBF-4.0-a: a referee's state, his own reports; objective.py)
+    off_map: dict[str, dict[str, list[str]]] = {}   # a sealed knowledge state: Formation ->
+                                 # what waits off the map beside its held Entry hexes, as its
+                                 # owner opened it (the fact S.offmap.F, snafu.off_map_entries)
 
 
 class SetupZone(msgspec.Struct, kw_only=True):

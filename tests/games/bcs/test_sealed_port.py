@@ -361,9 +361,10 @@ def test_the_move_of_a_top_opens_the_unit_left_on_top(states):
 
 
 def test_an_activation_opens_prepared_defense_and_the_formations_stacked_with_it(states):
-    """An Activation of F opens F's Prepared Defense (its SNAFU cap) and the Formation of each
-    hidden unit in a hex holding one of F's units (Mixed Formations, Isolation), nothing else;
-    its projection does not say whether it prepares a defense."""
+    """An Activation of F opens F's Prepared Defense (its SNAFU cap), what waits off the map
+    beside its held Entry hexes (9.3f's free Pass) and the Formation of each hidden unit in a
+    hex holding one of F's units (Mixed Formations, Isolation), nothing else; its projection
+    does not say whether it prepares a defense."""
     n = 0
     for st in states:
         for side in ("allied", "axis"):
@@ -372,12 +373,12 @@ def test_an_activation_opens_prepared_defense_and_the_formations_stacked_with_it
                 if f.side != side:
                     continue
                 got = bs.reveals(st, side, GAME.parse_order(f"activate {fid}"))
-                assert got[0] == (side, f"{side}.pd.{fid}")
+                assert got[:2] == [(side, f"{side}.pd.{fid}"), (side, f"{side}.offmap.{fid}")]
                 hexes = {p.hex for p in bs._map_units(st, side) if p.formation == fid}
                 want = sorted(f"{bs.slot_name(side, st.slots[side][p.id])}.formation"
                               for p in bs._map_units(st, side)
                               if p.hex in hexes and tops[p.hex] != p.id)
-                assert sorted(x for _, x in got[1:]) == want
+                assert sorted(x for _, x in got[2:]) == want
                 n += len(want)
                 line = bs.project(st, side, GAME.parse_order(f"activate {fid} prepare"))
                 assert line == " opens ".join([f"activate {fid}", " ".join(x for _, x in got)])
@@ -1112,3 +1113,87 @@ def test_a_stand_in_gives_back_the_pool_unit_only_it_could_walk_with(monkeypatch
                     "choose another seed")
     assert problems == []
     assert sp.full.phase == "over"
+
+
+def _off_map_position() -> Any:
+    """_arrival_position with the house option entry_blocking = attack_from_off_map (9.3f as
+    printed) and an Allied unit, 81-cav, near KG Reimann's Entry Area F."""
+    from pbem.core.rulecases import Case
+    from pbem.games.bcs.rulecases import BcsCases
+
+    st = BcsCases().build(Case(id="item-9.3f", position={
+        "options": {"sealed_game": True, "entry_blocking": "attack_from_off_map"},
+        "active": "reim",
+        "units": [{"id": "reim-hq", "hex": "B20.01"}, {"id": "cca-hq", "hex": "B14.09"},
+                  {"id": "81-cav", "hex": "B21.03"},
+                  {"id": "ii-86-inf", "off": True, "arrives": 1},
+                  {"id": "90-mdr", "off": True, "arrives": 1},
+                  {"id": "1-501-tgr", "off": True, "arrives": 1}]}))
+    bs.assign_slots(st)
+    bs.mark_seen(st)
+    return st
+
+
+def test_a_free_pass_reads_the_units_off_the_map_only_as_their_owner_opened_them():
+    """9.3f: a Formation with a unit able to attack waiting off the map while an enemy unit
+    holds one of its Entry hexes has a Pass SNAFU. ii-86-inf enters under 1-501-tgr; the Allied
+    pool takes 90-mdr (which cannot attack) as its stand-in, so it believes ii-86-inf still
+    waits. 81-cav then holds B20.00. At the Second Activation the Axis processor rolls the
+    SNAFU (only 90-mdr waits) while the Allied one took the Pass: the game stopped there. The
+    attempt now opens S.offmap.reim (the held Entry hexes only, never a unit), and both roll."""
+    from pbem.games.bcs.snafu import free_pass
+
+    sp = SealedPlay(GAME, _off_map_position(), b"\0" * 32)
+    allied = sp.know["allied"]
+    assert sp.play("axis", "move ii-86-inf+1-501-tgr B20.00 B20.01") == []
+    assert sp.play("axis", "end") == []
+    assert [p.id for p in allied.picked["axis"].values()] == ["90-mdr--standinpool"]
+    for st in (sp.full, *sp.know.values()):       # 81-cav's move onto the Entry hex is public
+        st.pieces["81-cav"].hex = "B20.00"
+    assert bs.facts(sp.full, "axis")["axis.offmap.reim"] == {"attack": [], "spot": ["B20.00"]}
+    assert "axis.offmap.reim" not in bs.facts(allied, "axis")
+    assert bs.project(sp.full, "axis", GAME.parse_order("second")) == \
+        "second opens axis.offmap.reim"
+    assert bs.hidden_legality(GAME.parse_order("second"))
+    assert not bs.hidden_legality(GAME.parse_order("done"))
+    assert sp.play("axis", "second") == []
+    act, known = sp.full.activation, allied.activation
+    assert act is not None and known is not None and act.second
+    assert (act.snafu, act.snafu_roll) == (known.snafu, known.snafu_roll)
+    assert act.snafu_roll > 0                      # rolled: no free Pass on either
+    assert free_pass(allied, allied.formations["reim"]) == ""
+    # with ii-86-inf itself still off the map the Pass is the same on both
+    sp = SealedPlay(GAME, _off_map_position(), b"\0" * 32)
+    assert sp.play("axis", "move 90-mdr+1-501-tgr B20.00 B20.01") == []
+    assert sp.play("axis", "end") == []
+    for st in (sp.full, *sp.know.values()):
+        st.pieces["81-cav"].hex = "B20.00"
+    assert sp.play("axis", "second") == []
+    assert sp.full.activation.snafu_roll == sp.know["allied"].activation.snafu_roll == 0
+
+
+def test_an_attack_with_a_barrage_opens_what_waits_off_the_map_to_spot_it():
+    """9.3f as printed: units waiting in the virtual hex beside a held Entry hex spot the
+    Barrage of an Attack Sequence on it (barrage.off_map_spotter). Which units wait is hidden,
+    so an attack or shock with a Barrage opens S.offmap.F; one without opens nothing of it."""
+    from pbem.games.bcs.barrage import off_map_spotter
+
+    sp = SealedPlay(GAME, _off_map_position(), b"\0" * 32)
+    assert sp.play("axis", "move ii-86-inf+1-501-tgr B20.00 B20.01") == []
+    for st in (sp.full, *sp.know.values()):
+        st.pieces["81-cav"].hex = "B20.00"
+    fired = GAME.parse_order("attack B20.00 with 1-501-tgr barrage arty 1")
+    plain = GAME.parse_order("attack B20.00 with 1-501-tgr")
+    assert ("axis", "axis.offmap.reim") in bs.own_reveals(sp.full, "axis", fired)
+    assert ("axis", "axis.offmap.reim") not in bs.own_reveals(sp.full, "axis", plain)
+    allied = sp.know["allied"]
+    value = bs.facts(sp.full, "axis")["axis.offmap.reim"]
+    assert GAME.disclose(allied, "axis", {"axis.offmap.reim": value}) is not False
+    assert bs.facts(allied, "axis")["axis.offmap.reim"] == value
+    assert off_map_spotter(allied, "B20.00") == off_map_spotter(sp.full, "B20.00")
+    # a value of the wrong shape, or of a Formation of the other side, is not taken
+    before = msgspec.json.encode(allied)
+    for fact, bad in (("axis.offmap.reim", ["B20.00"]), ("axis.offmap.reim", {"attack": [1]}),
+                      ("axis.offmap.cca", {"attack": [], "spot": []})):
+        assert not bs._disclose_one(allied, "axis", fact, bad)
+    assert msgspec.json.encode(allied) == before
