@@ -759,21 +759,32 @@ def test_exceeding_names_only_units_a_copy_of_their_top_would_misstate(states):
 
 
 # -- item 1: units entering from off the map ---------------------------------------------
-def _arrival_position() -> Any:
-    """A sealed position: KG Reimann activated, its HQ in B20.01; ii-86-inf, 90-mdr and
-    1-501-tgr off the map, due now by Entry Area F (B20.00)."""
+def _reimann(case: str, options: dict[str, Any] | None = None,
+             extra: list[dict[str, Any]] | None = None,
+             entry: list[str] | None = None) -> Any:
+    """A sealed position: KG Reimann activated, its HQ in B20.01; ii-86-inf (with the Entry
+    hexes entry, when given), 90-mdr and 1-501-tgr off the map, due now by Entry Area F
+    (B18.00-B22.00); the house options and the extra units given."""
     from pbem.core.rulecases import Case
     from pbem.games.bcs.rulecases import BcsCases
 
-    st = BcsCases().build(Case(id="item-1", position={
-        "options": {"sealed_game": True}, "active": "reim",
+    inf: dict[str, Any] = {"id": "ii-86-inf", "off": True, "arrives": 1}
+    if entry:
+        inf["entry"] = entry
+    st = BcsCases().build(Case(id=case, position={
+        "options": {"sealed_game": True, **(options or {})}, "active": "reim",
         "units": [{"id": "reim-hq", "hex": "B20.01"}, {"id": "cca-hq", "hex": "B14.09"},
-                  {"id": "ii-86-inf", "off": True, "arrives": 1},
+                  *(extra or []), inf,
                   {"id": "90-mdr", "off": True, "arrives": 1},
                   {"id": "1-501-tgr", "off": True, "arrives": 1}]}))
     bs.assign_slots(st)
     bs.mark_seen(st)
     return st
+
+
+def _arrival_position() -> Any:
+    """KG Reimann's three units off the map, due now by Entry Area F (B20.00 among them)."""
+    return _reimann("item-1")
 
 
 def _axis_units(state: Any) -> list[tuple[str, str, str]]:
@@ -855,18 +866,7 @@ def test_a_unit_a_stand_in_took_keeps_its_arrival_s_entry_hexes_in_the_pool():
 def _two_arrivals() -> Any:
     """_arrival_position with ii-86-inf of another arrival of KG Reimann: one whose Entry hexes
     an earlier Activation narrowed to B20.00 (9.3b), the others still by Entry Area F."""
-    from pbem.core.rulecases import Case
-    from pbem.games.bcs.rulecases import BcsCases
-
-    st = BcsCases().build(Case(id="item-1b", position={
-        "options": {"sealed_game": True}, "active": "reim",
-        "units": [{"id": "reim-hq", "hex": "B20.01"}, {"id": "cca-hq", "hex": "B14.09"},
-                  {"id": "ii-86-inf", "off": True, "arrives": 1, "entry": ["B20.00"]},
-                  {"id": "90-mdr", "off": True, "arrives": 1},
-                  {"id": "1-501-tgr", "off": True, "arrives": 1}]}))
-    bs.assign_slots(st)
-    bs.mark_seen(st)
-    return st
+    return _reimann("item-1b", entry=["B20.00"])
 
 
 def test_a_unit_entering_under_another_top_from_another_arrival_keeps_the_entries_public():
@@ -1118,20 +1118,8 @@ def test_a_stand_in_gives_back_the_pool_unit_only_it_could_walk_with(monkeypatch
 def _off_map_position() -> Any:
     """_arrival_position with the house option entry_blocking = attack_from_off_map (9.3f as
     printed) and an Allied unit, 81-cav, near KG Reimann's Entry Area F."""
-    from pbem.core.rulecases import Case
-    from pbem.games.bcs.rulecases import BcsCases
-
-    st = BcsCases().build(Case(id="item-9.3f", position={
-        "options": {"sealed_game": True, "entry_blocking": "attack_from_off_map"},
-        "active": "reim",
-        "units": [{"id": "reim-hq", "hex": "B20.01"}, {"id": "cca-hq", "hex": "B14.09"},
-                  {"id": "81-cav", "hex": "B21.03"},
-                  {"id": "ii-86-inf", "off": True, "arrives": 1},
-                  {"id": "90-mdr", "off": True, "arrives": 1},
-                  {"id": "1-501-tgr", "off": True, "arrives": 1}]}))
-    bs.assign_slots(st)
-    bs.mark_seen(st)
-    return st
+    return _reimann("item-9.3f", {"entry_blocking": "attack_from_off_map"},
+                    [{"id": "81-cav", "hex": "B21.03"}])
 
 
 def test_a_free_pass_reads_the_units_off_the_map_only_as_their_owner_opened_them():
