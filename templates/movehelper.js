@@ -133,6 +133,18 @@
   /* the hexes he may place units in, else the units the move helper offers, else his own
      units on the map; when they do not all fit in the map's window, the window centred on
      the one with the most of them around it */
+  function decisionHexes() {   /* the map's hexes named by the player's own decisions */
+    var out = [];
+    var mine = document.querySelectorAll("#pending .decision.mine");
+    for (var k = 0; k < mine.length; k++) {
+      (mine[k].textContent.match(/[^\s,;:|()\[\]]+/g) || []).forEach(function (w) {
+        var el = hexShape(w.replace(/[.]+$/, ""));
+        if (el) { out.push(el); }
+      });
+    }
+    return out;
+  }
+
   function focusMap() {
     var wrap = svg.parentNode;
     if (!wrap || !wrap.classList || !wrap.classList.contains("mapwrap")) { return; }
@@ -141,6 +153,7 @@
     data.place.forEach(function (p) { p.hexes.forEach(function (h) { els.push(hexShape(h)); }); });
     if (!els.length) { data.reach.forEach(function (e) { els.push(hexShape(e[1])); }); }
     els = els.filter(function (el) { return el; });
+    if (!els.length) { els = decisionHexes(); }
     if (!els.length) { els = Array.prototype.slice.call(svg.querySelectorAll(".unit.own")); }
     if (!els.length) { return; }
     var w = wrap.getBoundingClientRect();

@@ -16,6 +16,7 @@ import pytest
 from fixtures.cdp import CHROMIUM, Browser
 from pbem.core.dice import NoDice
 from pbem.core.game import Context
+from pbem.core.options import bot_choices
 from pbem.core.registry import find_game
 from pbem.reports import render_html
 from pbem.reports.context import ReportContext
@@ -244,22 +245,37 @@ _SEEN = """(function (hexes) {
 })(%s)"""
 
 
-@pytest.mark.parametrize("which", ["holdfast-axis-setup", "holdfast-allied", "kasserine-us"])
+@pytest.mark.parametrize("which", ["holdfast-axis-setup", "holdfast-allied", "kasserine-us",
+                                   "bcs-axis-entry"])
 def test_the_map_opens_on_what_the_player_acts_on(browser, tmp_path, which):
     """The map is larger than its window: it opens on the hexes to place units in (the Axis
     set-up: Tunis and Bizerte, far east), all of them when they fit, else on the units the
-    move helper offers, at least one of them in the map's window."""
+    move helper offers, else on the hexes the player's decision names (Baptism By Fire 5.2:
+    the Axis has no unit on the map and activates a Formation at one of its Entry hexes, on
+    the map's bottom edge), at least one of them in the map's window."""
     if which == "holdfast-axis-setup":
         g = find_game("holdfast")
         state = g.setup("race-to-tunis", {k: v.default for k, v in g.options().items()})
         side = "axis"
     elif which == "holdfast-allied":
         (g, state), side = holdfast_allied_turn(), "allied"
+    elif which == "bcs-axis-entry":
+        g = find_game("bcs")
+        state = g.setup("5.2", bot_choices(g.options()))
+        side = "axis"
     else:
         (g, state), side = _kasserine_us_turn(), "us"
     path, model = _page(g, state, side, tmp_path)
     browser.open(path.as_uri())
-    if model.placements:
+    if which == "bcs-axis-entry":
+        assert not model.placements and not model.reach
+        shapes = set(browser.eval("Array.prototype.map.call(document.querySelectorAll("
+                                  "'svg.hexmap .hex[data-hex]'), function (e) {"
+                                  " return e.getAttribute('data-hex'); })"))
+        named = {w for d in g.pending(state) for c in d.choices for w in c.split()}
+        hexes = sorted(named & shapes)
+        assert hexes, "the decision names Entry hexes"
+    elif model.placements:
         hexes = sorted({h for p in model.placements for h in p.hexes})
     else:
         hexes = sorted({r.hex for r in model.reach if r.hex})
@@ -268,3 +284,5 @@ def test_the_map_opens_on_what_the_player_acts_on(browser, tmp_path, which):
     if which == "holdfast-axis-setup":
         assert sorted(seen) == hexes, "the set-up hexes fit in the window: all are shown"
         assert left > 0, "Tunis and Bizerte lie east of the map's first window"
+    if which == "bcs-axis-entry":
+        assert top > 0, "the Entry hexes lie on the map's bottom edge, below its first window"
