@@ -391,14 +391,17 @@ def flip_allowed(state: BcsState, side: str, uid: str) -> Piece:
     return p
 
 
-def restack(state: BcsState, side: str, ctx: Context) -> None:
+def restack(state: BcsState, side: str, ctx: Context,
+            picks: list[tuple[list[str], int]] | None = None) -> None:
     """5.5d: stacking is enforced at the end of the Activation: from a hex holding more than two
     of the side's combat units the owner steps back his choice of the excess units (the topic
     `restack`: his standing order, else he is asked, the sets of units he may choose offered),
     each one hex at a time back the way it came (its trail) to the first hex allowing legal
     stacking; where its trail is used up or blocked, the neighbour nearest where it began the
     Activation (then the emptier, then the id). Mode `moved`: the units that moved in this
-    Activation first, then by id. The owner names the hexes himself with `back` before `end`."""
+    Activation first, then by id. The owner names the hexes himself with `back` before `end`.
+    picks: when given, gets each `moved` pick made, (the hex's combat units, how many step back)
+    (a sealed game opens the units whose ids decided it, sealed._restack_reveals)."""
     for h in overstacked(state, side):
         choices = excess_choices(state, h)
         pick = lookup(state, side, "restack", lambda: choices, h) if len(choices) > 1 \
@@ -408,6 +411,8 @@ def restack(state: BcsState, side: str, ctx: Context) -> None:
         else:
             units = _combat_in(state, h)
             chosen = sorted(units, key=lambda q: (not q.moved, q.id))[:len(units) - 2]
+            if picks is not None:
+                picks.append(([q.id for q in units], len(chosen)))
         for p in chosen:
             _step_back(state, p, _engine_path(state, p), ctx)
 

@@ -584,7 +584,9 @@ def own_reveals(state: BcsState, side: str, order: Any) -> list[tuple[str, str]]
         # its SNAFU reads 9.3f's units off the map (snafu.free_pass), as an Activation's does
         out = [(side, f"{side}.{OFF_MAP}.{state.activation.formation}")]
     elif isinstance(order, o.End):
-        out = _isolation_reveals(_restacked(state, side, {}), side)
+        picks: list[tuple[list[str], int]] = []
+        out = _isolation_reveals(_restacked(state, side, {}, picks), side)
+        out += _restack_reveals(state, side, picks)
     elif isinstance(order, o.Answer):
         out = _resumed_end_reveals(state, side, order)
     if state.sealed and hidden_legality(order) and not _SIMULATING \
@@ -641,9 +643,11 @@ def _activation_reveals(state: BcsState, side: str, fid: str) -> list[tuple[str,
     return out
 
 
-def _restacked(state: BcsState, side: str, answers: dict[str, str]) -> BcsState | None:
+def _restacked(state: BcsState, side: str, answers: dict[str, str],
+               picks: list[tuple[list[str], int]] | None = None) -> BcsState | None:
     """A copy of state with the restacking an `end` of side begins with done (5.5d), with the
-    answers given; None when it asks its owner (the `end` then waits for the answer)."""
+    answers given; None when it asks its owner (the `end` then waits for the answer). picks
+    gets its `moved` picks (movement.restack), those before a question included."""
     from pbem.games.bcs.movement import restack
     from pbem.games.bcs.reactions import Ask
     from pbem.games.bcs.state import Reaction
@@ -651,7 +655,7 @@ def _restacked(state: BcsState, side: str, answers: dict[str, str]) -> BcsState 
     trial = msgspec.json.decode(msgspec.json.encode(state), type=BcsState)
     trial.resolving = Reaction(side="", topic="", by=side, order="end", answers=dict(answers))
     try:
-        restack(trial, side, Context(NoDice()))
+        restack(trial, side, Context(NoDice()), picks)
     except (Ask, NeedsDice, IllegalOrder):
         return None
     trial.resolving = None
@@ -673,7 +677,35 @@ def _resumed_end_reveals(state: BcsState, side: str, order: Any) -> list[tuple[s
     except OrderSyntaxError:
         return []
     answers = {**w.answers, answer_key(w, side, order.mode): order.mode}
-    return _isolation_reveals(_restacked(state, side, answers), side)
+    picks: list[tuple[list[str], int]] = []
+    out = _isolation_reveals(_restacked(state, side, answers, picks), side)
+    return out + _restack_reveals(state, side, picks)
+
+
+def _restack_reveals(state: BcsState, side: str, picks: list[tuple[list[str], int]]
+                     ) -> list[tuple[str, str]]:
+    """5.5d: a restacking's `moved` pick (the answer `moved`, or a hex with one choice) steps
+    back the units that moved in the Activation first, then by id. Where the ids decide
+    between units alike in that (some of them step back, some stay), the other side orders its
+    stand-ins by their names (copies of the top, ``TOP--standinN``) and would step back another
+    unit (another slot moved, another top). Opens the identity and face of each of them under
+    the top that steps back, and of each that stays whose stand-in's name would come before
+    one of those."""
+    tops = _tops(state, side)
+    slots = state.slots.get(side, {})
+    out: list[tuple[str, str]] = []
+    for ids, n in picks:
+        units = sorted((state.pieces[u] for u in ids), key=lambda q: (not q.moved, q.id))
+        if not 0 < n < len(units) or units[n - 1].moved != units[n].moved:
+            continue                    # whether they moved decides alone
+        top = tops.get(units[0].hex, "")
+        go = [q for q in units[:n] if q.moved == units[n].moved]
+        last = max(q.id for q in go)
+        stay = [q for q in units[n:] if q.moved == units[n].moved and q.id != top
+                and f"{top}{STANDIN_MARK}{slots.get(q.id, 0)}" < last]
+        for q in go + stay:
+            out += _slot_facts(state, side, q.id, ("unit", "face"))
+    return out
 
 
 def _isolation_reveals(state: BcsState | None, side: str) -> list[tuple[str, str]]:
