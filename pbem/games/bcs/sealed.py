@@ -15,6 +15,7 @@ not the top, 5.5e) and its steps are the slot's facts:
     axis-7.unit    the counter id            (a fact while under the top)
     axis-7.face    move | deployed           (a fact while under the top)
     axis-7.formation  its Formation          (a fact while under the top)
+    axis-7.mp      {mp, stopped}: MP spent, STOP (under the top, once it moved in the Activation)
     axis-7.steps   steps remaining            (always hidden, 1.5a)
 
 and, per side: ``S.air`` (Air Points), ``S.arty`` (the pool, the free points and the points
@@ -60,8 +61,8 @@ from pbem.games.bcs.zoc import VISIBILITY
 
 TOKEN = "slot-"                              # a slot in an order: slot-axis-7
 _TOKEN = re.compile(r"^slot-(allied|axis)-([1-9][0-9]{0,4})$")
-_FACT = re.compile(r"^(allied|axis)-([1-9][0-9]{0,4})\.(unit|face|steps|formation|pd)$")
-_OWN_FACT = re.compile(r"^(allied|axis)(-[1-9][0-9]{0,4}\.(unit|face|steps|formation)"
+_FACT = re.compile(r"^(allied|axis)-([1-9][0-9]{0,4})\.(unit|face|steps|formation|pd|mp)$")
+_OWN_FACT = re.compile(r"^(allied|axis)(-[1-9][0-9]{0,4}\.(unit|face|steps|formation|mp)"
                        r"|\.((pd|offmap)\.[a-z0-9-]+|objective))$")
 SEALED_RULE = "PBEM-SEALED"
 _SEEN_ITEM = re.compile(r"^[a-z0-9][a-z0-9/-]*@[A-Z][0-9]{1,2}\.[0-9]{2}$")
@@ -142,6 +143,8 @@ def facts(state: BcsState, side: str) -> dict[str, Any]:
             out[f"{name}.unit"] = pid
             out[f"{name}.face"] = p.face
             out[f"{name}.formation"] = p.formation
+            if p.moved:       # its MP spent and STOP in this Activation (5.1b, 7.3c, 7.3e)
+                out[f"{name}.mp"] = {"mp": p.mp, "stopped": p.stopped}
         out[f"{name}.steps"] = p.steps
         f = state.formations.get(p.formation)
         out[f"{name}.pd"] = bool(f and f.prepared_defense)    # its Formation's (1.5b, 7.2)
@@ -601,6 +604,10 @@ def own_reveals(state: BcsState, side: str, order: Any) -> list[tuple[str, str]]
         if order.fires is not None and state.activation is not None:
             # its Barrage may be spotted from the virtual hex (9.3f, barrage.off_map_spotter)
             out.append((side, f"{side}.{OFF_MAP}.{state.activation.formation}"))
+    # a unit opened after it moved in this Activation: its MP spent and STOP go with it (they
+    # follow from its identity, its face and its public path; the other side's stand-in walked
+    # that path as the unit its pool guessed, and 5.1b, 7.3c-1 and 7.3e-b read them)
+    out += [(w, f"{f[:-len('unit')]}mp") for w, f in out if f.endswith(".unit")]
     have = facts(state, side)
     seen: set[str] = set()
     return [(w, f) for w, f in out if f in have and not (f in seen or seen.add(f))]
@@ -1191,6 +1198,11 @@ def _disclose_one(state: BcsState, owner: str, fact: str, value: Any) -> bool:
             return True
         if what == "steps" and isinstance(value, int) and not isinstance(value, bool):
             p.steps = value
+            return True
+        if what == "mp" and isinstance(value, dict) \
+                and isinstance(value.get("mp"), int) and not isinstance(value["mp"], bool) \
+                and isinstance(value.get("stopped"), str):
+            p.mp, p.stopped = value["mp"], value["stopped"]
             return True
         if what == "pd" and isinstance(value, bool):
             f = state.formations.get(p.formation)

@@ -70,8 +70,8 @@ def test_answer_restack_moved_opens_the_hidden_unit_its_id_steps_back():
     opens = GAME.reveals(sp.know["axis"], "axis", answer)
     projected = GAME.project(sp.know["axis"], "axis", answer)
     assert sp.play("axis", "answer restack moved") == []
-    assert opens == [("axis", f"{k}.unit"), ("axis", f"{k}.face")]
-    assert projected == f"answer restack moved opens {k}.unit {k}.face"
+    assert opens == [("axis", f"{k}.unit"), ("axis", f"{k}.face"), ("axis", f"{k}.mp")]
+    assert projected == f"answer restack moved opens {k}.unit {k}.face {k}.mp"
     assert _where(sp.full)["220-pio"] == _where(sp.know["allied"])["220-pio"] == "B9.18"
     assert _where(sp.know["allied"])["39-609-mdr"] == "B8.19"
 
@@ -85,7 +85,7 @@ def test_an_end_whose_restacking_is_not_asked_opens_it_too():
     k = bs.slot_name("axis", st.slots["axis"]["220-pio"])
     opens = GAME.reveals(sp.know["axis"], "axis", GAME.parse_order("end"))
     assert sp.play("axis", "end") == []
-    assert opens == [("axis", f"{k}.unit"), ("axis", f"{k}.face")]
+    assert opens == [("axis", f"{k}.unit"), ("axis", f"{k}.face"), ("axis", f"{k}.mp")]
     assert _where(sp.know["allied"])["220-pio"] == "B9.18"
 
 
@@ -119,7 +119,7 @@ def test_a_unit_that_stays_is_opened_when_its_stand_in_would_come_first():
     assert _play(sp, lines) == []
     assert GAME.reveals(sp.know["axis"], "axis", GAME.parse_order("answer restack moved")) == [
         ("axis", f"{go}.unit"), ("axis", f"{go}.face"), ("axis", f"{stay}.unit"),
-        ("axis", f"{stay}.face")]
+        ("axis", f"{stay}.face"), ("axis", f"{go}.mp"), ("axis", f"{stay}.mp")]
     assert sp.play("axis", "answer restack moved") == []
     assert _where(sp.know["allied"])["iii-104-inf"] == "B9.18"
     parted = SealedPlay(OnlyTheOneThatGoes(), _two_hidden(), b"k" * 32)

@@ -1,0 +1,66 @@
+"""A hidden unit that entered under another top and is opened as it moves on (5.2, wild bot
+seed 34, order #1403; docs/sealed.md 5h, "Mended in session 22").
+
+The Allies flipped 3-gren off the map (9.3h: deployed, Leg) and brought it on under 2-13-arm;
+the Axis processor's pool took 2-cold-gds (Truck) for its stand-in, which walked the entry
+path as a Truck (2 MP spent where 3-gren spent 1). When 3-gren moved on alone it became a top:
+the move opened its identity and face, and the stand-in became 3-gren with the Truck's MP
+spent, so 5.1b refused the move on the Axis knowledge state (Partial: 2 MP of MA, 0 left) and
+the game stopped. The opening now carries the unit's MP spent and STOP (`SLOT.mp`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.core.sealed import SealedPlay
+from pbem.games.bcs import sealed as bs
+
+from games.bcs.test_sealed_port import GAME
+
+
+def _position() -> Any:
+    """A sealed position of 5.2, turn 4: the 1st Guards Brigade activated (SNAFU Partial, its
+    HQ in B57.21), 2-13-arm (CCB, deployed) in B56.20; 2-cold-gds and 3-gren off the map, due
+    now by Entry Area C."""
+    from pbem.core.rulecases import Case
+    from pbem.games.bcs.rulecases import BcsCases
+
+    st = BcsCases().build(Case(id="sealed-mp", position={
+        "options": {"sealed_game": True}, "turn": 4, "next_side": "allied",
+        "active": "1gds", "snafu": "Partial",
+        "units": [{"id": "1gds-hq", "hex": "B57.21"}, {"id": "ccb-hq", "hex": "B57.21"},
+                  {"id": "2-13-arm", "hex": "B56.20", "face": "deployed"},
+                  {"id": "2-cold-gds", "off": True, "arrives": 4},
+                  {"id": "3-gren", "off": True, "arrives": 4},
+                  {"id": "reim-hq", "hex": "B20.01"}]}))
+    bs.assign_slots(st)
+    bs.mark_seen(st)
+    return st
+
+
+def test_a_unit_opened_as_it_moves_on_brings_the_mp_it_spent_hidden():
+    sp = SealedPlay(GAME, _position(), b"k" * 32)
+    assert sp.play("allied", "flip 3-gren") == []
+    assert sp.play("allied", "move 3-gren B57.20 B56.20") == []
+    axis = sp.know["axis"]
+    # the case: the Axis pool guessed another unit of the arrival, a Truck, which spent more
+    [(n, pick)] = axis.picked["allied"].items()
+    assert pick.id == "2-cold-gds" + bs.POOL
+    guess = axis.pieces[bs.piece_of(axis, "allied", int(n))]
+    assert guess.mp > sp.full.pieces["3-gren"].mp
+    slot = bs.slot_name("allied", sp.full.slots["allied"]["3-gren"])
+    line = "move 3-gren B56.19"
+    text = bs.project(sp.know["allied"], "allied", GAME.parse_order(line))
+    # the old code: 'refused: 3-gren has 0 MP left, entering B56.19 costs 1 [BCS-5.1b]' on the
+    # Axis knowledge state, whose public state then parts (the slot left in B56.20)
+    assert sp.play("allied", line) == []
+    assert text == f"move slot-{slot} B56.19 opens {slot}.unit {slot}.face {slot}.mp"
+    assert sp.full.pieces["3-gren"].hex == axis.pieces["3-gren"].hex == "B56.19"
+    assert (axis.pieces["3-gren"].mp, axis.pieces["3-gren"].stopped) == \
+        (sp.full.pieces["3-gren"].mp, sp.full.pieces["3-gren"].stopped)
+    assert sp.opened["allied"] == {f"{slot}.unit", f"{slot}.face", f"{slot}.mp"}
+
+
+def test_a_parsed_projection_reads_the_mp_fact_back_to_its_text():
+    text = "move slot-allied-2 B56.19 opens allied-2.unit allied-2.face allied-2.mp"
+    assert GAME.format_order(GAME.parse_order(text)) == text
