@@ -14,12 +14,14 @@ Found in session 21 and mended: the flips of hidden and arriving units, the Scre
 inside a move's check, the mark of a stacked Recon unit, the Dropped Support markers of a first
 Support (docs/sealed.md 5h, "What the port still leaves open", for what is left).
 
-Note (see REPORT.md): in a sealed game `standing assignment ask` is a hidden policy and never
-reaches the store that assignment.wants reads, so no side is ever asked in the Assignment
-Phase (but the Axis once, for Rommel). With --ask (default on) the script writes
-standing assignment=ask into the full state's store before the knowledge states are
-concealed (conceal copies the other side's store), as if the policy were public, so the phase
-is played.
+By default (the "fake", kept so that the seeds docs/sealed.md names replay the same games) the
+script writes standing assignment=ask into the full state's store before the knowledge states
+are concealed, as if the policy were public. Since session 22 a sealed game asks every side in
+every Assignment Phase and its processor answers from the hidden policy, so --no-ask plays the
+real thing: each side writes its hidden `standing assignment --policy` (ask, keep or mixed),
+and the wild orders include Arty Asset Points (`arty`) and Arty uses above the Intrinsic
+points (`arty-use`). Mended in session 22: 9.3f's reads of the pool, the restacking pick read by
+id, the MP spent of a unit opened as it moves on (docs/sealed.md 5h).
 """
 
 from __future__ import annotations
@@ -43,15 +45,15 @@ import msgspec  # noqa: E402
 from pbem.core.sealed import SealedPlay, bot_play  # noqa: E402
 from pbem.games.bcs import bot as B  # noqa: E402
 from pbem.games.bcs.board import bdata, entry_hexes  # noqa: E402
-from pbem.games.bcs.orders import (Assign, Back, Flip, Move, Screen, Support,  # noqa: E402
-                                   format_order)
+from pbem.games.bcs.orders import (ArtyAssets, Assign, Attack, Back, Barrage,  # noqa: E402
+                                   Fires, Flip, Move, Screen, Support, format_order)
 from pbem.games.bcs.movement import overstacked  # noqa: E402
 from pbem.games.bcs.state import BcsState  # noqa: E402
 from pbem.games.bcs.view import secrets  # noqa: E402
 from games.bcs.test_sealed_port import GAME, OPTIONS, _kind, _where  # noqa: E402
 
 WILD_KINDS = ("support", "concentrate", "assign", "unassign", "flip", "screen", "unscreen",
-              "move-mix", "move-overstack", "back")
+              "move-mix", "move-overstack", "back", "arty", "arty-use")
 
 
 def copy(state: BcsState) -> BcsState:
@@ -94,6 +96,34 @@ def assignment_candidates(s: BcsState, side: str) -> list[tuple[str, Any]]:
             if p.id in s.unassigned:
                 for f in forms:
                     out.append(("assign", Assign(unit=p.id, formation=f)))
+    priv = s.private[side]                      # Arty Asset Points (8.0d): all or none (3.2a)
+    if priv.arty_free:
+        out += [("arty", ArtyAssets(points=priv.arty_free, formation=f)) for f in forms]
+    out += [("arty", ArtyAssets(points=n, formation=f, assign=False))
+            for f, n in sorted(priv.arty_assigned.items())]
+    return out
+
+
+def arty_use_candidates(s: BcsState, side: str) -> list[tuple[str, Any]]:
+    """Uses of more Arty Points than the active HQ's Intrinsic ones allow alone, by a Formation
+    holding Arty Asset Points: a Barrage of 2 outside an Attack Sequence (BbF 3.2b), an Attack
+    Sequence's Barrage of 3 (8.0)."""
+    act = s.activation
+    if act is None or act.side != side or not s.private[side].arty_assigned.get(act.formation):
+        return []
+    grid = bdata().game_map.grid
+    enemy = sorted({p.hex for p in s.pieces.values() if p.side != side and p.status == "map"})
+    out: list[tuple[str, Any]] = []
+    for p in sorted(s.pieces.values(), key=lambda p: p.id):
+        if p.formation != act.formation or p.kind != "unit" or p.status != "map":
+            continue
+        for h in enemy:
+            far = grid.distance(p.hex, h)
+            if far <= 4:
+                out.append(("arty-use", Barrage(hex=h, spotter=p.id, arty=2)))
+            if far == 1:
+                out.append(("arty-use", Attack(hex=h, unit=p.id,
+                                               fires=Fires(mission="destruction", arty=3))))
     return out
 
 
@@ -215,7 +245,7 @@ def wild_order(state: BcsState, side: str, rng: random.Random, stats: Stats,
         cands = assignment_candidates(state, side)
     elif kind == "activation":
         cands = start_candidates(state, side) + move_candidates(state, side, rng) + \
-            back_candidates(state, side)
+            back_candidates(state, side) + arty_use_candidates(state, side)
     else:
         return None
     if SELECT == "candidate":           # the first version: the first legal of all, shuffled
@@ -299,14 +329,20 @@ def wild_play(sp: SealedPlay, rng: random.Random, stats: Stats, p_wild: float,
 
 
 def play(scenario: str, seed: int, p_wild: float, max_orders: int, ask: bool,
-         stats: Stats) -> dict[str, Any]:
-    """One whole game three ways with the wild bot: its divergences and statistics."""
+         stats: Stats, policy: str = "ask") -> dict[str, Any]:
+    """One whole game three ways with the wild bot: its divergences and statistics. Without
+    the fake (ask False) each side writes its real, hidden `standing assignment POLICY`
+    (policy: ask, keep, or mixed: each side at random) before its first decision."""
     rng = random.Random(seed)
     state = GAME.setup(scenario, OPTIONS)
     if ask:
         for s in GAME.sides:
             state.private[s].standing["assignment"] = "ask"
     sp = SealedPlay(GAME, state, rng.randbytes(32))
+    if not ask:
+        for s in GAME.sides:
+            mode = policy if policy != "mixed" else rng.choice(("ask", "keep"))
+            assert sp.play(s, f"standing assignment {mode}") == []
     found: list[dict[str, Any]] = []
     n = 0
     history: list[tuple[str, str, str]] = []
@@ -337,7 +373,9 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, nargs="+", default=[0])
     ap.add_argument("--p", type=float, default=0.4)
     ap.add_argument("--max-orders", type=int, default=3000)
-    ap.add_argument("--no-ask", action="store_true")
+    ap.add_argument("--no-ask", action="store_true",
+                    help="no fake: each side writes its hidden standing assignment --policy")
+    ap.add_argument("--policy", default="ask", choices=("ask", "keep", "mixed"))
     ap.add_argument("--out", default="")
     ap.add_argument("--select", default="kind", choices=("kind", "candidate", "hidden"),
                     help="kind: a kind at random among those with a legal candidate; "
@@ -350,7 +388,7 @@ def main() -> None:
     games = []
     for seed in a.seeds:
         stats = Stats()
-        g = play(a.scenario, seed, a.p, a.max_orders, not a.no_ask, stats)
+        g = play(a.scenario, seed, a.p, a.max_orders, not a.no_ask, stats, a.policy)
         g["stats"] = {k: dict(getattr(stats, k)) for k in
                       ("tried", "legal", "offered", "played", "refused")}
         kinds = collections.Counter(f["kind"] for f in g["found"])

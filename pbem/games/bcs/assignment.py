@@ -86,31 +86,61 @@ def rommel_drm(state: BcsState, form: FormationState, chart: str) -> list[tuple[
 
 def total_arty(state: BcsState, fid: str) -> int:
     """A Formation's Arty Points: its HQ's Intrinsic points plus the Arty Asset Points assigned
-    to it (8.0a, 8.0d)."""
+    to it (8.0a, 8.0d). On a sealed game's knowledge state of the other side, where its Arty
+    Asset Points are is its secret (1.5b): any of its HQs may hold every point it has received
+    (``asset_points``), an upper bound, so that a use is never refused there (its legality is
+    its writer's: sealed.hidden_legality; the final replay checks it)."""
     form = state.formations[fid]
+    if form.side in state.concealed:
+        return bdata().hqs[form.hq].arty_points + asset_points(state, form.side)
     return bdata().hqs[form.hq].arty_points + state.private[form.side].arty_assigned.get(fid, 0)
 
 
+def asset_points(state: BcsState, side: str, only: str = "") -> int:
+    """The Arty Asset Points side has received by this date (public: the ASSETS' dates; none is
+    ever lost, 9.5), of the asset ``only`` if given."""
+    return sum(a.points for a in ASSETS if a.side == side and (not only or a.id == only)
+               and _day(a.arrives) <= _day(state.date))
+
+
 def irwin(state: BcsState, fid: str) -> bool:
-    """BbF 3.2b 'Red' Irwin: the Formation holds the 9 ID Divarty's points."""
+    """BbF 3.2b 'Red' Irwin: the Formation holds the 9 ID Divarty's points (on a knowledge
+    state of the other side: it may hold them, total_arty)."""
     form = state.formations[fid]
+    if form.side in state.concealed:
+        return asset_points(state, form.side, "divarty_9id") > 0
     return any(a.id == "divarty_9id" and a.side == form.side for a in ASSETS) and \
         state.private[form.side].arty_assigned.get(fid, 0) > 0
 
 
 def wants(state: BcsState, side: str) -> bool:
     """Whether a side decides in this Assignment Phase: it asked to (standing assignment ask)
-    or must (Rommel not placed yet)."""
+    or must (Rommel not placed yet). In a sealed game every side, every phase: its standing
+    order is a hidden policy (docs/sealed.md 5c), so its processor answers for it
+    (``sealed_answer``) unless it asked to be asked."""
     if side == "axis" and rommel_due(state):
         return True
+    if state.sealed:
+        return True
     return state.private[side].standing.get(TOPIC) == "ask"
+
+
+def sealed_answer(state: BcsState, side: str) -> list[str] | None:
+    """A sealed game: the lines side's standing order (the store of this state: its processor's
+    copy holding its policy) gives in its Assignment Phase: 'assignment done' unless it asked
+    to be asked (``standing assignment ask``) or must place Rommel; None: the player decides."""
+    if side == "axis" and rommel_due(state):
+        return None
+    if state.private[side].standing.get(TOPIC, STANDING[TOPIC][0]) == "ask":
+        return None
+    return ["assignment done"]
 
 
 def _new_assets(state: BcsState, ctx: Context | None) -> None:
     """Arty Asset Points arriving on this date join their side's pool (private)."""
     for a in ASSETS:
-        if a.arrives == state.date:
-            state.private[a.side].arty_pool += a.points
+        if a.arrives == state.date and a.side not in state.concealed:   # (a knowledge state:
+            state.private[a.side].arty_pool += a.points                # the other's unknown)
             if ctx is not None:
                 ctx.log(f"{a.points} Arty Asset Points ({a.id}) arrive in the pool",
                         visible_to=a.side)
@@ -362,14 +392,39 @@ def assign(state: BcsState, side: str, uid: str, fid: str, ctx: Context) -> None
     ctx.log(f"{uid} is assigned to {_name(fid)} and placed in {hq.hex} (9.5)", hexes=(hq.hex,))
 
 
-def arty(state: BcsState, side: str, points: int, fid: str, give: bool, ctx: Context) -> None:
-    """'assign arty N to F' / 'unassign arty N from F' (8.0d, 9.5; BbF 3.2a: the Divarty's
-    points all together). Private to the owner (1.5b)."""
+SEEN_ARTY = "seen arty"          # a sealed game's projection of an Arty Asset Points order
+
+
+class SeenArty(msgspec.Struct, frozen=True, tag="seen-arty"):
+    """'assign arty N to F' or 'unassign arty N from F' as the other side sees it in a sealed
+    game ('seen arty'): neither the points nor the HQ (1.5b, 8.0d: hidden, as in a hosted
+    game, whose referee tells the enemy nothing of it); the owner's ``S.arty`` fact, committed,
+    holds them, and the final replay checks the real order."""
+
+
+def _check_arty_phase(state: BcsState, side: str) -> None:
+    """What anyone may check of an Arty Asset Points order: its phase and its turn."""
     _check_phase(state, side, "BCS-8.0d", "Arty Asset Points are assigned only in the "
                                           "Assignment Phase")
     if state.turn == 1 and not any(a.arrives == state.date and a.side == side for a in ASSETS):
         raise IllegalOrder("Arty Asset Points: on a scenario's first turn the Assignment Phase "
                            "serves newly arriving reinforcements only", rule="BCS-2.1-1c")
+
+
+def seen_arty(state: BcsState, side: str, ctx: Context) -> None:
+    """'seen arty' on the other side's processor: the public checks, nothing else (its points
+    stay unknown there: total_arty). A player's own Arty orders name their points."""
+    if side not in state.concealed:
+        raise IllegalOrder("'seen arty' is the other side's view of an Arty Asset Points order; "
+                           "yours is 'assign arty N to F' or 'unassign arty N from F'",
+                           rule="PBEM-SEALED")
+    _check_arty_phase(state, side)
+
+
+def arty(state: BcsState, side: str, points: int, fid: str, give: bool, ctx: Context) -> None:
+    """'assign arty N to F' / 'unassign arty N from F' (8.0d, 9.5; BbF 3.2a: the Divarty's
+    points all together). Private to the owner (1.5b)."""
+    _check_arty_phase(state, side)
     form = _own_formation(state, side, fid, "BCS-8.0d")
     priv = state.private[side]
     together = any(a.side == side and a.together for a in ASSETS)

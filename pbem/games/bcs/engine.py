@@ -78,6 +78,8 @@ class BcsEngine:
             return sealed.parse_revealing(text, self.parse_order)
         if text.split()[:2] == sealed.SEEN_REPLS.split():
             return sealed.parse_seen(text)
+        if text.split() == assignment.SEEN_ARTY.split():    # sealed: an Arty order's projection
+            return assignment.SeenArty()
         if text.split()[:1] == ["exit"]:              # BbF 4.0 (objective.py)
             return objective.parse_exit(text)
         if text.split()[:1] == ["open"]:              # BbF 4.0, sealed games (objective.py)
@@ -96,6 +98,8 @@ class BcsEngine:
             return objective.format_exit(order)
         if isinstance(order, objective.OpenObjective):
             return objective.OPEN
+        if isinstance(order, assignment.SeenArty):
+            return assignment.SEEN_ARTY
         return orders.format_order(order)
 
     def apply(self, state: BcsState, side: str, order: orders.Order | StandingOrder,
@@ -125,6 +129,8 @@ class BcsEngine:
                 objective.exit_order(state, side, order, ctx)
             elif isinstance(order, objective.OpenObjective):
                 objective.open_order(state, side, ctx)
+            elif isinstance(order, assignment.SeenArty):   # sealed: the other side's Arty
+                assignment.seen_arty(state, side, ctx)
             else:
                 actions.apply(state, side, order, ctx)
         except IllegalOrder:
@@ -232,8 +238,12 @@ class BcsEngine:
         return sealed.conceal(state, side)
 
     def project(self, state: BcsState, side: str, order: Any) -> str:
-        """The order as the other side sees it (side's units by slot)."""
-        return sealed.project(state, side, order)
+        """The order as the other side sees it (side's units by slot; an Arty Asset Points
+        order as 'seen arty': its points and HQ are private, 1.5b, 8.0d)."""
+        text = sealed.project(state, side, order)
+        if state.sealed and isinstance(order, orders.ArtyAssets):   # (with what it opens)
+            return assignment.SEEN_ARTY + text[len(orders.format_order(order)):]
+        return text
 
     def reveals(self, state: BcsState, side: str, order: Any) -> list[tuple[str, str]]:
         """The facts the order's resolution opens."""
@@ -258,6 +268,8 @@ class BcsEngine:
         the game waits for it."""
         if state.sealed and side == "axis" and decision.kind == REVEAL_KIND:
             return [objective.OPEN]
+        if state.sealed and decision.kind == "assignment":     # asked every phase (assignment)
+            return assignment.sealed_answer(state, side)
         w = state.wait
         if w is None or w.side != side:
             return None
