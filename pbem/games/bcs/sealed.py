@@ -1102,12 +1102,19 @@ def _walks(walk: Any, state: BcsState, p: Piece, order: Any) -> bool:
 
 
 def _move_reveals(state: BcsState, side: str, order: Any) -> list[tuple[str, str]]:
-    """The tops a move makes (5.5e): of the units left behind, and of the stack it ends in."""
+    """The tops a move makes (5.5e): of the units left behind, and of the stack it ends in; and
+    each moving unit under a top, unseen by the other side, that moved before in this
+    Activation: its stand-in there walked that way as the unit its pool guessed or as a copy of
+    a top, so its class, MA and MP spent are a guess's, which 5.1b, 5.2c and 6.0g read."""
     moving = [state.pieces[u] for u in order.units if u in state.pieces
               and state.pieces[u].kind == "unit" and state.pieces[u].status == "map"]
     if not moving:
         return []
     out: list[tuple[str, str]] = []
+    tops = _tops(state, side)
+    for p in sorted(moving, key=lambda p: p.id):
+        if p.moved and not p.revealed and _hidden_id(state, p, tops):
+            out += _slot_facts(state, side, p.id, ("unit", "face"))     # (.mp goes with .unit)
     ids = {p.id for p in moving}
     for h in {p.hex for p in moving}:
         rest = [p for p in _hex_units(state, side, h) if p.id not in ids]
