@@ -19,7 +19,7 @@ from typing import Any
 from pbem.core.sealed import SealedPlay
 from pbem.games.bcs import sealed as bs
 
-from games.bcs.test_sealed_port import GAME
+from games.bcs.test_sealed_port import GAME, sealed_position
 
 
 def _position() -> Any:
@@ -27,21 +27,15 @@ def _position() -> Any:
     A32.01); i-86-inf (Lang, deployed) in A34.02 and 10-krad (Lang) in A31.00; ii-69-pg and
     49-pio of Gerhardt off the map, due by A32.01; the objective drawn (BbF 4.0: the Axis's
     first order would draw it, a die the trial of a move stops at)."""
-    from pbem.core.rulecases import Case
-    from pbem.games.bcs.rulecases import BcsCases
-
-    st = BcsCases().build(Case(id="sealed-cover", position={
-        "scenario": "5.4", "options": {"sealed_game": True}, "turn": 4,
+    return sealed_position("sealed-cover", {
+        "scenario": "5.4", "turn": 4,
         "next_side": "axis", "active": "gerhardt", "snafu": "Partial", "began": True,
         "drawn": True,
         "units": [{"id": "gerhardt-hq", "hex": "A32.01"}, {"id": "lang-hq", "hex": "A32.01"},
                   {"id": "i-86-inf", "hex": "A34.02", "face": "deployed"},
                   {"id": "10-krad", "hex": "A31.00"},
                   {"id": "ii-69-pg", "off": True, "arrives": 2, "entry": ["A32.01"]},
-                  {"id": "49-pio", "off": True, "arrives": 2, "entry": ["A32.01"]}]}))
-    bs.assign_slots(st)
-    bs.mark_seen(st)
-    return st
+                  {"id": "49-pio", "off": True, "arrives": 2, "entry": ["A32.01"]}]})
 
 
 def test_a_unit_moving_on_under_cover_opens_what_its_stand_in_guessed():

@@ -15,27 +15,21 @@ from typing import Any
 from pbem.core.sealed import SealedPlay
 from pbem.games.bcs import sealed as bs
 
-from games.bcs.test_sealed_port import GAME
+from games.bcs.test_sealed_port import GAME, sealed_position
 
 
 def _position() -> Any:
     """A sealed position of 5.2, turn 4: the 1st Guards Brigade activated (SNAFU Partial, its
     HQ in B57.21), 2-13-arm (CCB, deployed) in B56.20; 2-cold-gds and 3-gren off the map, due
     now by Entry Area C."""
-    from pbem.core.rulecases import Case
-    from pbem.games.bcs.rulecases import BcsCases
-
-    st = BcsCases().build(Case(id="sealed-mp", position={
-        "options": {"sealed_game": True}, "turn": 4, "next_side": "allied",
+    return sealed_position("sealed-mp", {
+        "turn": 4, "next_side": "allied",
         "active": "1gds", "snafu": "Partial",
         "units": [{"id": "1gds-hq", "hex": "B57.21"}, {"id": "ccb-hq", "hex": "B57.21"},
                   {"id": "2-13-arm", "hex": "B56.20", "face": "deployed"},
                   {"id": "2-cold-gds", "off": True, "arrives": 4},
                   {"id": "3-gren", "off": True, "arrives": 4},
-                  {"id": "reim-hq", "hex": "B20.01"}]}))
-    bs.assign_slots(st)
-    bs.mark_seen(st)
-    return st
+                  {"id": "reim-hq", "hex": "B20.01"}]})
 
 
 def test_a_unit_opened_as_it_moves_on_brings_the_mp_it_spent_hidden():

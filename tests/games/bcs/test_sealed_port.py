@@ -669,21 +669,28 @@ def test_open_objective_is_refused_unless_the_rules_need_it():
 
 
 # -- item 8: what a stack shows of the units under its top -------------------------------
+def sealed_position(case: str, position: dict[str, Any]) -> Any:
+    """A sealed game's state built from a rule-case position (the house option sealed_game
+    added), its slots given and what each side sees marked."""
+    from pbem.core.rulecases import Case
+    from pbem.games.bcs.rulecases import BcsCases
+
+    position = {**position, "options": {"sealed_game": True, **position.get("options", {})}}
+    st = BcsCases().build(Case(id=case, position=position))
+    bs.assign_slots(st)
+    bs.mark_seen(st)
+    return st
+
+
 def _mixed_position() -> Any:
     """A sealed position: Schutte activated, i-5-pz in its Support (9.2); iii-104-inf (top)
     and iv-104-inf (hidden under it, both Schutte, Support access) in B8.19; 49-pio of
     Gerhardt (no Support) alone in B9.19, next to it."""
-    from pbem.core.rulecases import Case
-    from pbem.games.bcs.rulecases import BcsCases
-
-    st = BcsCases().build(Case(id="item-8", position={
-        "options": {"sealed_game": True}, "active": "schutte",
+    return sealed_position("item-8", {
+        "active": "schutte",
         "units": [{"id": "schutte-hq", "hex": "B11.19"}, {"id": "iii-104-inf", "hex": "B8.19"},
                   {"id": "iv-104-inf", "hex": "B8.19"}, {"id": "49-pio", "hex": "B9.19"},
-                  {"id": "i-5-pz", "support": True}]}))
-    bs.assign_slots(st)
-    bs.mark_seen(st)
-    return st
+                  {"id": "i-5-pz", "support": True}]})
 
 
 class NoProfiles(SealedBcs):
@@ -767,21 +774,15 @@ def _reimann(case: str, options: dict[str, Any] | None = None,
     """A sealed position: KG Reimann activated, its HQ in B20.01; ii-86-inf (with the Entry
     hexes entry, when given), 90-mdr and 1-501-tgr off the map, due now by Entry Area F
     (B18.00-B22.00); the house options and the extra units given."""
-    from pbem.core.rulecases import Case
-    from pbem.games.bcs.rulecases import BcsCases
-
     inf: dict[str, Any] = {"id": "ii-86-inf", "off": True, "arrives": 1}
     if entry:
         inf["entry"] = entry
-    st = BcsCases().build(Case(id=case, position={
-        "options": {"sealed_game": True, **(options or {})}, "active": "reim",
+    return sealed_position(case, {
+        "options": dict(options or {}), "active": "reim",
         "units": [{"id": "reim-hq", "hex": "B20.01"}, {"id": "cca-hq", "hex": "B14.09"},
                   *(extra or []), inf,
                   {"id": "90-mdr", "off": True, "arrives": 1},
-                  {"id": "1-501-tgr", "off": True, "arrives": 1}]}))
-    bs.assign_slots(st)
-    bs.mark_seen(st)
-    return st
+                  {"id": "1-501-tgr", "off": True, "arrives": 1}]})
 
 
 def _arrival_position() -> Any:
@@ -1013,16 +1014,10 @@ def test_any_arrivals_clause_reads_back_to_its_text():
 def _flip_position() -> Any:
     """A sealed position of 5.2: CCA activated (nothing moved yet); drake (one side only) on
     top of kern (hidden under it) in B8.19."""
-    from pbem.core.rulecases import Case
-    from pbem.games.bcs.rulecases import BcsCases
-
-    st = BcsCases().build(Case(id="flip", position={
-        "options": {"sealed_game": True}, "active": "cca", "next_side": "allied",
+    return sealed_position("flip", {
+        "active": "cca", "next_side": "allied",
         "units": [{"id": "cca-hq", "hex": "B6.19"}, {"id": "drake", "hex": "B8.19"},
-                  {"id": "kern", "hex": "B8.19"}, {"id": "reim-hq", "hex": "B49.17"}]}))
-    bs.assign_slots(st)
-    bs.mark_seen(st)
-    return st
+                  {"id": "kern", "hex": "B8.19"}, {"id": "reim-hq", "hex": "B49.17"}]})
 
 
 def test_the_flip_of_a_unit_under_a_top_opens_it_and_both_sides_agree():
@@ -1060,17 +1055,11 @@ def _first_support_position() -> Any:
     """A sealed position of 5.2, the Axis's Assignment Phase of turn 2: KG Reimann without
     Support; out of its reach in B40.30, ii-86-inf (Leg infantry) hidden under 1-501-tgr
     (a Tiger battalion: an AV)."""
-    from pbem.core.rulecases import Case
-    from pbem.games.bcs.rulecases import BcsCases
-
-    st = BcsCases().build(Case(id="9.2i", position={
-        "options": {"sealed_game": True}, "turn": 2, "assigning": ["axis"],
+    return sealed_position("9.2i", {
+        "turn": 2, "assigning": ["axis"],
         "units": [{"id": "reim-hq", "hex": "B19.02"}, {"id": "reim-trains", "hex": "B20.01"},
                   {"id": "90-mdr", "hex": "B19.03"}, {"id": "1-501-tgr", "hex": "B40.30"},
-                  {"id": "ii-86-inf", "hex": "B40.30"}]}))
-    bs.assign_slots(st)
-    bs.mark_seen(st)
-    return st
+                  {"id": "ii-86-inf", "hex": "B40.30"}]})
 
 
 def test_a_dropped_support_marker_given_to_a_hidden_unit_opens_it():

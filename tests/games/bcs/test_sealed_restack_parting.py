@@ -13,25 +13,20 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pbem.core.rulecases import Case
 from pbem.core.sealed import SealedPlay
 from pbem.games.bcs import sealed as bs
-from pbem.games.bcs.rulecases import BcsCases
 
-from games.bcs.test_sealed_port import GAME, SealedBcs
+from games.bcs.test_sealed_port import GAME, SealedBcs, sealed_position
 
 
 def _position(units: list[dict[str, Any]], ask: bool) -> Any:
     """A sealed position of 5.2: Schutte activated, its HQ in B11.19; with ask, the Axis has
     no standing order 'restack' (he is asked at `end`, as in a sealed game, whose stores stay
     empty), else the engine's `moved` answers it."""
-    st = BcsCases().build(Case(id="restack", position={
-        "options": {"sealed_game": True}, "active": "schutte",
+    return sealed_position("restack", {
+        "active": "schutte",
         "ask": {"axis": ["restack"]} if ask else {},
-        "units": [{"id": "schutte-hq", "hex": "B11.19"}, *units]}))
-    bs.assign_slots(st)
-    bs.mark_seen(st)
-    return st
+        "units": [{"id": "schutte-hq", "hex": "B11.19"}, *units]})
 
 
 def _tie(ask: bool = True) -> Any:
