@@ -48,6 +48,8 @@ from pbem.games.bcs.board import bdata, entry_hexes  # noqa: E402
 from pbem.games.bcs.orders import (ArtyAssets, Assign, Attack, Back, Barrage,  # noqa: E402
                                    Fires, Flip, Move, Screen, Support, format_order)
 from pbem.games.bcs.movement import overstacked  # noqa: E402
+from pbem.games.bcs.combat import in_obj_zone  # noqa: E402
+from pbem.games.bcs.command import in_radius  # noqa: E402
 from pbem.games.bcs.state import BcsState  # noqa: E402
 from pbem.games.bcs.view import secrets  # noqa: E402
 from games.bcs.test_sealed_port import GAME, OPTIONS, _kind, _where  # noqa: E402
@@ -112,7 +114,10 @@ def arty_use_candidates(s: BcsState, side: str) -> list[tuple[str, Any]]:
     if act is None or act.side != side or not s.private[side].arty_assigned.get(act.formation):
         return []
     grid = bdata().game_map.grid
-    enemy = sorted({p.hex for p in s.pieces.values() if p.side != side and p.status == "map"})
+    hq = s.pieces[s.formations[act.formation].hq]
+    # 8.1a-3: a Barrage target is in the active HQ's Command Radius and in an OBJ Zone
+    enemy = sorted({p.hex for p in s.pieces.values() if p.side != side and p.status == "map"
+                    and in_radius(s, hq, p.hex) and in_obj_zone(s, p.hex)})
     out: list[tuple[str, Any]] = []
     for p in sorted(s.pieces.values(), key=lambda p: p.id):
         if p.formation != act.formation or p.kind != "unit" or p.status != "map":
