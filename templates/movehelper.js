@@ -130,9 +130,6 @@
   if (data.place.length) { showPlaces(""); }
 
   /* -- where the map opens: on what the player acts on -------------------------------- */
-  /* the hexes he may place units in, else the units the move helper offers, else his own
-     units on the map; when they do not all fit in the map's window, the window centred on
-     the one with the most of them around it */
   function decisionHexes() {   /* the map's hexes named by the player's own decisions */
     var out = [];
     var mine = document.querySelectorAll("#pending .decision.mine");
@@ -145,6 +142,9 @@
     return out;
   }
 
+  /* the hexes he may place units in, else the units the move helper offers, else the hexes
+     his decision names, else his own units on the map; when they do not all fit in the map's
+     window, the window centred on the one with the most of them around it */
   function focusMap() {
     var wrap = svg.parentNode;
     if (!wrap || !wrap.classList || !wrap.classList.contains("mapwrap")) { return; }

@@ -239,11 +239,8 @@ class BcsEngine:
 
     def project(self, state: BcsState, side: str, order: Any) -> str:
         """The order as the other side sees it (side's units by slot; an Arty Asset Points
-        order as 'seen arty': its points and HQ are private, 1.5b, 8.0d)."""
-        text = sealed.project(state, side, order)
-        if state.sealed and isinstance(order, orders.ArtyAssets):   # (with what it opens)
-            return assignment.SEEN_ARTY + text[len(orders.format_order(order)):]
-        return text
+        order as 'seen arty')."""
+        return sealed.project(state, side, order)
 
     def reveals(self, state: BcsState, side: str, order: Any) -> list[tuple[str, str]]:
         """The facts the order's resolution opens."""

@@ -48,6 +48,7 @@ import msgspec
 from pbem.core.dice import NoDice
 from pbem.core.errors import IllegalOrder, OrderSyntaxError
 from pbem.core.game import Context, NeedsDice
+from pbem.games.bcs.assignment import SEEN_ARTY
 from pbem.games.bcs.board import by_hex as pieces_by_hex, face, has_zoc, is_av
 from pbem.games.bcs.loader import STANDIN_MARK
 from pbem.games.bcs.objective import OBJECTIVES
@@ -345,8 +346,9 @@ def public(state: BcsState) -> dict[str, Any]:
 
 def project(state: BcsState, side: str, order: Any) -> str:
     """The order as the other side sees it: its text with side's combat units on the map named
-    by their slots, and without the Prepared Defense an Activation makes or removes (read on
-    side's state before the order is applied)."""
+    by their slots, without the Prepared Defense an Activation makes or removes (read on side's
+    state before the order is applied), and an Arty Asset Points order as 'seen arty' (its
+    points and HQ are private, 1.5b, 8.0d)."""
     from pbem.games.bcs.engine import ENGINE
 
     from pbem.games.bcs import orders as o
@@ -359,7 +361,8 @@ def project(state: BcsState, side: str, order: Any) -> str:
     if isinstance(order, o.Answer) and order.topic == "repls" and state.sealed:
         return _seen_repls(state, side, order)
     opens = [f for w, f in own_reveals(state, side, order) if w == side]
-    text = ENGINE.format_order(order)
+    text = SEEN_ARTY if isinstance(order, o.ArtyAssets) and state.sealed \
+        else ENGINE.format_order(order)
     entering = entering_tokens(state, side, order)
     slots = {**state.slots.get(side, {}), **entering}
     # the arrival of each unit entering by slot (9.3b: the Activation's public record of the
