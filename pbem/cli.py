@@ -449,7 +449,10 @@ def bot(directory: str, side: str, out: str, style: str, seed: int | None, key: 
     import random
 
     rng = random.Random(seed if seed is not None else int.from_bytes(os.urandom(8), "big"))
-    lines = s.game.bot(s.state, side, rng, style)
+    from pbem.protocol.sealing import planning_state
+    from pbem.protocol.standing_queue import queued
+
+    lines = s.game.bot(planning_state(s, queued(archive)), side, rng, style)
     from pbem.protocol.checking import check_orders
 
     checked = check_orders(s.game, s.state, side, list(enumerate(lines, 1)), name=out)

@@ -15,6 +15,7 @@ from pbem.protocol import ops
 from pbem.protocol.audit import verify_archive
 from pbem.core.options import bot_choices, required_choices
 from pbem.protocol.genesis import HOST
+from pbem.protocol.sealing import planning_state
 
 MAX_FILES = 20000
 
@@ -94,7 +95,7 @@ def _bot_orders(ex: Exchange, s: Any, side: str, rng: random.Random, style: str)
     # peer mode: the other side's held orders are in the file this side received
     held = ([(h.side, h.line) for h in s.held] if s.genesis.mode in ("peer", "sealed")
             else None)
-    lines = plan_stretch(s.game, s.state, side, rng, style, held=held,
+    lines = plan_stretch(s.game, planning_state(s), side, rng, style, held=held,
                          sealed=s.genesis.mode == "sealed") + ["pass"]
     path = ex.root / "orders" / f"{ex.count + 1:05d}-{side}.txt"
     path.parent.mkdir(parents=True, exist_ok=True)

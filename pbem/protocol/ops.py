@@ -655,7 +655,7 @@ def check_file(root: str | Path, orders_path: str, *, key_path: str | None = Non
         raise PbemError("the referee does not write orders")
     numbered = read_lines(orders_path)
     if me == s.party:
-        numbered, answered = _sealed_answers(s, numbered)
+        numbered, answered = _sealed_answers(s, numbered, Path(orders_path).name)
         if answered:
             checked = check_orders(s.game, s.state, me, numbered, name=Path(orders_path).name,
                                    sealed=True)
@@ -711,13 +711,20 @@ def submit_orders(root: str | Path, orders_path: str, *, key_path: str, out: str
         numbered = read_lines(orders_path)
         if opening and not numbered:
             numbered = [(1, "pass")]      # the file opens the private draws and may say no more
-        numbered, answered = _sealed_answers(s, numbered)
+        numbered, answered = _sealed_answers(s, numbered, Path(orders_path).name)
         checked = check_orders(s.game, s.state, s.party, numbered, name=Path(orders_path).name,
                                sealed=s.facts is not None)
         if checked.blocking:
             raise PbemError("; ".join(checked.blocking))
-        f = make_turn(s, standing_queue.queued(archive) + checked.lines, message)
-        new_logs = s.add(f)
+        queued = standing_queue.queued(archive)
+        f = make_turn(s, queued + checked.lines, message)
+        try:
+            new_logs = s.add(f)
+        except IllegalFile as e:
+            # a line the check could only hold (it waited for the other side), refused once
+            # the file resolves with the other side's held orders: say it in the orders' words
+            raise PbemError(_own_refusal(Path(orders_path).name, numbered, len(queued), e,
+                                         answered, bool(s.held))) from None
         archive.write_signed(f.name, f.text)
         standing_queue.clear(archive)
         result = Outcome(written=[_write_out(out, f.text)], reply=out)
@@ -733,7 +740,7 @@ def submit_orders(root: str | Path, orders_path: str, *, key_path: str, out: str
         return result
 
 
-def _sealed_answers(s: Session, numbered: list[tuple[int, str]]
+def _sealed_answers(s: Session, numbered: list[tuple[int, str]], name: str = "your orders"
                     ) -> tuple[list[tuple[int, str]], list[str]]:
     """Sealed mode: the orders with the answers this side's standing orders give to the
     decisions that come up on it in its own file inserted (pbem.protocol.sealed_answers)."""
@@ -741,7 +748,28 @@ def _sealed_answers(s: Session, numbered: list[tuple[int, str]]
         return numbered, []
     from pbem.protocol.sealed_answers import insert_answers
 
-    return insert_answers(s, numbered, standing_queue.queued(s.archive))
+    return insert_answers(s, numbered, standing_queue.queued(s.archive), name)
+
+
+def _own_refusal(name: str, numbered: list[tuple[int, str]], queued: int, e: IllegalFile,
+                 answered: list[str], held: bool) -> str:
+    """One line on an order of this side's own file that its resolution refused: the orders
+    file, the line number and text, why, and what ran before it that the check could not."""
+    from pbem.protocol.checking import PASS
+
+    rows = [(n, line) for n, line in numbered if line.strip().lower() != PASS]
+    k = e.order - 1 - queued
+    where = (f"line {rows[k][0]}: {rows[k][1].strip()!r}" if 0 <= k < len(rows)
+             else f"order {e.order}")
+    msg = f"{name}: {where}: {e.reason}" + (f" [{e.rule}]" if e.rule else "")
+    before = []
+    if answered:
+        before.append(f"your standing orders answered a decision with {'; '.join(answered)!r}")
+    if held:
+        before.append("the other side's orders waiting in its file were carried out")
+    if before:
+        msg += f" (before it, {' and '.join(before)}): nothing was signed"
+    return msg
 
 
 def _answered_text(answered: list[str]) -> str:

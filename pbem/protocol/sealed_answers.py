@@ -16,21 +16,24 @@ from types import SimpleNamespace
 from typing import Any
 
 from pbem.core.dice import NoDice
-from pbem.core.errors import FileRejected, IllegalFile, IllegalOrder, OrderSyntaxError
-from pbem.core.game import NeedsDice
+from pbem.core.errors import (FileRejected, IllegalFile, IllegalOrder, OrderSyntaxError,
+                              PbemError)
+from pbem.core.game import Context, NeedsDice
 from pbem.core.sealed import set_policy, standing_answers
-from pbem.core.standing import format_line, is_standing, parse_line
-from pbem.protocol.resolve import resolve
+from pbem.core.standing import apply_order, format_line, is_standing, parse_line
+from pbem.protocol.resolve import copy_state, resolve
 from pbem.protocol.sealing import policy_of
 
 PASS = "pass"
 
 
-def insert_answers(s: Any, numbered: list[tuple[int, str]],
-                   queued: list[str] = ()) -> tuple[list[tuple[int, str]], list[str]]:
+def insert_answers(s: Any, numbered: list[tuple[int, str]], queued: list[str] = (),
+                   name: str = "your orders") -> tuple[list[tuple[int, str]], list[str]]:
     """side's numbered order lines with the answers its standing orders give inserted where a
     decision they answer is pending on it, up to the first die; (lines, answers inserted).
-    A line that does not read or is illegal ends the insertion (the check names it)."""
+    A line that does not read or is illegal ends the insertion (the check names it); a line
+    that answers such a decision otherwise is refused (PbemError naming file and line: the
+    final replay would report it, PBEM-STANDING)."""
     game, side = s.game, s.party
     policy = policy_of(game, s.private, extra=list(queued))
     out: list[tuple[int, str]] = []
@@ -49,6 +52,11 @@ def insert_answers(s: Any, numbered: list[tuple[int, str]],
             answer = standing_answers(game, state, side, policy)
             if answer is None or _canonical(game, state, side, line) == answer[0]:
                 break
+            if _answers_otherwise(game, state, side, line, answer[0]):
+                raise PbemError(f"{name}: line {n}: {line.strip()!r}: your standing orders "
+                                f"({_policy_text(policy)}) answer this decision with "
+                                f"{'; '.join(answer)!r}, and a sealed game holds you to them: "
+                                "drop the line or change the standing order [PBEM-STANDING]")
             out += [(n, a) for a in answer]
             done += answer
             added += answer
@@ -71,6 +79,28 @@ def insert_answers(s: Any, numbered: list[tuple[int, str]],
         added += answer
         state = _state_after(s, done)
     return out, added
+
+
+def _answers_otherwise(game: Any, state: Any, side: str, line: str, answer: str) -> bool:
+    """True if line is an order of the same kind as the standing answer and legal for the
+    decision pending here: the player answers it, against the standing order."""
+    try:
+        order, want = parse_line(game, line.strip()), parse_line(game, answer)
+    except (IllegalOrder, OrderSyntaxError):
+        return False
+    if type(order) is not type(want):
+        return False
+    try:
+        apply_order(game, copy_state(game, state), side, order, Context(NoDice()))
+    except NeedsDice:
+        return True
+    except (IllegalOrder, OrderSyntaxError):
+        return False
+    return True
+
+
+def _policy_text(policy: dict[str, str]) -> str:
+    return ", ".join(f"standing {k} {v}" for k, v in sorted(policy.items()))
 
 
 def _canonical(game: Any, state: Any, side: str, line: str) -> str | None:

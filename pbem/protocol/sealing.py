@@ -309,6 +309,23 @@ def policy_of(game: Any, orders: dict[int, list[str]], upto: int | None = None,
     return policy
 
 
+def planning_state(s: Any, queued: list[str] = ()) -> Any:
+    """The state a bot plans this party's orders on: in a sealed game, a copy whose own
+    standing store holds the policy this side committed (its processor alone knows it; the
+    stores of the game itself stay empty), so that the bot's answers agree with that policy
+    and its processor has nothing to refuse or write in; otherwise the session's state."""
+    if s.facts is None or s.private is None:
+        return s.state
+    policy = policy_of(s.game, s.private, extra=list(queued))
+    if not policy:
+        return s.state
+    from pbem.protocol.resolve import copy_state
+
+    state = copy_state(s.game, s.state)
+    s.game.standing_store(state, s.party).update(policy)
+    return state
+
+
 def standing_reply(s: Any, queued: list[str] = ()) -> list[str] | None:
     """This side's automatic answer, from its standing policy (its private real orders, then
     the queued standing orders its next file carries first), to the decision pending on it;

@@ -427,3 +427,28 @@ def test_the_joiner_gets_its_first_report_and_status_reminds_of_an_unsent_file(t
     _submit(t, "blue", ["watch hold", "alert no"])
     t.deliver()
     assert "is the last one" not in t.ok("status", str(t.dirs["red"])).output
+
+
+def test_an_own_line_refused_once_the_other_sides_held_orders_resume_names_the_orders_file(
+        tmp_path):
+    """Blue's third line could only be held by the check (red's orders wait in red's file);
+    once red's held orders run on, no alert is asked: submit refuses in one line naming blue's
+    orders file, the line and what ran before it, as a player error (not exit 3, which says
+    a signed file cheats), and nothing is signed or stored."""
+    t = Table(tmp_path, game="patrol")
+    t.deliver()
+    _submit(t, "red", ["move r1 A2.03", "skip", "end"])
+    t.deliver()
+    before = snapshot(t.dirs["blue"])
+    orders = _orders(t, ["watch hold", "alert no", "alert yes"])
+    r = t.run("submit", str(t.dirs["blue"]), orders, "--key", t.key("blue"), "--out",
+              str(tmp_path / "no.pbem"))
+    assert r.exit_code == 1, r.output
+    assert r.output.startswith(f"Error: {Path(orders).name}: line 3: 'alert yes': "), r.output
+    assert "the other side's orders waiting in its file were carried out" in r.output, r.output
+    assert len(r.output.strip().splitlines()) == 1, r.output
+    assert snapshot(t.dirs["blue"]) == before and not (tmp_path / "no.pbem").exists()
+    _submit(t, "blue", ["watch hold", "alert no"])
+    t.deliver()
+    for side in t.sides:
+        t.ok("verify", str(t.dirs[side]))

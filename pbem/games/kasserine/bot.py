@@ -20,6 +20,7 @@ from pbem.games.kasserine.movement import arrival_hexes, can_arrive, move_edges,
 from pbem.games.kasserine.orders import parse_order
 from pbem.games.kasserine.retreat import Choices, chain_so_far, displace_options
 from pbem.games.kasserine.scenario import KasserineData
+from pbem.games.kasserine.sealed import standing_answers
 from pbem.games.kasserine.sequence import pending
 from pbem.games.kasserine.state import KasserineState, other
 from pbem.games.kasserine.static import nearest_of, static
@@ -63,7 +64,9 @@ def play(state: KasserineState, side: str, rng: random.Random, style: str = "ran
             break
         if len(lines) >= MAX_LINES:
             break
-        text = _choose(sim, data, side, rng, style, plan)
+        text = _own_standing_answer(sim, side)
+        if text is None or text in plan.failed:
+            text = _choose(sim, data, side, rng, style, plan)
         try:
             actions.apply(sim, data, side, parse_order(text), Context(_StopAtDice()))
         except _Rolled:
@@ -74,6 +77,18 @@ def play(state: KasserineState, side: str, rng: random.Random, style: str = "ran
             continue
         lines.append(text)
     return lines or ["end"]
+
+
+def _own_standing_answer(state: KasserineState, side: str) -> str | None:
+    """The answer side's standing orders give to the decision pending on it (one it set in
+    this file for a decision already pending), so the bot never answers against them: a
+    sealed game answers from the policy (docs/sealed.md 5c)."""
+    for d in pending(state):
+        if d.side == side:
+            lines = standing_answers(state, side, d)
+            if lines:
+                return lines[0]
+    return None
 
 
 def _standing(state: KasserineState, side: str, rng: random.Random, style: str) -> list[str]:

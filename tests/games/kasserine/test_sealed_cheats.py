@@ -280,3 +280,50 @@ def test_a_sealed_submit_run_again_writes_the_same_file(tmp_path):
     assert Path(out).read_bytes() == first
     assert sorted(p.name for p in (t.dirs["axis"] / "files").glob("0*-axis.pbem")) == [
         "0001-axis.pbem"]
+
+
+def _stiff_pending(t: Table, side: str) -> bool:
+    from pbem.protocol import ops
+
+    s = ops.open_session(t.dirs[side], key_path=t.key(side))
+    w = s.state.wait
+    return w is not None and w.side == side and w.kind == "stiff"
+
+
+def test_KAS_8_4_a_an_answer_against_the_standing_order_set_in_the_same_file_is_refused(
+        tmp_path):
+    """KAS-8.4-a in a sealed game: 'standing stiff never' answers the stiff decision pending on
+    the writer, so a following 'stiff yes' answers it against the order (the final replay would
+    report PBEM-STANDING): `check` and `submit` refuse it in one line naming the orders file,
+    its line and the answer; nothing is signed or stored. Without the contrary line the
+    processor writes 'stiff no' in and signs."""
+    t = _table(tmp_path, 5)
+    for _ in range(300):
+        t.deliver()
+        side = t.mover()
+        assert side is not None, "the game ended first"
+        if _stiff_pending(t, side):
+            break
+        orders = t.tmp / f"orders-{t.n}.txt"
+        t.ok("bot", str(t.dirs[side]), "--side", side, "--out", str(orders), "--seed",
+             str(t.rng.randrange(10**6)))
+        # no stiff policy, so that a stiff decision is asked
+        kept = [x for x in orders.read_text().splitlines() if not x.startswith("standing stiff")]
+        t.play_one(kept)
+    else:
+        raise AssertionError("no stiff decision in 300 files")
+    orders = t.tmp / "contrary.txt"
+    orders.write_text("standing stiff never\nstiff yes\n")
+    before = snapshot(t.dirs[side])
+    for cmd in ("check", "submit"):
+        extra = ("--out", t.mail("refused")) if cmd == "submit" else ()
+        r = t.run(cmd, str(t.dirs[side]), str(orders), "--key", t.key(side), *extra)
+        assert r.exit_code not in (0, 3), r.output
+        assert "contrary.txt: line 2: 'stiff yes'" in r.output, r.output
+        assert "'stiff no'" in r.output and "PBEM-STANDING" in r.output, r.output
+        assert len(r.output.strip().splitlines()) == 1, r.output
+        assert snapshot(t.dirs[side]) == before
+    orders.write_text("standing stiff never\n")
+    out = t.mail(f"turn-{side}")
+    r = t.ok("submit", str(t.dirs[side]), str(orders), "--key", t.key(side), "--out", out)
+    assert "stiff no" in r.output, r.output
