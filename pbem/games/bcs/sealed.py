@@ -63,6 +63,9 @@ from pbem.games.bcs.zoc import VISIBILITY
 TOKEN = "slot-"                              # a slot in an order: slot-axis-7
 _TOKEN = re.compile(r"^slot-(allied|axis)-([1-9][0-9]{0,4})$")
 _FACT = re.compile(r"^(allied|axis)-([1-9][0-9]{0,4})\.(unit|face|steps|formation|pd|mp)$")
+#: A STOP a unit executed, as an opened `.mp` fact may name it: a BCS rule id or none.
+_STOP = re.compile(r"^(BCS-[0-9]{1,2}\.[0-9]{1,2}[a-z]?(-[0-9])?)?$")
+_MAX_MP = 12 * 40     # MP12: far above any MA (16 MP at most), so a larger value is malformed
 _OWN_FACT = re.compile(r"^(allied|axis)(-[1-9][0-9]{0,4}\.(unit|face|steps|formation|mp)"
                        r"|\.((pd|offmap)\.[a-z0-9-]+|objective))$")
 SEALED_RULE = "PBEM-SEALED"
@@ -1170,6 +1173,18 @@ def disclose(state: BcsState, owner: str, opened: dict[str, Any]) -> None:
     rebase_standins(state)
 
 
+_MAX_STEPS = 9         # no BCS counter has more steps
+
+
+def _is_mp(value: Any) -> bool:
+    """True if an opened `.mp` value has the shape facts() gives: {mp: MP spent, stopped: the
+    rule id of a STOP executed or ""}, within bounds (a cheater's commitment may hold anything)."""
+    return (isinstance(value, dict) and set(value) == {"mp", "stopped"}
+            and isinstance(value["mp"], int) and not isinstance(value["mp"], bool)
+            and 0 <= value["mp"] <= _MAX_MP and isinstance(value["stopped"], str)
+            and _STOP.match(value["stopped"]) is not None)
+
+
 def _disclose_one(state: BcsState, owner: str, fact: str, value: Any) -> bool:
     from pbem.games.bcs.board import bdata
 
@@ -1206,12 +1221,11 @@ def _disclose_one(state: BcsState, owner: str, fact: str, value: Any) -> bool:
         if what == "face" and value in ("move", "deployed"):
             p.face = value
             return True
-        if what == "steps" and isinstance(value, int) and not isinstance(value, bool):
+        if what == "steps" and isinstance(value, int) and not isinstance(value, bool) \
+                and 1 <= value <= _MAX_STEPS:
             p.steps = value
             return True
-        if what == "mp" and isinstance(value, dict) \
-                and isinstance(value.get("mp"), int) and not isinstance(value["mp"], bool) \
-                and isinstance(value.get("stopped"), str):
+        if what == "mp" and _is_mp(value):
             p.mp, p.stopped = value["mp"], value["stopped"]
             return True
         if what == "pd" and isinstance(value, bool):

@@ -58,3 +58,31 @@ def test_a_unit_opened_as_it_moves_on_brings_the_mp_it_spent_hidden():
 def test_a_parsed_projection_reads_the_mp_fact_back_to_its_text():
     text = "move slot-allied-2 B56.19 opens allied-2.unit allied-2.face allied-2.mp"
     assert GAME.format_order(GAME.parse_order(text)) == text
+
+
+def test_an_opened_mp_or_steps_of_the_wrong_shape_is_not_taken():
+    """An opening's value is only as good as its sender's commitment: `.mp` must be {mp: MP
+    spent in MP12 within bounds, stopped: a BCS rule id or ""} and `.steps` a count a counter can have,
+    or the knowledge state is left as it was (the public hashes, then the final replay, name
+    the file)."""
+    import msgspec
+
+    sp = SealedPlay(GAME, _position(), b"k" * 32)
+    assert sp.play("allied", "flip 3-gren") == []
+    assert sp.play("allied", "move 3-gren B57.20 B56.20") == []
+    axis = sp.know["axis"]
+    n = bs.piece_of(axis, "allied", sp.full.slots["allied"]["3-gren"])
+    assert n is not None
+    slot = bs.slot_name("allied", sp.full.slots["allied"]["3-gren"])
+    before = msgspec.json.encode(axis)
+    for what, bad in (("mp", {"mp": -1, "stopped": ""}), ("mp", {"mp": 10**6, "stopped": ""}),
+                      ("mp", {"mp": True, "stopped": ""}), ("mp", {"mp": "1", "stopped": ""}),
+                      ("mp", {"mp": 1, "stopped": "<b>x</b>"}), ("mp", {"mp": 1}),
+                      ("mp", {"mp": 1, "stopped": "", "hex": "B1.01"}), ("mp", [1, ""]),
+                      ("steps", 0), ("steps", -2), ("steps", 10), ("steps", True)):
+        assert not bs._disclose_one(axis, "allied", f"{slot}.{what}", bad), (what, bad)
+    assert msgspec.json.encode(axis) == before
+    for good in ({"mp": 0, "stopped": ""}, {"mp": 3, "stopped": "BCS-5.1g-1"},
+                 {"mp": 150, "stopped": "BCS-6.0h"}):
+        assert bs._disclose_one(axis, "allied", f"{slot}.mp", good)
+        assert (axis.pieces[n].mp, axis.pieces[n].stopped) == (good["mp"], good["stopped"])
