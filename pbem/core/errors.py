@@ -43,6 +43,12 @@ class IllegalFile(FileRejected):
         self.order, self.reason, self.rule = order, reason, rule
         super().__init__(message)
 
+    def __reduce__(self) -> tuple:
+        """Pickled whole (a process pool's worker sends it back; the default pickling calls
+        the class with the message alone, which its keywords refuse)."""
+        return (_rebuild, (type(self), str(self), {"order": self.order, "reason": self.reason,
+                                                    "rule": self.rule}))
+
 
 class Equivocation(FileRejected):
     """Two validly signed files claim the same (game id, sequence number)."""
@@ -57,6 +63,11 @@ class OrderError(PbemError):
                  order: str = "") -> None:
         self.rule, self.line, self.order, self.reason = rule, line, order, message
         super().__init__(self.describe())
+
+    def __reduce__(self) -> tuple:
+        """Pickled whole, its line, order and rule kept (see IllegalFile.__reduce__)."""
+        return (_rebuild_order_error, (type(self), self.reason, self.rule, self.line,
+                                       self.order))
 
     def describe(self) -> str:
         """The one-line description: line, order, reason and rule id."""
@@ -84,3 +95,14 @@ class ArchiveError(PbemError):
 
 class KeyFileError(PbemError):
     """A key file is missing, malformed, or the passphrase is wrong."""
+
+
+def _rebuild(cls: type, message: str, keywords: dict) -> Exception:
+    """An error unpickled: its class called with its message and keywords."""
+    return cls(message, **keywords)
+
+
+def _rebuild_order_error(cls: type, reason: str, rule: str, line: int | None,
+                         order: str) -> OrderError:
+    """An OrderError unpickled (its message is rebuilt from its parts)."""
+    return cls(reason, rule=rule, line=line, order=order)

@@ -64,7 +64,10 @@ def rommel_here(state: BcsState) -> bool:
 
 
 def rommel_due(state: BcsState) -> bool:
-    """Rommel must be placed in this Assignment Phase before the Axis is done (BbF 2.1)."""
+    """Rommel must be placed in this Assignment Phase before the Axis is done (BbF 2.1); not on
+    a scenario's first turn when BBF-G18's option says he may not be placed then."""
+    if state.turn == 1 and state.options.get("rommel_first_turn") == "assignment_phase_only":
+        return False
     return rommel_here(state) and not state.rommel
 
 

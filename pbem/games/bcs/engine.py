@@ -38,7 +38,7 @@ class BcsEngine:
     aliases = ("bbf", "baptism-by-fire")
     sides = ("allied", "axis")
     state_type = BcsState
-    rules_version = "bcs-engine-5"   # bump whenever the rules change (pinned in every genesis)
+    rules_version = "bcs-engine-6"   # bump whenever the rules change (pinned in every genesis)
 
     def scenarios(self) -> dict[str, str]:
         """The scenarios the engine plays (5.2 so far)."""

@@ -49,7 +49,8 @@ from pbem.core.dice import NoDice
 from pbem.core.errors import IllegalOrder, OrderSyntaxError
 from pbem.core.game import Context, NeedsDice
 from pbem.games.bcs.assignment import SEEN_ARTY
-from pbem.games.bcs.board import by_hex as pieces_by_hex, face, has_zoc, is_av
+from pbem.games.bcs.board import (by_hex as pieces_by_hex, face, has_zoc, is_av, mclass,
+                                  printed_ma)
 from pbem.games.bcs.loader import STANDIN_MARK
 from pbem.games.bcs.objective import OBJECTIVES
 from pbem.games.bcs.replacements import REBUILT, SEEN
@@ -1109,19 +1110,25 @@ def _walks(walk: Any, state: BcsState, p: Piece, order: Any) -> bool:
 
 def _move_reveals(state: BcsState, side: str, order: Any) -> list[tuple[str, str]]:
     """The tops a move makes (5.5e): of the units left behind, and of the stack it ends in; and
-    each moving unit under a top, unseen by the other side, that moved before in this
-    Activation: its stand-in there walked that way as the unit its pool guessed or as a copy of
-    a top, so its class, MA and MP spent are a guess's, which 5.1b, 5.2c and 6.0g read."""
+    each moving unit under a top, unseen by the other side, whose stand-in there would walk
+    otherwise: one that moved before in this Activation (its stand-in walked that way as the
+    unit its pool guessed or as a copy of a top, so its class, MA and MP spent are a guess's,
+    which 5.1b, 5.2c and 6.0g read), and one that leaves its top behind when a copy of that
+    top would walk with another class or MA (a Truck's copy refused a Leg's step into
+    prohibited terrain: the bulk exchange's sealed 5.2, session 23)."""
     moving = [state.pieces[u] for u in order.units if u in state.pieces
               and state.pieces[u].kind == "unit" and state.pieces[u].status == "map"]
     if not moving:
         return []
     out: list[tuple[str, str]] = []
     tops = _tops(state, side)
-    for p in sorted(moving, key=lambda p: p.id):
-        if p.moved and not p.revealed and _hidden_id(state, p, tops):
-            out += _slot_facts(state, side, p.id, ("unit", "face"))     # (.mp goes with .unit)
     ids = {p.id for p in moving}
+    for p in sorted(moving, key=lambda p: p.id):
+        if p.revealed or not _hidden_id(state, p, tops):
+            continue
+        top = state.pieces[tops[p.hex]]
+        if p.moved or (top.id not in ids and _walk_profile(p) != _walk_profile(top)):
+            out += _slot_facts(state, side, p.id, ("unit", "face"))     # (.mp goes with .unit)
     for h in {p.hex for p in moving}:
         rest = [p for p in _hex_units(state, side, h) if p.id not in ids]
         if rest:
@@ -1131,6 +1138,13 @@ def _move_reveals(state: BcsState, side: str, order: Any) -> list[tuple[str, str
         there = [p for p in _hex_units(state, side, end) if p.id not in ids] + moving
         out += _slot_facts(state, side, top_unit(there).id, ("unit", "face"))
     return out
+
+
+def _walk_profile(p: Piece) -> tuple[tuple[str, int], ...]:
+    """What a walk reads of a unit's counter, on either of its sides (a stand-in's side may be
+    a guess): its movement class and printed MA."""
+    return tuple((mclass(q), printed_ma(q))
+                 for q in (msgspec.structs.replace(p, face=f) for f in ("move", "deployed")))
 
 
 def opened_units(state: BcsState, side: str, order: Any) -> list[str]:

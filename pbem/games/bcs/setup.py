@@ -62,7 +62,8 @@ def new_state(scenario: str, options: dict[str, Any]) -> BcsState:
                             f"{len(dates)} dates from {s.first_turn} to {s.last_turn}")
     state = BcsState(scenario=scenario, options=dict(options), dates=dates,
                      next_side=s.first_player, first_side=s.first_player,
-                     private={side: SidePrivate() for side in SIDES})
+                     private={side: SidePrivate() for side in SIDES},
+                     sealed=bool(options.get("sealed_game")))  # the first turn's phase asks it
     for f in d.formations.values():
         state.formations[f.id] = FormationState(id=f.id, side=f.side, hq=f.hq, trains=f.trains,
                                                 in_play=False)

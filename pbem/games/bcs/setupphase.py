@@ -214,14 +214,15 @@ def done(state: BcsState, side: str, ctx: Context) -> None:
 def close(state: BcsState) -> None:
     """The Set-up is over: the first turn's Assignment Phase follows as 2.1's Important Note
     allows it (1.4G: newly arriving reinforcements only, assignment.py) for the sides whose
-    standing order asks for it by now (written in their Set-up files), the side that moves
-    second first, and for Rommel's placement where due (BBF-G18); else the first player
-    activates."""
-    from pbem.games.bcs.assignment import open_phase
+    standing order asks for it by now (written in their Set-up files; in a sealed game every
+    side), the side that moves second first, and for Rommel's placement where due (BBF-G18);
+    else the first player activates."""
+    from pbem.games.bcs.assignment import open_phase, wants
     state.setup_zones, state.setup_fixed = {}, {}
     order = [other(state.first_side), state.first_side]
-    asking = [s for s in order if s in state.assigning
-              or state.private[s].standing.get("assignment") == "ask"]
+    # wants: a standing order 'assignment ask', Rommel due, or a sealed game (every side is
+    # asked and its processor answers from its hidden policy, docs/sealed.md 5h)
+    asking = [s for s in order if s in state.assigning or wants(state, s)]
     if asking and not state.assigning:
         open_phase(state)
     state.assigning = asking

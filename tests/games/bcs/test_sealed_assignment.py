@@ -367,3 +367,80 @@ def test_arty_assets_and_support_through_the_real_exchange_verify_and_leak_nothi
     assert seen >= len(wrote)
     assert any(b"Arty Asset Points assigned" in p.read_bytes()
                for p in (root / "allied" / "reports").rglob("*.txt"))
+
+
+def test_BCS_2_1_1c_a_sealed_game_asks_every_side_in_the_first_turns_phase_after_the_set_up():
+    """BCS-2.1-1c, BCS-1.4G: after a Set-up decision the first turn's Assignment Phase opens in
+    a sealed game for every side (whether a side asked for it is its hidden policy), the side
+    moving second first; each processor answers 'assignment done' unless the policy asks.
+    5.2, the Allies setting up: they did not ask, so their processor's answer ends their turn
+    in the phase; the Axis did (`standing assignment ask`, hidden) and puts a unit arriving on
+    turn 1 into Support. Every state three ways agrees."""
+    from pbem.games.bcs import setupphase
+
+    sp = SealedPlay(GAME, GAME.setup("5.2", {**OPTIONS, "setup_decision": "allied"}), b"s" * 32)
+    assert sp.full.setting == ["allied"]
+    assert sp.play("axis", "standing assignment ask") == []
+    unit = setupphase.choosable(sp.full, "allied")[0]
+    for line in (f"setup {unit} deployed", "setup done"):
+        assert sp.play("allied", line) == []
+    for st in (sp.full, *sp.know.values()):
+        assert (st.phase, st.assigning, st.next_side) == ("assignment", ["allied", "axis"],
+                                                         "allied")
+    answer = standing_answers(GAME, sp.full, "allied", sp.policy["allied"])
+    assert answer == ["assignment done"]
+    assert sp.play("allied", answer[0]) == []
+    assert standing_answers(GAME, sp.full, "axis", sp.policy["axis"]) is None
+    arriving = sorted(p.id for p in sp.full.pieces.values() if p.side == "axis"
+                      and p.kind == "unit" and p.arrives == 1 and p.status == "off")
+    into = next(u for u in arriving if _legal(sp.full, "axis", Support(unit=u, on=True)))
+    assert sp.play("axis", f"support {into}") == []
+    assert sp.full.pieces[into].status == "support"
+    assert sp.play("axis", "assignment done") == []
+    for st in (sp.full, *sp.know.values()):
+        assert (st.phase, st.assigning, st.next_side) == ("activate", [], "axis")
+
+
+def test_BCS_2_1_1c_without_a_set_up_decision_a_sealed_first_turn_opens_no_phase():
+    """As in a peer game, with no Set-up decision nobody can have asked for the first turn's
+    phase: a sealed 5.2 starts at the Axis's Activation, a sealed 5.4 at Rommel's placement."""
+    two = GAME.setup("5.2", OPTIONS)
+    assert (two.phase, two.assigning) == ("activate", [])
+    four = GAME.setup("5.4", OPTIONS)
+    assert (four.phase, four.assigning) == ("assignment", ["axis"])
+
+
+def test_BCS_2_1_1c_the_first_turns_phase_through_the_commands(tmp_path):
+    """Through the real commands (5.2, the Allies setting up): the Allies' Set-up file carries
+    the 'assignment done' their processor wrote in, the Axis's processor answers in an
+    automatic file; with `pbem standing ... assignment ask` queued before it receives, the Axis
+    is asked instead and puts a unit arriving on turn 1 into Support. Both processors agree."""
+    from fixtures.table import Table
+    from pbem.core.records import read_file
+
+    def game(root, ask: bool) -> Table:
+        t = Table(root, game="bcs", scenario="5.2", mode="sealed", sides=("allied", "axis"),
+                  options=(*(f"{k}={v}" for k, v in OPTIONS.items()), "setup_decision=allied"))
+        t.deliver()
+        if ask:
+            q = root / "ask.txt"
+            q.write_text("standing assignment ask\n")
+            t.ok("standing", str(t.dirs["axis"]), str(q))
+        first = t.play_one(["setup done"])
+        assert read_file(first).payload.orders[-2:] == ["setup done", "assignment done"]
+        t.deliver()
+        return t
+
+    t = game(tmp_path / "keep", ask=False)
+    auto = read_file(sorted((t.dirs["axis"] / "files").glob("0002-axis.pbem"))[0]).payload
+    assert auto.orders == ["assignment done"]
+    assert t.status("axis")["decisions"][0]["what"].startswith("activate")
+    t = game(tmp_path / "ask", ask=True)
+    st = t.status("axis")
+    assert st["pending"] == ["axis"] and "Assignment Phase" in st["decisions"][0]["what"]
+    t.play_one(["support 1-501-tgr", "assignment done", "pass"])
+    t.deliver()
+    for side in t.sides:
+        assert t.status(side)["turn"] == 1
+    mine = [p.name for p in (t.dirs["allied"] / "files").glob("*-axis.pbem")]
+    assert "0002-axis.pbem" in mine
