@@ -222,6 +222,12 @@ class BcsEngine:
     # -- sealed mode (sealed.py, docs/sealed.md 5h) ----------------------------------------
     #: Offered (docs/sealed.md 5h, "What the port still leaves open" lists what is not exact)
     sealed_ready = True
+    #: no replay at each reveal (docs/sealed.md 5h): a knowledge state walks a hidden unit as
+    #: a stand-in (a pool unit or a copy of a top, its class, MA and MP spent a guess), so
+    #: knowing its identity from the file that committed it, without the MP it really spent,
+    #: made an honest later move look illegal (5.4, session 23); the final replay alone proves
+    #: hidden moves, as in Holdfast
+    sealed_recheck = False
     #: the option that marks a sealed game: in every sealed proposal, in no other (genesis.py)
     sealed_only_options = {"sealed_game": True}
 

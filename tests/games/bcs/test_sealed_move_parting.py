@@ -87,3 +87,44 @@ def test_an_opened_mp_or_steps_of_the_wrong_shape_is_not_taken():
                  {"mp": 150, "stopped": stop + "6.0h"}):
         assert bs._disclose_one(axis, "allied", f"{slot}.mp", good)
         assert (axis.pieces[n].mp, axis.pieces[n].stopped) == (good["mp"], good["stopped"])
+
+
+def test_a_receiver_does_not_replay_with_identities_known_early():
+    """`sealing.recheck` replays the chain with every fact committed once known from the file
+    that committed it. On a BbF knowledge state that made an honest move look illegal: the
+    stand-in walked as the pool's guess (a Truck, 2 MP where 3-gren spent 1), the early
+    identity renamed it without the MP it really spent, and 5.1b refused 3-gren's next step
+    (the real exchange, 5.4, OS keys: '0120-axis.pbem: illegal order 3 ...: xii-7-brs has -5 MP
+    left', exit status 3 against an honest side). BbF therefore does not recheck: its openings
+    bring `.mp` where the rules reveal a unit, and the final replay proves hidden moves."""
+    import pytest
+
+    from pbem.core.errors import IllegalOrder
+    from pbem.games.bcs.engine import BcsEngine
+
+    sp = SealedPlay(GAME, _position(), b"k" * 32)
+    assert sp.play("allied", "flip 3-gren") == []
+    assert sp.play("allied", "move 3-gren B57.20 B56.20") == []
+    early = _copy(sp.know["axis"])
+    slot = bs.slot_name("allied", sp.full.slots["allied"]["3-gren"])
+    assert GAME.disclose(early, "allied", {f"{slot}.unit": "3-gren", f"{slot}.face":
+                                           sp.full.pieces["3-gren"].face}) is not False
+    assert early.pieces["3-gren"].mp > sp.full.pieces["3-gren"].mp      # the Truck's MP
+    with pytest.raises(IllegalOrder) as e:
+        GAME.apply(early, "allied", GAME.parse_order("move 3-gren B56.19"), _ctx())
+    assert e.value.rule == "BCS-5.1b"
+    assert sp.play("allied", "move 3-gren B56.19") == []      # legal: the real unit's walk
+    assert BcsEngine.sealed_recheck is False
+
+
+def _copy(state: Any) -> Any:
+    import msgspec
+
+    return msgspec.json.decode(msgspec.json.encode(state), type=type(state))
+
+
+def _ctx() -> Any:
+    from pbem.core.dice import NoDice
+    from pbem.core.game import Context
+
+    return Context(NoDice())
