@@ -76,15 +76,27 @@ def standing_answers(game: Any, state: Any, side: str, policy: dict[str, str]) -
     decisions = [d for d in game.pending(state) if d.side == side]
     if hook is None or not decisions:
         return None
-    trial = _copy(game, state)
-    store = game.standing_store(trial, side)
-    store.clear()
-    store.update(policy)
+    trial = with_policy(game, state, side, policy)
     for d in decisions:
         lines = hook(trial, side, d)
         if lines is not None:
             return list(lines)
     return None
+
+
+def with_policy(game: Any, state: Any, side: str, policy: dict[str, str]) -> Any:
+    """A copy of state whose side's standing store holds exactly the policy (a sealed game's
+    stores stay empty; only its owner's processor knows the policy)."""
+    trial = _copy(game, state)
+    store = game.standing_store(trial, side)
+    store.clear()
+    store.update(policy)
+    return trial
+
+
+def policy_text(policy: dict[str, str]) -> str:
+    """A policy as the standing orders that set it, for messages."""
+    return ", ".join(f"standing {k} {v}" for k, v in sorted(policy.items()))
 
 
 def can_seal(game: Any) -> bool:

@@ -33,7 +33,7 @@ from pbem.protocol.sealing import PEERISH, side_fact_key
 from pbem.core.sealed import can_seal, default_mode
 from pbem.core.privatedraw import is_draw_line
 from pbem.core.standing import is_standing
-from pbem.protocol.checking import Checked, check_orders
+from pbem.protocol.checking import PASS, Checked, check_orders
 from pbem.protocol.orders_file import read_lines
 from pbem.protocol.reporting import write_reports
 from pbem.protocol.session import Session, cache_blob, load, read_genesis
@@ -755,8 +755,6 @@ def _own_refusal(name: str, numbered: list[tuple[int, str]], queued: int, e: Ill
                  answered: list[str], held: bool) -> str:
     """One line on an order of this side's own file that its resolution refused: the orders
     file, the line number and text, why, and what ran before it that the check could not."""
-    from pbem.protocol.checking import PASS
-
     rows = [(n, line) for n, line in numbered if line.strip().lower() != PASS]
     k = e.order - 1 - queued
     where = (f"line {rows[k][0]}: {rows[k][1].strip()!r}" if 0 <= k < len(rows)

@@ -19,7 +19,7 @@ from pbem.core.dice import NoDice
 from pbem.core.errors import (FileRejected, IllegalFile, IllegalOrder, OrderSyntaxError,
                               PbemError)
 from pbem.core.game import Context, NeedsDice
-from pbem.core.sealed import set_policy, standing_answers
+from pbem.core.sealed import policy_text, set_policy, standing_answers
 from pbem.core.standing import apply_order, format_line, is_standing, parse_line
 from pbem.protocol.resolve import copy_state, resolve
 from pbem.protocol.sealing import policy_of
@@ -54,7 +54,7 @@ def insert_answers(s: Any, numbered: list[tuple[int, str]], queued: list[str] = 
                 break
             if _answers_otherwise(game, state, side, line, answer[0]):
                 raise PbemError(f"{name}: line {n}: {line.strip()!r}: your standing orders "
-                                f"({_policy_text(policy)}) answer this decision with "
+                                f"({policy_text(policy)}) answer this decision with "
                                 f"{'; '.join(answer)!r}, and a sealed game holds you to them: "
                                 "drop the line or change the standing order [PBEM-STANDING]")
             out += [(n, a) for a in answer]
@@ -97,10 +97,6 @@ def _answers_otherwise(game: Any, state: Any, side: str, line: str, answer: str)
     except (IllegalOrder, OrderSyntaxError):
         return False
     return True
-
-
-def _policy_text(policy: dict[str, str]) -> str:
-    return ", ".join(f"standing {k} {v}" for k, v in sorted(policy.items()))
 
 
 def _canonical(game: Any, state: Any, side: str, line: str) -> str | None:

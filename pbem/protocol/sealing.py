@@ -23,7 +23,8 @@ from pbem.core.game import Context, NeedsDice
 from pbem.core.dice import NoDice
 from pbem.core.records import FactCommit, FinalReveal, Turn
 from pbem.protocol.resolve import SEALED_STANDING
-from pbem.core.sealed import set_policy, standing_answers, standing_facts
+from pbem.core.sealed import (policy_text, set_policy, standing_answers, standing_facts,
+                              with_policy)
 from pbem.core.standing import (GuardedOrder, StandingOrder, apply_order, format_guarded,
                                 is_standing, parse_line)
 
@@ -317,13 +318,7 @@ def planning_state(s: Any, queued: list[str] = ()) -> Any:
     if s.facts is None or s.private is None:
         return s.state
     policy = policy_of(s.game, s.private, extra=list(queued))
-    if not policy:
-        return s.state
-    from pbem.protocol.resolve import copy_state
-
-    state = copy_state(s.game, s.state)
-    s.game.standing_store(state, s.party).update(policy)
-    return state
+    return with_policy(s.game, s.state, s.party, policy) if policy else s.state
 
 
 def standing_reply(s: Any, queued: list[str] = ()) -> list[str] | None:
@@ -592,7 +587,7 @@ def _answer_check(game: Any, name: str, side: str, real: list[str],
             return
         got = real[i:i + len(want)]
         if got != want:
-            rule = ", ".join(f"standing {k} {v}" for k, v in sorted(now.items()))
+            rule = policy_text(now)
             raise IllegalFile(f"{name}: illegal order {i + 1} {real[i]!r}: {side}'s committed "
                               f"standing orders ({rule}) answer this decision with "
                               f"{'; '.join(want)!r} [PBEM-STANDING]", order=i + 1,

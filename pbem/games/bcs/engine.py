@@ -61,8 +61,7 @@ class BcsEngine:
             raise ScenarioError(f"Baptism By Fire scenario {scenario!r} is not playable yet "
                                 f"(the engine plays {', '.join(PLAYABLE)})")
         state = new_state(scenario, resolve(OPTIONS, options, error=ScenarioError))
-        state.sealed = bool(state.options.get("sealed_game"))
-        if state.sealed:
+        if state.sealed:                               # (new_state reads sealed_game)
             sealed.assign_slots(state)
         return state
 
