@@ -279,14 +279,14 @@ def helper_data(ctx: ReportContext, map_hexes: Iterable[str]) -> dict[str, Any]:
             seq.append(key)
         units.append((r, seq))
     steps = sorted(counts, key=lambda k: (-counts[k], k[0] is None, k[0] or 0, k[1], k[2]))
-    si = {k: i for i, k in enumerate(steps)}
+    digits = {k: _varints((i,)) for i, k in enumerate(steps)}   # each step's index, encoded once
     orders: dict[tuple[str, str, int], int] = {}
     reach = []
     for r, seq in units:
         t, flag = _template(r.order, r.unit, r.hex)
         o = orders.setdefault((t, r.sep, flag), len(orders))
         reach.append([r.unit, r.hex, r.label, r.allowance, o, _runs(num[x.hex] for x in r.hexes),
-                      _varints(si[k] for k in seq)])
+                      "".join([digits[k] for k in seq])])
     return {
         "side": m.side, "n": len(order), "extra": order[len(on_map):],
         "place": [{"unit": p.unit, "label": unit_name(p.name, p.unit), "hexes": list(p.hexes)}

@@ -10,7 +10,6 @@ report page only draws the result.
 
 from __future__ import annotations
 
-import heapq
 from collections import OrderedDict
 
 import msgspec
@@ -73,60 +72,63 @@ def _search(state: KasserineState, data: KasserineData, uid: str,
     parent: dict[_Key, _Key | None] = {}
     if not starts:
         return best, parent
-    heap: list[tuple[int, int, _Key, tuple]] = []
-    n = 0
+    # costs are whole half-MP within the allowance: a bucket per cost replaces a heap, and
+    # taking each bucket in the order its labels came keeps the heap's order (cost, then age)
+    top = max(ma2 := starts[0].ma2, *(w.spent for w in starts))
+    buckets: list[list[tuple[_Key, tuple]]] = [[] for _ in range(top + 1)]
     for w in starts:
         key = (w.pos or "", w.stopped)
         if w.spent < best.get(key, 1 << 30):
             best[key], parent[key] = w.spent, None
-            heapq.heappush(heap, (w.spent, n, key, tuple(getattr(w, a) for a in _WALK)))
-            n += 1
+            buckets[w.spent].append((key, tuple(getattr(w, a) for a in _WALK)))
     probe = starts[0]
-    side, ma2, mobile = probe.side, probe.ma2, probe.mobile
+    side, mobile = probe.side, probe.mobile
     edges = static(data).edges       # move_edges' own memo (fill_steps filled it), read here
     foes = {h for h, k in probe.occ.items() if state.units[k].side != side}
     ezoc, axis = probe.ezoc, side == "axis"
     never = 1 << 30
-    while heap:
-        spent, _, key, walk = heapq.heappop(heap)
-        if spent > best.get(key, never) or walk[4]:
-            continue
-        # the probe stands on this label; enter() changes it only when it succeeds
-        probe.pos, probe.spent, probe.in_ezoc, probe.steps, probe.stopped = walk   # _WALK
-        probe.entered = []
-        out = edges.get((side, mobile, key[0]))
-        for h, cost, mine in out if out is not None else move_edges(data, side, mobile, key[0]):
-            # terrain alone already costs too much, or an enemy holds the hex: the Walker
-            # would refuse it (a cheap pre-check; the Walker decides everything else)
-            to = spent + cost
-            if to > ma2 or h in foes:
+    for spent, bucket in enumerate(buckets):
+        i = 0
+        while i < len(bucket):              # a step of no cost would add to this bucket
+            key, walk = bucket[i]
+            i += 1
+            if spent > best.get(key, never) or walk[4]:
                 continue
-            # a step costs at least its terrain (ZOC and whole-MA rules only add), so where the
-            # hex is already reached without stopping for no more, this step adds nothing the
-            # result shows: not a cheaper label, and a stopped label of a hex that also has an
-            # unstopped one is neither shown (_nodes prefers the unstopped) nor expanded
-            k2 = (h, False)
-            if best.get(k2, never) <= to:
-                continue
-            if h not in ezoc and not (mine and axis):
-                # every rule of enter() but the MA (checked above) is about entering an EZOC
-                # or crossing a minefield (the Axis's): here it would only add the cost
-                best[k2], parent[k2] = to, key
-                n += 1
-                heapq.heappush(heap, (to, n, k2, (h, to, False, walk[3] + 1, False)))
-                continue
-            try:
-                probe.enter(h, cost, mine)  # what step(h) checks before it, move_edges holds
-            except IllegalOrder:
-                continue
-            k2 = (h, probe.stopped)
-            if probe.spent < best.get(k2, never):
-                best[k2], parent[k2] = probe.spent, key
-                n += 1
-                heapq.heappush(heap, (probe.spent, n, k2, (probe.pos, probe.spent, probe.in_ezoc,
-                                                           probe.steps, probe.stopped)))
-            probe.pos, probe.spent, probe.in_ezoc, probe.steps, probe.stopped = walk
+            # the probe stands on this label; enter() changes it only when it succeeds
+            probe.pos, probe.spent, probe.in_ezoc, probe.steps, probe.stopped = walk   # _WALK
             probe.entered = []
+            out = edges.get((side, mobile, key[0]))
+            for h, cost, mine in out if out is not None else move_edges(data, side, mobile, key[0]):
+                # terrain alone already costs too much, or an enemy holds the hex: the Walker
+                # would refuse it (a cheap pre-check; the Walker decides everything else)
+                to = spent + cost
+                if to > ma2 or h in foes:
+                    continue
+                # a step costs at least its terrain (ZOC and whole-MA rules only add), so where
+                # the hex is already reached without stopping for no more, this step adds
+                # nothing the result shows: not a cheaper label, and a stopped label of a hex
+                # that also has an unstopped one is neither shown (_nodes prefers the
+                # unstopped) nor expanded
+                k2 = (h, False)
+                if best.get(k2, never) <= to:
+                    continue
+                if h not in ezoc and not (mine and axis):
+                    # every rule of enter() but the MA (checked above) is about entering an
+                    # EZOC or crossing a minefield (the Axis's): here it would only add the cost
+                    best[k2], parent[k2] = to, key
+                    buckets[to].append((k2, (h, to, False, walk[3] + 1, False)))
+                    continue
+                try:
+                    probe.enter(h, cost, mine)  # what step(h) checks before it, move_edges holds
+                except IllegalOrder:
+                    continue
+                k2 = (h, probe.stopped)
+                if probe.spent < best.get(k2, never):
+                    best[k2], parent[k2] = probe.spent, key
+                    buckets[probe.spent].append((k2, (probe.pos, probe.spent, probe.in_ezoc,
+                                                      probe.steps, probe.stopped)))
+                probe.pos, probe.spent, probe.in_ezoc, probe.steps, probe.stopped = walk
+                probe.entered = []
     return best, parent
 
 
