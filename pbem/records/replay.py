@@ -18,6 +18,7 @@ from typing import Any
 from markupsafe import Markup
 
 from pbem.core.errors import PbemError
+from pbem.protocol.genesis import HOST
 from pbem.records.source import FULL, Frame, Verified
 from pbem.reports.render import TEMPLATES, clean, html_env
 from pbem.reports.svgmap import legend_items, render_svg, side_colour, text_colour_on
@@ -144,10 +145,17 @@ def build_page(v: Verified, record_text: str, views: list[str] | None = None) ->
         title=title, game=game, p=p, v=v, views=views, view_labels=_view_label,
         svg=Markup(static_map(game_map, title)),
         legend=[(Markup(a), Markup(b)) for a, b in legend],
-        data=_script_json(data), record=_script_json(record_text),
+        data=_script_json(data), record=_script_json(None if withheld(v) else record_text),
         stats=[_stats_section(v, view) for view in views],
         replay_js=Markup(_js("replay.js")), verifier_js=Markup(_js("verifier.js")),
         colours=colours)
+
+
+def withheld(v: Verified) -> bool:
+    """Whether a page of this game must not embed its record: a referee's archive of a game in
+    progress, whose signed files carry every side's hidden units, while the page shows one
+    side's view (check_view allows no other then)."""
+    return v.party == HOST and not v.over
 
 
 def _js(name: str) -> str:

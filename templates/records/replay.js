@@ -172,6 +172,12 @@
       var bad = await PbemVerifier.selfTest();
       if (bad.length) { done("error", "Browser verifier failed its self-test", "Self-test failed: " + bad.join(", ")); return { ok: false }; }
       var text = JSON.parse(document.getElementById("record-data").textContent);
+      if (text === null) {
+        done("none", "Not verified in this browser", "This page holds no record to verify: it was made " +
+             "from a referee's archive of a game in progress, whose signed files carry both sides' hidden " +
+             "units. pbem verify audits the archive itself.");
+        return { ok: false, withheld: true };
+      }
       var r = await PbemVerifier.verify(text);
       if (r.ok) {
         var c = r.counts;

@@ -100,6 +100,47 @@ def test_a_referee_record_in_progress_asks_for_one_side(tmp_path):
     assert list(page_data(out.read_text())["frames"]) == ["red"]
 
 
+def test_a_referee_s_page_of_a_game_in_progress_embeds_no_record(tmp_path):
+    """The attack: a referee (or anyone given his page) reads the page's source. Its record
+    would carry every file of both players, hidden orders included: a page of one side's view
+    of a game in progress embeds none of it, whether made from the folder or from a record
+    exported from it, and says so; after the end the record is embedded again."""
+    t = Table(tmp_path, mode="hosted")
+    for _ in range(3):
+        t.deliver()
+        t.play_one()
+    t.deliver()
+    host = open_game(t.dirs["host"]).session.state
+    words = [host.private[s].codeword for s in ("red", "blue")]
+    assert all(words)
+    rec = tmp_path / "g.pbemrec"
+    assert run("export", str(t.dirs["host"]), "--out", str(rec)).exit_code == 0
+    assert all(_holds(rec.read_text(), f"pick {w}") for w in words)   # the referee's own
+    for source in (t.dirs["host"], rec):
+        out = tmp_path / "r.html"
+        r = run("replay", str(source), "--out", str(out), "--view", "red")
+        assert r.exit_code == 0, r.output
+        html = out.read_text()
+        m = re.search(r'<script type="application/json" id="record-data">(.*?)</script>', html,
+                      re.S)
+        assert m and json.loads(m.group(1)) is None
+        assert not _holds(html, f"pick {words[1]}")
+        assert not _holds(html, f"codeword {words[1]}")
+        assert "holds no record to verify" in html
+    t.play_to_end()
+    out = tmp_path / "end.html"
+    assert run("replay", str(t.dirs["host"]), "--out", str(out)).exit_code == 0
+    m = re.search(r'id="record-data">(.*?)</script>', out.read_text(), re.S)
+    assert m and _holds(json.loads(m.group(1)), f"pick {words[1]}")
+
+
+def _holds(text: str, word: str) -> bool:
+    """Whether text holds word as it is or in an armored block's decoded payload."""
+    from pbem.protocol.sealing import searchable
+
+    return any(word.encode() in blob for blob in searchable(text.encode()))
+
+
 def test_a_hosted_player_record_shows_its_views(dash_hosted, tmp_path):
     out = tmp_path / "r.html"
     r = run("replay", str(dash_hosted / "blue"), "--out", str(out))
