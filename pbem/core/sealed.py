@@ -14,6 +14,11 @@ A sealed-capable game adds to the Game interface:
 - `disclose(state, owner, facts) -> None`: write opened facts of owner into a knowledge state;
 - `public(state) -> value`: what both sides may know (hashed in the results of a sealed file).
 
+A game may add `required_facts(state, side) -> set[str]`: the names of side's facts that any
+state (a knowledge state too) knows exist, such as the unit of each block slot on the map;
+before a file is resolved, each of its sender's must be committed (`Session._check_committed`),
+so that no value can be chosen when the rules first open it.
+
 A game with standing orders (`standing_topics`) may add `standing_answers(state, side,
 decision) -> list[str] | None`: the order lines side's standing orders (its store in state)
 give for a decision pending on it, None when they do not answer it. In a sealed game standing

@@ -59,6 +59,8 @@ class GameFacts(msgspec.Struct, kw_only=True):
     last_hash: str
     last_sender: str | None              # None when unknown (a hosted player's view)
     sides: tuple[str, ...] = ()
+    # a sealed game over on the board whose final reveals are not all in (a claim's archive)
+    unrevealed: list[str] = []
     # the public dice per side, purpose kind and die size, face by face (pbem.records.stats
     # groups, "all d6" included): (side, purpose, die, counts of 1, 2, ...)
     faces: list[tuple[str, str, int, list[int]]] = []
@@ -319,10 +321,13 @@ class Audited(msgspec.Struct, kw_only=True):
     digest: str
 
 
-def audit_submission(path: str | Path, *, require_over: bool = True) -> Audited:
+def audit_submission(path: str | Path, *, require_over: bool = True,
+                     unrevealed: bool = False) -> Audited:
     """Copy, audit and read an archive folder or a one-file game record (the record's full
     verification: strict reading, the audit of the archive it holds, its stated result);
-    LadderError (one line) if it does not verify, or (require_over) if its game is not over."""
+    LadderError (one line) if it does not verify, or (require_over) if its game is not over.
+    A sealed game over without both final reveals is refused unless unrevealed (a forfeit
+    claim's archive: facts.unrevealed names the sides missing)."""
     shown = str(path)
     with snapshot(path) as (copy, rec):
         what = "archive" if rec is None else "record"
@@ -354,7 +359,9 @@ def audit_submission(path: str | Path, *, require_over: bool = True) -> Audited:
 
             # the audit replayed the game with full information only if both reveals are in
             missing = missing_final_reveals(loaded)
-            if missing:
+            if missing and unrevealed and facts.outcome is not None:
+                facts.unrevealed = missing
+            elif missing:
                 whose = (f"{missing[0]}'s is" if len(missing) == 1
                          else f"{' and '.join(missing)}'s are")
                 raise LadderError(f"{shown}: a sealed game counts only with both final "

@@ -5,7 +5,9 @@ deadline policy, the opponent's proof of a reply, and the director's decision.
    its archive knows it (which the opponent has not answered), the day that file was sent
    and the day of the claim; the genesis carries the deadline (`policy.reply_days`).
 2. The ladder files it with the claimant's archive (`file_claim`): the archive must verify,
-   not be over, end with a file the opponent owes an answer to, and the claim must be signed
+   not be over, end with a file the opponent owes an answer to (or, a sealed game over on the
+   board, hold the claimant's final reveal and not the opponent's: the result stands only with
+   both, docs/sealed.md), and the claim must be signed
    by the claimant's key pinned in the genesis, at least reply_days after the file was sent.
    The claim is then pending, shown as such in `ladder forfeits`, the standings and the site.
 3. The opponent rebuts it (`rebut`) with a later file of the game it signed: the proof that
@@ -41,11 +43,18 @@ def _unanswered(f: GameFacts, claimant: str, name: str) -> str:
     if claimant not in f.sides:
         raise LadderError(f"{name}: {claimant} is not a side of this game")
     opponent = next(s for s in f.sides if s != claimant)
-    if f.outcome is not None:
-        raise LadderError(f"{name}: the game is over; submit it with 'pbem ladder submit'")
     if f.party != claimant:
         raise LadderError(f"{name}: this is {f.party}'s archive; a claim comes with the "
                           f"claimant's own archive ({claimant})")
+    if f.outcome is not None and f.unrevealed:
+        # a sealed game over on the board: the result stands only with both final reveals
+        # (docs/sealed.md); the opponent owes its own once the claimant's is in
+        if claimant in f.unrevealed:
+            raise LadderError(f"{name}: {claimant}'s own final reveal is not in the archive: "
+                              "send it first (pbem receive writes it when the game ends)")
+        return opponent
+    if f.outcome is not None:
+        raise LadderError(f"{name}: the game is over; submit it with 'pbem ladder submit'")
     if f.kind == "hosted-player":
         # A hosted player sees the opponent's decision in its latest view, or has answered
         # that view and waits for the next (sent once it must decide again): either way the
@@ -66,7 +75,7 @@ def make_claim(archive: str | Path, key: Any, sent: str, claimed: str | None = N
     does not show an unanswered file or the deadline has not passed."""
     from pbem.ladder.statements import check_date
 
-    a = audit_submission(archive, require_over=False)
+    a = audit_submission(archive, require_over=False, unrevealed=True)
     f = a.facts
     mine = public_raw(key.public_key())
     claimant = next((s for s in f.sides if f.pubs[s] == mine), None)
@@ -103,7 +112,7 @@ def file_claim(conn: sqlite3.Connection, claim_path: str | Path, archive: str | 
     name = st.name
     if not isinstance(c, ForfeitClaim):
         raise LadderError(f"{name}: not a forfeit claim")
-    a = audit_submission(archive, require_over=False)
+    a = audit_submission(archive, require_over=False, unrevealed=True)
     f = a.facts
     if (c.game_id, c.genesis) != (f.game_id, f.genesis):
         raise LadderError(f"{name}: the claim is about game {c.game_id}, the archive holds "
@@ -152,10 +161,12 @@ def file_claim(conn: sqlite3.Connection, claim_path: str | Path, archive: str | 
              c.sent, c.claimed, f.reply_days, now(), st.text))
         claim_id = int(cur.lastrowid)  # type: ignore[arg-type]
     who, other = players[c.claimant]["name"], players[c.opponent]["name"]
+    owed = (f" (the game is over on the board; {c.opponent} owes its final reveal, without "
+            "which the result does not stand)" if f.unrevealed else "")
     notice = (f"Forfeit claim #{claim_id} in game {f.game_id} ({f.title}, {f.scenario}):\n"
               f"{who} ({c.claimant}) states that {other} ({c.opponent}) has not answered file "
               f"{c.last_seq}, sent {c.sent}, within the {f.reply_days} days the game's policy "
-              f"allows.\nIf you did answer, send the ladder director the file you signed after "
+              f"allows{owed}.\nIf you did answer, send the ladder director the file you signed after "
               f"file {c.last_seq}\n(the director runs: pbem ladder rebut LADDER {claim_id} "
               f"FILE). Otherwise the director may confirm the forfeit: a loss.\n")
     return Filed(id=claim_id, game_id=f.game_id, claimant=who, opponent=other, notice=notice)

@@ -124,12 +124,28 @@ def verify_archive(root: str | Path, extra: list[str] | None = None, *,
     if s.unresolved():
         audit.summary.append(f"File {s.unresolved()[0]} awaits resolution by the receiver.")
     o = s.game.outcome(s.state)
-    if o is not None:
+    unsettled = _unrevealed(s) if o is not None else []
+    if unsettled:
+        # the board's result rests on hidden moves only the missing reveal lets anyone check
+        audit.summary.append(f"Result on the board: {o.winner + ' wins' if o.winner else 'draw'} "
+                             f"({o.reason}); not final: the final reveal of "
+                             f"{' and '.join(unsettled)} is missing, and a missing final reveal "
+                             "is a forfeit under the genesis policy.")
+    elif o is not None:
         audit.summary.append(f"Final result: {o.winner + ' wins' if o.winner else 'draw'} "
                              f"({o.reason}).")
     else:
         audit.summary.append("The game is not over.")
     return audit
+
+
+def _unrevealed(s: Any) -> list[str]:
+    """The sides of a sealed game whose final reveal is not in the archive (none otherwise)."""
+    if s.genesis.mode != "sealed":
+        return []
+    from pbem.protocol.sealing import missing_final_reveals
+
+    return missing_final_reveals(s)
 
 
 def _check_files_dir(archive: Archive, audit: Audit) -> int:

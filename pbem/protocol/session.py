@@ -12,7 +12,7 @@ from typing import Any
 import msgspec
 
 from pbem.core.dice import file_key
-from pbem.core.errors import ArchiveError, FileRejected, PbemError
+from pbem.core.errors import ArchiveError, FileRejected, IllegalFile, PbemError
 from pbem.core.game import Event, Game
 from pbem.core import dicesecret
 from pbem.core.dicesecret import OwnOnions
@@ -207,6 +207,8 @@ class Session:
                                        f"{t.sender}{why}")
             if wait_for_dice and self.shares_of(seq, "all") is None:
                 break
+            if self.facts is not None and t.final is msgspec.UNSET:
+                self._check_committed(t, f.name)
             dice = self.dice_for(seq)
             try:
                 res = resolve(self.game, self.state, t, dice=dice, name=f.name,
@@ -252,6 +254,22 @@ class Session:
             self.log.append(entry)
             new.append(entry)
         return new
+
+    def _check_committed(self, t: Turn, name: str) -> None:
+        """Sealed: before a file of its sender is resolved, every fact of the sender that the
+        state knows exists (a game's `required_facts`: a block slot on the map) must be
+        committed, by an earlier file or by this one; else the sender could choose the value
+        when the rules open it (a signed proof: the file leaves it out)."""
+        required = getattr(self.game, "required_facts", None)
+        if required is None:
+            return
+        book = self.facts.books[t.sender]
+        missing = sorted(f for f in required(self.state, t.sender) if book.version(f) < 0)
+        if missing:
+            why = (f"{t.sender} never committed {', '.join(missing[:3])}"
+                   f"{' ...' if len(missing) > 3 else ''}, which the game holds")
+            raise IllegalFile(f"{name}: {why} [PBEM-SEALED]", order=0, reason=why,
+                              rule="PBEM-SEALED")
 
     def state_hash(self) -> str:
         """Hash of the current state (sealed mode: of its public part)."""

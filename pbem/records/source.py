@@ -125,9 +125,22 @@ class Verified:
             return "not started: the genesis is not complete"
         o = self.outcome
         if o is not None:
-            return f"{o.winner + ' wins' if o.winner else 'draw'} ({o.reason})"
+            board = f"{o.winner + ' wins' if o.winner else 'draw'} ({o.reason})"
+            missing = self._unrevealed()
+            if missing:
+                return (f"{board} on the board, not final: the final reveal of "
+                        f"{' and '.join(missing)} is missing")
+            return board
         what = "turn files" if self.session is not None else "files viewed"
         return f"not over: {self.files} {what}, game turn {self.turn}"
+
+    def _unrevealed(self) -> list[str]:
+        """The sides of a sealed game whose final reveal is not in this archive."""
+        if self.session is None or self.genesis.mode != "sealed":
+            return []
+        from pbem.protocol.sealing import missing_final_reveals
+
+        return missing_final_reveals(self.session)
 
     def fingerprints(self) -> dict[str, str]:
         return {p: fingerprint(k) for p, k in sorted(self.genesis.pubs.items())}

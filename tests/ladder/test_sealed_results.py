@@ -61,3 +61,40 @@ def test_a_sealed_archive_without_the_other_final_reveal_is_refused(tmp_path, se
     assert len(lines) == 1 and "a sealed game counts only with both final reveals" in lines[0]
     assert f"{late}'s is not in this archive" in lines[0] and str(copy) in lines[0], r.output
     assert db.read_bytes() == before
+
+
+def test_a_missing_final_reveal_is_claimed_as_a_forfeit(tmp_path, sealed_game):
+    """The side whose final reveal is in claims the other's missing one (a cheater who forced
+    the end with a hidden move only the reveal would check never sends it, docs/sealed.md):
+    `pbem verify` says the board's result is not final, the claim is signed and filed, the
+    missing reveal rebuts it, and a confirmed claim is a rated loss for the silent side."""
+    import datetime
+
+    db = _ladder(tmp_path, sealed_game)
+    last_name = sorted((sealed_game / "axis" / "files").glob("*.pbem"))[-1].name
+    late = last_name.rsplit("-", 1)[1].removesuffix(".pbem")      # who revealed last
+    owner = "allied" if late == "axis" else "axis"
+    copy = tmp_path / owner
+    shutil.copytree(sealed_game / owner, copy)
+    shutil.rmtree(copy / "cache", ignore_errors=True)
+    reveal = tmp_path / last_name
+    shutil.move(copy / "files" / last_name, reveal)
+    r = run("verify", copy)
+    assert r.exit_code == 0, r.output
+    assert "Final result:" not in r.output
+    assert f"not final: the final reveal of {late} is missing" in r.output, r.output
+    sent = (datetime.date.today() - datetime.timedelta(days=30)).isoformat()
+    claim = tmp_path / "claim.txt"
+    r = run("ladder", "claim", copy, "--key", sealed_game / "keys" / f"{owner}.key",
+            "--sent", sent, "--out", claim)
+    assert r.exit_code == 0, r.output
+    notice = tmp_path / "notice.txt"
+    r = run("ladder", "file-claim", db, claim, copy, "--notice", notice)
+    assert r.exit_code == 0 and "(pending)" in r.output, r.output
+    assert f"{late} owes its final reveal" in notice.read_text()
+    r = run("ladder", "rebut", db, "1", reveal)
+    assert r.exit_code == 0 and "rebutted" in r.output, r.output
+    r = run("ladder", "confirm", db, "1", "--note", "the reveal came but the director decides")
+    assert r.exit_code == 0, r.output
+    loser = "alice" if late == "allied" else "bob"
+    assert f"a loss for {loser}" in r.output, r.output

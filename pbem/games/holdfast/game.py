@@ -146,6 +146,10 @@ class HoldfastGame:
         """side's hidden facts: unit and strength of each of its block slots on the map."""
         return sealed.facts(state, side)
 
+    def required_facts(self, state: HoldfastState, side: str) -> set[str]:
+        """The names of side's facts that exist in any state (its block slots on the map)."""
+        return sealed.required_facts(state, side)
+
     def conceal(self, state: HoldfastState, side: str) -> HoldfastState:
         """side's knowledge state: the other side's blocks as stand-ins by slot."""
         return sealed.conceal(state, side)

@@ -48,7 +48,8 @@ from pbem.games.holdfast.supply import activation_supply, in_supply, net_for
 
 KNOWN = "known"      # where: an opened unit whose slot is not on the map yet (this file)
 _SLOT = re.compile(r"^\?(allied|axis)-([1-9][0-9]{0,4})$")
-MOVE_FAR = 999       # a projected move is not checked against MP (a hidden value)
+MOVE_FAR = 999       # a projected move's cost is not checked against MP (a hidden value);
+                     # its length is, against the longest move of any block (most_steps)
 
 
 class SeenPlace(msgspec.Struct, frozen=True, tag="seen-place"):
@@ -171,6 +172,18 @@ def facts(state: HoldfastState, side: str) -> dict[str, Any]:
             continue
         out[f"{side}-{n}.unit"] = uid
         out[f"{side}-{n}.sp"] = u.sp
+    return out
+
+
+def required_facts(state: HoldfastState, side: str) -> set[str]:
+    """The names of side's facts any state knows exist: the unit and strength of each of its
+    block slots on the map (a knowledge state holds them as stand-ins keyed by slot)."""
+    priv = state.private[side]
+    out: set[str] = set()
+    for uid, u in priv.units.items():
+        if u.where == "map":
+            n = slot_of(state, side, uid)
+            out |= {f"{side}-{n}.unit", f"{side}-{n}.sp"}
     return out
 
 
@@ -416,6 +429,7 @@ def apply_seen(state: HoldfastState, w: World, side: str, order: Any, ctx: Conte
                                rule="HF-5-b" if side == "allied" else "HF-5-c")
         if pub.rp[side] < order.rp:
             raise IllegalOrder(f"{order.rp} RP needed; {pub.rp[side]} RP left", rule="HF-6-d")
+        _check_price(state, w, side, order)
         if isinstance(order, SeenBuy):
             key = _on_map(state, side, order.slot)
             if not key.startswith(STANDIN_PREFIX):
@@ -428,6 +442,29 @@ def apply_seen(state: HoldfastState, w: World, side: str, order: Any, ctx: Conte
         _move(state, w, side, order, ctx)
     else:
         _attack(state, w, side, order, ctx)
+
+
+def _check_price(state: HoldfastState, w: World, side: str, o: SeenBuy | SeenRebuild) -> None:
+    """The RP a projected purchase states must be a price the rules can give (HF-6-e, HF-8.2-b):
+    for a block whose type is hidden, between the infantry and the armor price (public), for
+    one opened, its own; the final replay checks the real order."""
+    from pbem.games.holdfast.reinforcement import step_cost
+
+    pub = state.public
+    steps = o.steps if isinstance(o, SeenBuy) else 1
+    kind = "step" if isinstance(o, SeenBuy) else "unit"
+    if steps < 1:
+        raise IllegalOrder(f"a purchase of {steps} steps", rule="HF-6-e")
+    prices = sorted({steps * w.rp_cost(f"{kind}_{t}", side, pub.turn)
+                     for t in ("infantry", "armor")})
+    if isinstance(o, SeenBuy):
+        key = _on_map(state, side, o.slot)
+        if not key.startswith(STANDIN_PREFIX):
+            prices = [steps * step_cost(w, side, key, pub.turn, False)]
+    if o.rp not in prices:
+        raise IllegalOrder(f"{o.rp} RP is not a price of {steps} {kind}"
+                           f"{'s' if steps > 1 else ''} ({' or '.join(map(str, prices))} RP)",
+                           rule="HF-6-e")
 
 
 def _on_map(state: HoldfastState, side: str, slot: str) -> str:
@@ -461,6 +498,19 @@ def _place(state: HoldfastState, side: str, o: SeenPlace, ctx: Context) -> None:
         ctx.log(f"an {side} block appears in {o.hex}", hexes=(o.hex,))
 
 
+def most_steps(w: World, side: str, weather: str, strategic: bool) -> int:
+    """The most hexes any block of side may move in one activation, from public data: the
+    largest allowance of its types (in supply, with a leader) over the cheapest step (a road:
+    no hex costs less). A hidden move is checked against it on receipt; its real MP at the end."""
+    from pbem.games.holdfast.movement import allowance
+
+    mp = max((allowance(w, u, weather=weather, supplied=True, leader=True, strategic=strategic)
+              for u in w.units.values() if u.side == side and u.type != "support"), default=0)
+    cheapest = min([w.tables.road_mp, *(min(r.mp_infantry, r.mp_armor)
+                                        for r in w.tables.hex.values())])
+    return mp // max(cheapest, 1)
+
+
 def _move(state: HoldfastState, w: World, side: str, o: SeenMove, ctx: Context) -> None:
     pub = state.public
     key = _on_map(state, side, o.slot)
@@ -478,6 +528,11 @@ def _move(state: HoldfastState, w: World, side: str, o: SeenMove, ctx: Context) 
     if o.strategic and not supplied:
         raise IllegalOrder(f"{o.slot} is out of supply: no strategic movement", rule="HF-9.3-a")
     path = list(o.path[1:])
+    most = most_steps(w, side, pub.weather, o.strategic)
+    if len(path) > most:
+        raise IllegalOrder(f"{o.slot} moves {len(path)} hexes: no {side} block moves more than "
+                           f"{most} this turn{' strategically' if o.strategic else ''} (its "
+                           "type is hidden, the longest any may move is public)", rule="HF-9.1-b")
     check_path(state, w, side, key, path, MOVE_FAR, o.strategic)
     if supplied:
         in_supply(state, w, side, key, claim=True)

@@ -81,9 +81,11 @@ def _finish_and_verify(t: Table) -> list[str]:
     return out
 
 
-def _too_far(t: Table, side: str) -> str | None:
-    """A move of one of side's blocks to a hex beyond its MP (reachable with 6 more)."""
+def _too_far(t: Table, side: str, public_bound: bool = True) -> str | None:
+    """A move of one of side's blocks to a hex beyond its MP (reachable with 6 more), no
+    longer than any block of side may move (public_bound: `sealed.most_steps`) or longer."""
     from pbem.games.holdfast.movement import allowance, reachable
+    from pbem.games.holdfast.sealed import most_steps
     from pbem.games.holdfast.supply import in_supply
 
     s = ops.open_session(t.dirs[side], key_path=t.key(side))
@@ -97,8 +99,10 @@ def _too_far(t: Table, side: str) -> str | None:
                        strategic=False, supplied=in_supply(st, W, side, uid))
         far = reachable(st, W, side, uid, mp + 6, False)
         near = reachable(st, W, side, uid, mp + 1, False)
+        most = most_steps(W, side, st.public.weather, False)
         for dest, path in sorted(far.items()):
-            if dest not in near:
+            steps = len(path) - 1 if path[0] == u.hex else len(path)
+            if dest not in near and (steps <= most) == public_bound:
                 return f"move {uid} {'-'.join(path)}"
     return None
 
@@ -124,6 +128,82 @@ def test_a_hidden_move_beyond_the_rules_is_caught_by_the_final_replay(tmp_path, 
     cheat = f"{read_file(out).payload.seq:04d}-{side}.pbem"
     for output in _finish_and_verify(t):
         assert cheat in output and repr(line) in output and "HF-9.1-b" in output, output
+
+
+def test_a_hidden_move_longer_than_any_block_may_move_is_refused_on_receipt(tmp_path,
+                                                                           monkeypatch):
+    """The attack: a cheating processor lets a block move further than any block of its side
+    could (to reach a victory hex and end the game before anything is checked). Its MP is
+    hidden, but the longest move of any block is public (`sealed.most_steps`: the largest
+    allowance with a leader, over the cheapest step), so the receiver refuses the file: one
+    line naming it and the order, HF-9.1-b, exit status 3, its archive untouched."""
+    from pbem.games.holdfast import actions
+
+    t = _table(tmp_path, 11)
+    side = t.play_until(lambda s: _too_far(t, s, public_bound=False) is not None)
+    line = _too_far(t, side, public_bound=False)
+    orders = t.tmp / "cheat.txt"
+    orders.write_text(f"{line}\nend\n")
+    with monkeypatch.context() as m:                         # a cheating processor
+        m.setattr(actions, "allowance", lambda *a, **k: 99)
+        out = t.mail(f"turn-{side}-cheat")
+        t.ok("submit", str(t.dirs[side]), str(orders), "--key", t.key(side), "--out", out)
+    to = t.other(side)
+    before = snapshot(t.dirs[to])
+    r = t.run("receive", str(t.dirs[to]), out, "--key", t.key(to), "--out",
+              str(t.tmp / "mail" / "never.pbem"))
+    lines = r.output.strip().splitlines()
+    assert r.exit_code == 3 and len(lines) == 1, r.output
+    assert Path(out).name in lines[0] and "seen move" in lines[0] and "HF-9.1-b" in lines[0]
+    assert "no " + side + " block moves more than" in lines[0], lines[0]
+    assert snapshot(t.dirs[to]) == before and not (t.tmp / "mail" / "never.pbem").exists()
+
+
+def _buyable(t: Table, side: str) -> str | None:
+    """A block of side that may buy a step now."""
+    from pbem.core.errors import IllegalOrder
+    from pbem.games.holdfast.reinforcement import check_buy
+
+    s = ops.open_session(t.dirs[side], key_path=t.key(side))
+    st = s.state
+    if st.public.phase != "turn" or st.public.active != side:
+        return None
+    for uid, u in sorted(st.private[side].units.items()):
+        try:
+            if u.where == "map" and check_buy(st, W, side, uid, 1) > 0:
+                return uid
+        except IllegalOrder:
+            continue
+    return None
+
+
+def test_a_purchase_at_a_price_the_rules_never_give_is_refused_on_receipt(tmp_path,
+                                                                         monkeypatch):
+    """The attack: a cheating processor buys a step for 0 RP (`seen buy ?axis-N 1 rp 0`), so
+    that its side keeps RP. The block's type is hidden but every price is public (HF-6-e), so
+    the receiver refuses the file: one line naming it, exit status 3, archive untouched."""
+    from pbem.games.holdfast import reinforcement
+
+    t = _table(tmp_path, 3)
+    side = t.play_until(lambda s: _buyable(t, s) is not None)
+    unit = _buyable(t, side)
+    orders = t.tmp / "cheat.txt"
+    orders.write_text(f"buy {unit} 1\nend\n")
+    with monkeypatch.context() as m:                         # a cheating processor
+        m.setattr(reinforcement, "step_cost", lambda *a, **k: 0)
+        out = t.mail(f"turn-{side}-cheat")
+        t.ok("submit", str(t.dirs[side]), str(orders), "--key", t.key(side), "--out", out)
+    assert any(o.startswith("seen buy ") and o.endswith(" rp 0")
+               for o in read_file(out).payload.orders)
+    to = t.other(side)
+    before = snapshot(t.dirs[to])
+    r = t.run("receive", str(t.dirs[to]), out, "--key", t.key(to), "--out",
+              str(t.tmp / "mail" / "never.pbem"))
+    lines = r.output.strip().splitlines()
+    assert r.exit_code == 3 and len(lines) == 1, r.output
+    assert Path(out).name in lines[0] and "0 RP is not a price of 1 step" in lines[0]
+    assert "HF-6-e" in lines[0], lines[0]
+    assert snapshot(t.dirs[to]) == before and not (t.tmp / "mail" / "never.pbem").exists()
 
 
 def test_a_strength_misstated_in_a_commitment_is_caught_by_the_final_replay(tmp_path,
@@ -237,3 +317,52 @@ def test_a_guard_on_a_hidden_unit_or_around_an_attack_is_refused_in_one_line(tmp
         assert r.exit_code != 0 and words in r.output, r.output
         assert len(r.output.strip().splitlines()) == 1, r.output
         assert snapshot(t.dirs[side]) == before
+
+
+def test_a_block_placed_without_its_commitments_is_refused_on_receipt(tmp_path, monkeypatch):
+    """The attack: a cheating processor places a block and never commits its unit and
+    strength, to choose them when the rules open them. Facts made after a file's first die are
+    committed by its sender's next file, so the receiver holds the sender's next file to it:
+    every block slot of the sender on the map must be committed before that file is resolved.
+    The file is refused in one line naming it, exit status 3 (the signed file proves it),
+    PBEM-SEALED, the receiver's archive untouched. (A value chosen when it is first opened is
+    caught by the final replay, which compares it with the real orders.)"""
+    from pbem.protocol import session as session_mod
+
+    t = _table(tmp_path, 5)
+    t.deliver()
+    side = t.mover()
+    assert side is not None
+    honest = GAME.facts
+    hidden = f"{side}-1."
+
+    def lying(state, who):
+        return {k: v for k, v in honest(state, who).items()
+                if who != side or not k.startswith(hidden)}
+
+    to = t.other(side)
+    for n in range(40):
+        if t.mover() == side:
+            with monkeypatch.context() as m:          # the cheating processor
+                m.setattr(GAME, "facts", lying)
+                m.setattr(session_mod.Session, "_check_committed", lambda *a: None, raising=False)
+                out = t.play_one()
+            turn = read_file(out).payload
+            assert not any(c.fact.startswith(hidden) for c in turn.commits or [])
+            if n:
+                break
+        else:
+            t.play_one()
+        t.deliver()
+    else:
+        raise AssertionError(f"{side} never sent a second file")
+    path, dest = t.inbox.pop(0)
+    assert dest == to
+    before = snapshot(t.dirs[to])
+    r = t.run("receive", str(t.dirs[to]), path, "--key", t.key(to), "--out",
+              str(t.tmp / "mail" / "never.pbem"))
+    lines = r.output.strip().splitlines()
+    assert r.exit_code == 3 and len(lines) == 1, r.output
+    assert Path(path).name in lines[0] and f"{side} never committed {hidden}sp" in lines[0]
+    assert "[PBEM-SEALED]" in lines[0], lines[0]
+    assert snapshot(t.dirs[to]) == before and not (t.tmp / "mail" / "never.pbem").exists()
