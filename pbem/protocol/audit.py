@@ -118,6 +118,10 @@ def verify_archive(root: str | Path, extra: list[str] | None = None, *,
     audit.summary.append(f"Genesis and {s.ledger.tip_seq} files verified (signatures, chain, "
                          f"dice reveals); {s.resolved} files replayed; {len(rolls)} dice "
                          "recomputed and matched.")
+    if getattr(s, "unknown_own", 0):
+        audit.summary.append(f"Not audited without {s.party}'s key: {s.unknown_own} of its own "
+                             "private dice and events (left out of the counts below; "
+                             "`--key KEY` or the final reveals open them).")
     d6 = Counter(r.value for r in rolls if r.sides == 6)
     if d6:
         audit.summary.append("d6 results: " + "  ".join(f"{k}:{d6[k]}" for k in range(1, 7)))

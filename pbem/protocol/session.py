@@ -64,6 +64,7 @@ class Session:
         # sealed, without the key: the file whose own private dice were stood in for (from
         # there on the replay cannot follow this side's own hidden outcomes)
         self.own_standin: int | None = None
+        self.unknown_own = 0       # own private dice and events left out of the log for it
         if self.sealed:
             self.private = read_private(archive.root)
         self.resolved = 0
@@ -220,9 +221,17 @@ class Session:
                 self.own_standin = seq
             rolled = bool(res.results.rolls)
             logged = res.results.rolls
+            events = res.events
             if self.sealed:   # results publish the rolls both sides compute: the public ones
                 logged = [r for r in logged if r.visible_to in ("all", self.party)]
                 res.results.rolls = [r for r in logged if r.visible_to == "all"]
+                if dice.stands_in(self.party):
+                    # without the key this side's own private dice are stand-ins: neither they
+                    # nor the events only this side sees (which they decide) are known here
+                    kept = [r for r in logged if r.visible_to == "all"]
+                    own = [e for e in events if e.visible_to == self.party]
+                    self.unknown_own += len(logged) - len(kept) + len(own)
+                    logged, events = kept, [e for e in events if e.visible_to != self.party]
             if seq < self.ledger.tip_seq:
                 nxt = self.ledger.files[seq]
                 claimed = nxt.payload.results  # type: ignore[union-attr]
@@ -249,7 +258,7 @@ class Session:
             self.resolved = seq
             self.results[seq] = res.results
             entry = FileLog(seq=seq, sender=t.sender, file_name=f.name, file_hash=f.hash,
-                            events=res.events, rolls=logged,
+                            events=events, rolls=logged,
                             skipped=res.results.skipped)
             self.log.append(entry)
             new.append(entry)

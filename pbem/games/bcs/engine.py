@@ -238,6 +238,10 @@ class BcsEngine:
         """side's hidden facts (in a knowledge state of the other side, those opened)."""
         return sealed.facts(state, side)
 
+    def required_facts(self, state: BcsState, side: str) -> set[str]:
+        """The names of side's facts that exist in any state (its units' steps, by slot)."""
+        return sealed.required_facts(state, side)
+
     def conceal(self, state: BcsState, side: str) -> BcsState:
         """side's knowledge state: the other side's hidden facts as stand-ins."""
         return sealed.conceal(state, side)

@@ -134,6 +134,17 @@ def _hidden_id(state: BcsState, p: Piece, tops: dict[str, str]) -> bool:
     return tops.get(p.hex) != p.id
 
 
+def required_facts(state: BcsState, side: str) -> set[str]:
+    """The names of side's facts any state knows exist: the steps of each of its combat units
+    on the map, by slot (a knowledge state holds the hidden ones as stand-ins)."""
+    out: set[str] = set()
+    for pid, n in state.slots.get(side, {}).items():
+        p = state.pieces.get(pid)
+        if p is not None and p.status == "map" and p.kind == "unit":
+            out.add(f"{slot_name(side, n)}.steps")
+    return out
+
+
 def facts(state: BcsState, side: str) -> dict[str, Any]:
     """side's hidden facts (the module docstring lists them); in a knowledge state of the other
     side, only those opened there."""

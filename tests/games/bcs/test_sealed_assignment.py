@@ -444,3 +444,33 @@ def test_BCS_2_1_1c_the_first_turns_phase_through_the_commands(tmp_path):
         assert t.status(side)["turn"] == 1
     mine = [p.name for p in (t.dirs["allied"] / "files").glob("*-axis.pbem")]
     assert "0002-axis.pbem" in mine
+
+
+def test_own_private_dice_are_not_shown_as_known_without_the_key(tmp_path):
+    """A sealed archive read without its side's key (`pbem log`, `pbem stats`, `pbem verify`)
+    cannot compute that side's own private dice (Air Points, BbF 1.1d): they were shown as
+    stand-in values (a die of 1, 'Air Points: 0') and counted as audited. They are left out,
+    and each command says how many; with the key `pbem verify` audits them."""
+    from fixtures.table import Table
+
+    t = Table(tmp_path, game="bcs", scenario="5.2", mode="sealed", sides=("allied", "axis"),
+              options=tuple(f"{k}={v}" for k, v in OPTIONS.items()))
+    for _ in range(6):
+        t.deliver()
+        t.play_one()
+    t.deliver()
+    side = "allied"
+    log = t.ok("log", str(t.dirs[side])).output
+    assert f"Air Points: {side} [{side} only]" not in log
+    assert f"Not shown: " in log and f"of {side}'s own private dice and events" in log
+    bare = t.ok("verify", str(t.dirs[side])).output
+    assert f"Not audited without {side}'s key" in bare
+    keyed = t.ok("verify", str(t.dirs[side]), "--key", t.key(side)).output
+    assert "Not audited" not in keyed
+
+    def count(out: str) -> int:
+        return int(out.split(" dice recomputed")[0].rsplit("; ", 1)[1])
+
+    assert count(keyed) > count(bare)
+    stats = t.ok("stats", str(t.dirs[side])).output
+    assert f"Air Points: {side}" not in stats
