@@ -396,6 +396,7 @@ def _receive_turn(archive: Archive, f: SignedFile, key: Any, out: str | None,
         except _NothingToDo:
             pass                                # the ordinary 'stale' error below
     s = load(archive.root, key=key, use_cache=True, genesis_read=genesis_read)
+    standing_queue.check_queue(archive, s.game)       # before anything is stored
     try:
         new_logs = s.add(f)
     except IllegalFile as e:
@@ -708,6 +709,7 @@ def submit_orders(root: str | Path, orders_path: str, *, key_path: str, out: str
         if s.party not in expected or s.party not in s.pending_sides:
             raise PbemError(f"{root}: you have no decision to make now; file {seq} must come "
                             f"from {', '.join(sorted(expected)) or 'nobody'}")
+        standing_queue.check_queue(archive, s.game)
         numbered = read_lines(orders_path)
         if opening and not numbered:
             numbered = [(1, "pass")]      # the file opens the private draws and may say no more

@@ -30,6 +30,21 @@ def queued(archive: Archive) -> list[str]:
     return [ln for ln in p.read_text(encoding="utf-8").splitlines() if ln.strip()]
 
 
+def check_queue(archive: Archive, game: object) -> None:
+    """PbemError naming the queue file and line if a queued line is not a standing order of
+    this game (the queue is pbem's own file, but a hand edit must not fail halfway through a
+    command that has already stored something)."""
+    for n, line in enumerate(queued(archive), 1):
+        try:
+            order = parse_line(game, line)
+        except OrderSyntaxError as e:
+            raise PbemError(f"{queue_path(archive)}: line {n}: {printable(line)!r}: "
+                            f"{e.reason}") from None
+        if not isinstance(order, StandingOrder):
+            raise PbemError(f"{queue_path(archive)}: line {n}: {printable(line)!r} is not a "
+                            "standing order")
+
+
 def clear(archive: Archive) -> None:
     """Empty the queue once its lines ride in a signed file."""
     p = queue_path(archive)

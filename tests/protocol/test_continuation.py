@@ -384,6 +384,34 @@ def test_standing_orders_ride_in_an_automatic_reply(tmp_path):
         t.ok("verify", str(t.dirs[side]))
 
 
+def test_a_hand_edited_queue_line_is_refused_before_anything_is_stored(tmp_path):
+    """A line of queue/standing.txt that is not a standing order (the queue is pbem's own file;
+    a hand edit) fails receive and submit in one line naming the queue file and the line,
+    before the received file is stored: the archive is untouched."""
+    t = Table(tmp_path, game="patrol")
+    t.deliver()
+    _submit(t, "red", ["standing watch hold", "standing alert no", "move r1 A2.03"])
+    t.deliver()
+    _submit(t, "blue", ["standing watch hold", "standing alert no", "watch hold", "alert no"])
+    t.deliver()
+    _submit(t, "red", ["shoot"])                 # rolls; red decides again: blue owes a reply
+    queue = t.dirs["blue"] / "queue" / "standing.txt"
+    queue.parent.mkdir(exist_ok=True)
+    queue.write_text("standing watch fire\nstanding foo bar\n")
+    before = snapshot(t.dirs["blue"])
+    path, _ = t.inbox.pop()
+    r = t.run("receive", str(t.dirs["blue"]), path, "--key", t.key("blue"), "--out",
+              str(tmp_path / "reply.pbem"))
+    lines = r.output.strip().splitlines()
+    assert r.exit_code == 1 and len(lines) == 1, r.output
+    assert str(queue) in lines[0] and "line 2" in lines[0] and "'standing foo bar'" in lines[0]
+    assert snapshot(t.dirs["blue"]) == before and not (tmp_path / "reply.pbem").exists()
+    queue.write_text("standing watch fire\n")
+    t.ok("receive", str(t.dirs["blue"]), path, "--key", t.key("blue"), "--out",
+         str(tmp_path / "reply.pbem"))
+    assert read_file(tmp_path / "reply.pbem").payload.orders == ["standing watch fire"]
+
+
 def test_nothing_is_signed_by_mistake(tmp_path):
     """Issue 11 item 6: an empty orders file, or one that stops while the side still decides
     (nothing rolled, nothing waiting: a forgotten 'end'), is refused by check and submit with
