@@ -397,6 +397,8 @@ def _receive_turn(archive: Archive, f: SignedFile, key: Any, out: str | None,
             pass                                # the ordinary 'stale' error below
     s = load(archive.root, key=key, use_cache=True, genesis_read=genesis_read)
     standing_queue.check_queue(archive, s.game)       # before anything is stored
+    if s.genesis.mode == "hosted" and s.party == HOST:
+        _check_outbox(s, t, Path(out) if out else archive.outbox)
     try:
         new_logs = s.add(f)
     except IllegalFile as e:
@@ -418,6 +420,25 @@ def _receive_turn(archive: Archive, f: SignedFile, key: Any, out: str | None,
     return result
 
 
+def _check_outbox(s: Session, t: Turn, outdir: Path) -> None:
+    """PbemError, before anything is stored, if the folder the views go to holds a view file of
+    another game under a name this receive may write: view names carry no game id, so a
+    referee's outbox shared by several games could hold another game's unsent view there."""
+    n = t.seq + 1 if t.seq % 2 == 1 else t.seq          # the chain's tip once the record is in
+    for side in s.game.sides:
+        target = outdir / views.view_name(side, n)
+        if not target.is_file():
+            continue
+        try:
+            other = read_file(target).payload.game_id
+        except (PbemError, AttributeError):
+            other = None
+        if other != s.genesis.game_id:
+            raise PbemError(f"{target}: already holds another file (another game's view not "
+                            "sent yet?); pbem does not overwrite it: send it and move it "
+                            "away, or give each game its own --out folder")
+
+
 def _receive_again(archive: Archive, f: SignedFile, key: Any, out: str | None) -> Outcome:
     """A file already stored, delivered again while it is still the last file another party
     sent: repeat the steps after storing it from the archive as it was before it (every step
@@ -425,6 +446,8 @@ def _receive_again(archive: Archive, f: SignedFile, key: Any, out: str | None) -
     nothing was missing and no reply is owed."""
     t: Turn = f.payload  # type: ignore[assignment]
     s = load(archive.root, key=key, use_cache=True, upto=t.seq - 1)
+    if s.genesis.mode == "hosted" and s.party == HOST:
+        _check_outbox(s, t, Path(out) if out else archive.outbox)
     new_logs = s.add(f)
     result = Outcome(messages=[f"File {t.seq} from {t.sender} is already in the archive "
                                f"{_AGAIN}; completing what is missing."])

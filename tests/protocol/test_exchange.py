@@ -213,3 +213,41 @@ def test_hosted_game_proposed_by_a_player(tmp_path):
     for party in d.values():
         assert "OK" in t.ok("verify", str(party)).output
     assert json.loads(t.ok("status", str(d["red"]), "--json").output)["over"] is True
+
+
+def test_a_referee_outbox_shared_by_two_games_never_overwrites_a_view(tmp_path):
+    """View file names carry no game id: a referee who receives with one --out folder for two
+    games would overwrite the first game's unsent view with the second's. The second receive is
+    refused in one line naming the file, nothing stored; with the first view sent and moved
+    away it goes through."""
+    from fixtures.table import snapshot
+
+    shared = tmp_path / "outbox"
+    games = [Table(tmp_path / n, mode="hosted") for n in ("a", "b")]
+    files = []
+    for t in games:
+        t.deliver()
+        t.play_one()
+        path, to = t.inbox.pop()
+        assert to == "host"
+        files.append(path)
+    a, b = games
+    a.ok("receive", str(a.dirs["host"]), files[0], "--key", a.key("host"), "--out", str(shared))
+    views = sorted(shared.glob("view-*.pbem"))
+    assert views
+    first = {p.name: p.read_bytes() for p in views}
+    before = snapshot(b.dirs["host"])
+    r = b.run("receive", str(b.dirs["host"]), files[1], "--key", b.key("host"), "--out",
+              str(shared))
+    lines = r.output.strip().splitlines()
+    assert r.exit_code == 1 and len(lines) == 1, r.output
+    assert "already holds another file" in lines[0] and str(shared) in lines[0]
+    assert snapshot(b.dirs["host"]) == before
+    assert {p.name: p.read_bytes() for p in shared.glob("view-*.pbem")} == first
+    for p in views:                                   # sent, and moved away
+        p.rename(tmp_path / f"sent-{p.name}")
+    b.ok("receive", str(b.dirs["host"]), files[1], "--key", b.key("host"), "--out", str(shared))
+    assert sorted(p.name for p in shared.glob("view-*.pbem")) == sorted(first)
+    # the same receive run again (an interruption) writes the same views: no refusal
+    a.ok("receive", str(a.dirs["host"]), files[0], "--key", a.key("host"), "--out",
+         str(tmp_path / "again"))
