@@ -252,3 +252,26 @@ def test_a_proposal_waiting_for_its_acceptance_exports_too(tmp_path):
     r = run("replay", str(tmp_path / "red.pbemrec"), "--out", str(tmp_path / "r.html"))
     _one_error(r, "the game has not started")
     assert not (tmp_path / "r.html").exists()
+
+
+def test_a_sealed_game_in_progress_is_not_exported_to_a_record_nobody_could_read(tmp_path):
+    """A sealed side's real orders stay in its private/ folder until its final reveal, and a
+    record carries the signed files only: exported in progress it would not verify, replay or
+    import anywhere. `pbem export` refuses it in one line, writing nothing."""
+    from click.testing import CliRunner
+
+    from fixtures.table import Table
+    from pbem.cli import cli
+
+    t = Table(tmp_path / "g", game="holdfast", scenario="race-to-tunis", mode="sealed",
+              sides=("allied", "axis"))
+    for _ in range(3):
+        t.deliver()
+        t.play_one()
+    t.deliver()
+    out = tmp_path / "g.pbemrec"
+    r = CliRunner().invoke(cli, ["export", str(t.dirs["axis"]), "--out", str(out)])
+    lines = r.output.strip().splitlines()
+    assert r.exit_code == 1 and len(lines) == 1, r.output
+    assert "final reveal is in" in lines[0] and str(t.dirs["axis"]) in lines[0]
+    assert not out.exists()
