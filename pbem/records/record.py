@@ -239,9 +239,13 @@ def read_record_text(path: str | Path) -> str:
     p = Path(path)
     raw = read_limited(p, MAX_RECORD_BYTES, what="record", error=FileRejected)
     try:
-        return raw.decode("ascii")
+        text = raw.decode("ascii")
     except UnicodeDecodeError as e:
         raise FileRejected(f"{p.name}: not a pbem game record (byte {e.start} is not ASCII)") from None
+    # a record saved with Windows line ends: the same text (signatures cover the payloads,
+    # which are base64 on lines of their own); any other change is still refused
+    crlf = text.count("\r\n")
+    return text.replace("\r\n", "\n") if crlf and crlf == text.count("\n") else text
 
 
 def read_record(path: str | Path) -> Record:

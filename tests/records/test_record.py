@@ -188,7 +188,7 @@ def test_bad_records_get_one_line_errors_and_import_writes_nothing(dash_record, 
         "empty.pbemrec": b"",
         "latin.pbemrec": dash_record.replace(b"archive of", "archivé of".encode("latin-1"), 1),
         "cut.pbemrec": dash_record[: len(dash_record) // 2],
-        "crlf.pbemrec": dash_record.replace(b"\n", b"\r\n"),
+        "crlf.pbemrec": dash_record.replace(b"\n", b"\r\n", 3),      # some line ends only
         "notes.pbemrec": b"hello\n",
     }
     for name, data in cases.items():
@@ -275,3 +275,15 @@ def test_a_sealed_game_in_progress_is_not_exported_to_a_record_nobody_could_read
     assert r.exit_code == 1 and len(lines) == 1, r.output
     assert "final reveal is in" in lines[0] and str(t.dirs["axis"]) in lines[0]
     assert not out.exists()
+
+
+def test_a_record_saved_with_windows_line_ends_still_verifies(dash_record, tmp_path):
+    """Every line end turned into CR LF (a record saved on Windows) is the same record; a lone
+    CR LF among LF line ends is a change, refused."""
+    crlf = tmp_path / "win.pbemrec"
+    crlf.write_bytes(dash_record.replace(b"\n", b"\r\n"))
+    assert verify_record(crlf).ok
+    one = tmp_path / "one.pbemrec"
+    i = dash_record.index(b"\n")
+    one.write_bytes(dash_record[:i] + b"\r" + dash_record[i:])
+    assert not verify_record(one).ok
