@@ -83,7 +83,10 @@ def check(directory: str, orders: str, side: str | None = None, key: str | None 
             echo(p, err=True)
         sys.exit(EXIT_REFUSED)
     n = len(checked.lines)
-    echo(f"{orders}: {n} order{'s are' if n != 1 else ' is'} legal.")
+    later = len(set(checked.after_dice) | set(checked.waiting))
+    so_far = (f" as far as they can be checked now ({later} after dice or a wait: see below)"
+              if later else "")
+    echo(f"{orders}: {n} order{'s are' if n != 1 else ' is'} legal{so_far}.")
     for line in check_messages(checked) + checked.notes:
         echo(line)
 
