@@ -5,6 +5,8 @@ Every check is made before anything changes; IllegalOrder names the rule.
 
 from __future__ import annotations
 
+from math import gcd
+
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.games.bcs.board import (at, bdata, combat_count, enemy_in, entry_hexes, is_combat,
@@ -221,8 +223,14 @@ def _stack_in(state: BcsState, hex_id: str, moving: set[str]) -> int:
 
 
 def _mp(v: int) -> str:
+    """MP kept in twelfths (halving for Partial SNAFU and terrain thirds), as a player reads
+    them: '2', '2/3', '1 1/2'."""
     whole, rest = divmod(v, 12)
-    return str(whole) if not rest else (f"{whole} {rest}/12" if whole else f"{rest}/12")
+    if not rest:
+        return str(whole)
+    g = gcd(rest, 12)
+    frac = f"{rest // g}/{12 // g}"
+    return f"{whole} {frac}" if whole else frac
 
 
 def check_move(state: BcsState, side: str, units: list[str], path: list[str]) -> dict[str, Walk]:

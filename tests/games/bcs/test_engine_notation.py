@@ -173,3 +173,10 @@ def test_unknown_condition_names_the_forms():
 
     with pytest.raises(OrderSyntaxError, match="snafu pass"):
         parse_line(ENGINE, "if weather rain then end")
+
+
+def test_mp_in_refusals_read_as_a_player_writes_them():
+    """MP are kept in twelfths; a refusal shows them reduced ('2/3', not '8/12')."""
+    from pbem.games.bcs.movement import _mp
+
+    assert [_mp(v) for v in (0, 8, 6, 18, 24, 25)] == ["0", "2/3", "1/2", "1 1/2", "2", "2 1/12"]
