@@ -218,6 +218,18 @@ def _model_parts(game: Any, state: Any, view: str) -> tuple[ReportModel, list[Ma
     return models[0], units, markers, arrows, panels
 
 
+def _real_orders(s: Any, seq: int, sender: str) -> list[str] | None:
+    """Sealed: the real orders of a file (its payload holds what the other side saw), from its
+    sender's final reveal, or from this archive's private part for its own files; None if
+    neither holds them. Shown only to a view that may see the sender's orders."""
+    fin = s.facts.finals.get(sender)
+    if fin is not None:
+        return fin.orders.get(str(seq))
+    if sender == s.party:
+        return getattr(s, "private", {}).get(seq)
+    return None
+
+
 def _session_frames(v: Verified, view: str) -> Iterator[Frame]:
     s, game = v.session, v.game
     logs = {log.seq: log for log in s.log}
@@ -236,6 +248,8 @@ def _session_frames(v: Verified, view: str) -> Iterator[Frame]:
         log = logs.get(seq)
         orders = list(t.orders) if t is not None else []
         shown = orders if view in (FULL, sender) else (None if orders else [])
+        if shown and s.facts is not None:
+            shown = _real_orders(s, seq, sender) or shown
         notes = [] if resolved else [f"file {seq} awaits resolution by its receiver"]
         yield Frame(index=seq, seq=seq, sender=sender, file_name=f_name, file_hash=f_hash,
                     turn=model.turn, turn_label=model.turn_label, phase=model.phase,

@@ -287,3 +287,31 @@ def test_a_record_saved_with_windows_line_ends_still_verifies(dash_record, tmp_p
     i = dash_record.index(b"\n")
     one.write_bytes(dash_record[:i] + b"\r" + dash_record[i:])
     assert not verify_record(one).ok
+
+
+def test_a_sealed_players_log_shows_its_own_real_orders_and_never_the_others(tmp_path):
+    """A sealed file carries projections (`seen place ?axis-3 ...`); the player's own log of its
+    own archive shows its real orders for its own files (kept in its private part), and still
+    only a count for the other side's."""
+    from click.testing import CliRunner
+
+    from fixtures.table import Table
+    from pbem.cli import cli
+    from pbem.protocol.sealing import read_private
+
+    t = Table(tmp_path / "g", game="holdfast", scenario="race-to-tunis", mode="sealed",
+              sides=("allied", "axis"))
+    for _ in range(3):
+        t.deliver()
+        t.play_one()
+    t.deliver()
+    for side in t.sides:
+        log = CliRunner().invoke(cli, ["log", str(t.dirs[side])]).output
+        real = [ln for lines in read_private(t.dirs[side]).values() for ln in lines
+                if ln.startswith(("place ", "move "))]
+        assert real and all(ln in log for ln in real), log
+        other = [ln for lines in read_private(t.dirs[t.other(side)]).values() for ln in lines
+                 if ln.startswith(("place ", "move "))]
+        assert other and not any(ln in log for ln in other)
+        own = [part.split("\n\n")[0] for part in log.split(f" from {side} ")[1:]]
+        assert own and not any("seen " in part for part in own), own
