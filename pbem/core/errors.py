@@ -93,6 +93,18 @@ class ArchiveError(PbemError):
     """The archive folder is missing, locked, or inconsistent."""
 
 
+class WrongKey(ArchiveError):
+    """The key given is not the archive's party's key in this game."""
+
+    def __init__(self, message: str, *, party: str = "") -> None:
+        self.party = party
+        super().__init__(message)
+
+    def __reduce__(self) -> tuple:
+        """Pickled whole (the keyword)."""
+        return (_rebuild, (type(self), str(self), {"party": self.party}))
+
+
 class KeyFileError(PbemError):
     """A key file is missing, malformed, or the passphrase is wrong."""
 

@@ -114,11 +114,11 @@ class _Values:
         if k in given:
             v = given[k]
             if v not in spec.choices:
-                raise error(f"{where}: option {k}={v!r} is not one of {list(spec.choices)}")
+                raise error(f"{where}: option {k}={v!r} is not one of {', '.join(map(str, spec.choices))}")
         elif spec.required:
             how = f" ({self.ask.format(k=k)})" if self.ask else ""
             raise error(f"{where}: option {k} is required for {owner} (no default): "
-                        f"choose one of {list(spec.choices)}{how}")
+                        f"choose one of {', '.join(map(str, spec.choices))}{how}")
         else:
             v = spec.default
             if v not in spec.choices:

@@ -20,9 +20,10 @@ def render_report(root: str | Path, side: str, *, fmt: str = "text", turn: int |
     info = archive.info()
     game, genesis, _ = read_genesis(archive)
     if side not in game.sides:
-        raise PbemError(f"unknown side {side!r} (sides: {', '.join(game.sides)})")
+        raise PbemError(f"{root}: unknown side {side!r} (sides: {', '.join(game.sides)})")
     if info.party not in (HOST, side):
-        raise PbemError(f"this archive belongs to {info.party}: it shows only {info.party}'s "
+        raise PbemError(f"{root}: this archive belongs to {info.party}: it shows only "
+                        f"{info.party}'s "
                         "reports (the other side's would reveal its hidden units)")
     game_map = game.game_map(genesis.p.scenario)
     if genesis.mode == "hosted" and info.party != HOST:

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import datetime
 import os
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import msgspec
 
 from pbem.core import keys as keymod
-from pbem.core.errors import ArchiveError, FileRejected, IllegalFile, PbemError
+from pbem.core.errors import ArchiveError, FileRejected, IllegalFile, PbemError, WrongKey
 from pbem.core import dicesecret
 from pbem.core.dicesecret import OwnOnions
 from pbem.core.onion import DEFAULT_LENGTH
@@ -294,8 +295,25 @@ def join_game(proposal_path: str, *, key_path: str, root: str | Path, out: str) 
 
 
 # -- the exchange ----------------------------------------------------------------------------
+@contextmanager
+def _naming_key(key_path: str | None, root: str | Path) -> Iterator[None]:
+    """A wrong key's error names the key file (the archive only says whose key it needs)."""
+    try:
+        yield
+    except WrongKey as e:
+        if key_path is None or str(e).startswith(f"{key_path}: "):
+            raise
+        raise WrongKey(f"{key_path}: this key is not {e.party}'s key in the game of {root} "
+                       "(the archive belongs to that side)", party=e.party) from None
+
+
 def receive_file(root: str | Path, path: str, *, key_path: str, out: str | None = None) -> Outcome:
     """Verify and process a received file; write state caches, reports and any reply."""
+    with _naming_key(key_path, root):
+        return _receive_file(root, path, key_path=key_path, out=out)
+
+
+def _receive_file(root: str | Path, path: str, *, key_path: str, out: str | None) -> Outcome:
     archive = Archive(root)
     info = archive.info()
     f = read_file(path)
@@ -870,7 +888,8 @@ def open_session(root: str | Path, *, key_path: str | None = None,
     """Load an archive, with this party's key when given (needed to resolve received files);
     genesis_read: read_genesis of the archive, if the caller has just read it."""
     key = keymod.load_private(key_path) if key_path else None
-    return load(root, key=key, use_cache=True, genesis_read=genesis_read)
+    with _naming_key(key_path, root):
+        return load(root, key=key, use_cache=True, genesis_read=genesis_read)
 
 
 # -- status ----------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from typing import Any
 import msgspec
 
 from pbem.core.dice import file_key
-from pbem.core.errors import ArchiveError, FileRejected, IllegalFile, PbemError
+from pbem.core.errors import ArchiveError, FileRejected, IllegalFile, PbemError, WrongKey
 from pbem.core.game import Event, Game
 from pbem.core import dicesecret
 from pbem.core.dicesecret import OwnOnions
@@ -379,7 +379,8 @@ def load(root: str | Path, *, key: Any = None, strict: bool = True,
         from pbem.core.keys import public_raw
 
         if genesis.pubs.get(info.party) != public_raw(key.public_key()):
-            raise ArchiveError(f"{archive.root}: this key is not {info.party}'s key in this game")
+            raise WrongKey(f"{archive.root}: this key is not {info.party}'s key in this game",
+                           party=info.party)
         own = own_onion(archive, genesis, info.party, key)
     s = Session(archive, game, genesis, info.party, own, initial=False)
     s.key = key

@@ -77,6 +77,6 @@ def test_a_required_option_left_out_says_how_to_give_it(tmp_path, keys, how):
     assert r.exit_code != 0
     lines = r.output.strip().splitlines()
     assert lines == ["Error: options: option entry_blocking is required for bcs (no default): "
-                     "choose one of ['attack_from_off_map', 'five_hex_errata'] "
+                     "choose one of attack_from_off_map, five_hex_errata "
                      "(give it with --option entry_blocking=VALUE)"], r.output
     assert not out.exists() and not (tmp_path / "g").exists()

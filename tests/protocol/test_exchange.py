@@ -251,3 +251,22 @@ def test_a_referee_outbox_shared_by_two_games_never_overwrites_a_view(tmp_path):
     # the same receive run again (an interruption) writes the same views: no refusal
     a.ok("receive", str(a.dirs["host"]), files[0], "--key", a.key("host"), "--out",
          str(tmp_path / "again"))
+
+
+def test_a_wrong_key_and_a_wrong_side_name_the_file_at_fault(tmp_path):
+    """The wrong key names the key file (not only the archive); a report of a side the archive
+    may not show, or of no side, names the archive. One line each, exit status 1."""
+    t = Table(tmp_path)
+    t.deliver()
+    t.play_one()
+    path, to = t.inbox.pop()
+    wrong = t.key(t.other(to))
+    r = t.run("receive", str(t.dirs[to]), path, "--key", wrong, "--out", str(tmp_path / "x"))
+    lines = r.output.strip().splitlines()
+    assert r.exit_code == 1 and len(lines) == 1, r.output
+    assert lines[0].startswith(f"Error: {wrong}: this key is not {to}'s key"), lines[0]
+    for side, why in ((t.other(to), "this archive belongs to"), ("nobody", "unknown side")):
+        r = t.run("report", str(t.dirs[to]), "--side", side, "--out", str(tmp_path / "r.txt"))
+        lines = r.output.strip().splitlines()
+        assert r.exit_code == 1 and len(lines) == 1, r.output
+        assert lines[0].startswith(f"Error: {t.dirs[to]}: {why}"), lines[0]

@@ -245,7 +245,9 @@ def test_verify_with_the_side_s_own_key_and_only_that_key(tmp_path):
         bad.output
     # a one-file record holds no private part for the key to open: refused, not ignored
     record = tmp_path / "red.pbemrec"
-    t.ok("export", str(t.dirs["red"]), "--out", str(record))
+    r = t.run("export", str(t.dirs["red"]), "--out", str(record))   # not before the reveal
+    assert r.exit_code == 1 and not record.exists(), r.output
+    record.write_text("a record file\n")
     keyed = t.run("verify", str(record), "--key", t.key("red"))
     lines = keyed.output.strip().splitlines()
     assert keyed.exit_code == 1 and len(lines) == 1 and "a record holds signed files only" \

@@ -159,49 +159,35 @@ def test_a_hidden_move_longer_than_any_block_may_move_is_refused_on_receipt(tmp_
     assert snapshot(t.dirs[to]) == before and not (t.tmp / "mail" / "never.pbem").exists()
 
 
-def _buyable(t: Table, side: str) -> str | None:
-    """A block of side that may buy a step now."""
-    from pbem.core.errors import IllegalOrder
-    from pbem.games.holdfast.reinforcement import check_buy
-
-    s = ops.open_session(t.dirs[side], key_path=t.key(side))
-    st = s.state
-    if st.public.phase != "turn" or st.public.active != side:
-        return None
-    for uid, u in sorted(st.private[side].units.items()):
-        try:
-            if u.where == "map" and check_buy(st, W, side, uid, 1) > 0:
-                return uid
-        except IllegalOrder:
-            continue
-    return None
+def _turn_start(t: Table, side: str) -> bool:
+    """side is to play a player turn in which nothing is activated yet (it may still buy)."""
+    st = ops.open_session(t.dirs[side], key_path=t.key(side)).state
+    return st.public.phase == "turn" and st.public.active == side and st.public.step != "act"
 
 
-def test_a_purchase_at_a_price_the_rules_never_give_is_refused_on_receipt(tmp_path,
-                                                                         monkeypatch):
+def test_a_purchase_at_a_price_the_rules_never_give_is_refused_on_receipt(tmp_path):
     """The attack: a cheating processor buys a step for 0 RP (`seen buy ?axis-N 1 rp 0`), so
-    that its side keeps RP. The block's type is hidden but every price is public (HF-6-e), so
-    the receiver refuses the file: one line naming it, exit status 3, archive untouched."""
-    from pbem.games.holdfast import reinforcement
+    that its side keeps RP: its honest file, with that projection put first, signed again. The
+    block's type is hidden but every price is public (HF-6-e), so the receiver refuses the
+    file: one line naming it, exit status 3, its archive untouched."""
+    from fixtures.bcs_sealed import resign
 
     t = _table(tmp_path, 3)
-    side = t.play_until(lambda s: _buyable(t, s) is not None)
-    unit = _buyable(t, side)
-    orders = t.tmp / "cheat.txt"
-    orders.write_text(f"buy {unit} 1\nend\n")
-    with monkeypatch.context() as m:                         # a cheating processor
-        m.setattr(reinforcement, "step_cost", lambda *a, **k: 0)
-        out = t.mail(f"turn-{side}-cheat")
-        t.ok("submit", str(t.dirs[side]), str(orders), "--key", t.key(side), "--out", out)
-    assert any(o.startswith("seen buy ") and o.endswith(" rp 0")
-               for o in read_file(out).payload.orders)
+    side = t.play_until(lambda s: _turn_start(t, s))
+    orders = t.tmp / "end.txt"
+    orders.write_text("end\n")
+    honest = t.mail(f"turn-{side}")
+    t.ok("submit", str(t.dirs[side]), str(orders), "--key", t.key(side), "--out", honest)
+    turn = read_file(honest).payload
+    bad = resign(t, Path(honest), side, f"cheat-{Path(honest).name}",
+                 orders=[f"seen buy ?{side}-1 1 rp 0", *turn.orders])
     to = t.other(side)
     before = snapshot(t.dirs[to])
-    r = t.run("receive", str(t.dirs[to]), out, "--key", t.key(to), "--out",
+    r = t.run("receive", str(t.dirs[to]), str(bad), "--key", t.key(to), "--out",
               str(t.tmp / "mail" / "never.pbem"))
     lines = r.output.strip().splitlines()
     assert r.exit_code == 3 and len(lines) == 1, r.output
-    assert Path(out).name in lines[0] and "0 RP is not a price of 1 step" in lines[0]
+    assert bad.name in lines[0] and "0 RP is not a price of 1 step" in lines[0]
     assert "HF-6-e" in lines[0], lines[0]
     assert snapshot(t.dirs[to]) == before and not (t.tmp / "mail" / "never.pbem").exists()
 
