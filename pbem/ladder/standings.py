@@ -17,7 +17,8 @@ FIELDS = ["rank", "name", "fingerprint", "rating", "mu", "sigma", "games", "wins
 
 def standings(conn: sqlite3.Connection, scope: str = OVERALL, *, min_games: int = 0
               ) -> list[dict[str, Any]]:
-    """Players ranked by rating (then more games, then name), each a dict of FIELDS."""
+    """Players ranked by rating (then more games, then name), each a dict of FIELDS; equal
+    ratings share a rank, and players without a game in the scope come last with rank None."""
     mu0, sigma0, r0 = default_rating()
     rows = conn.execute(
         "SELECT p.id, p.name, k.fingerprint, r.mu, r.sigma, r.rating, r.games, r.wins, "
@@ -34,9 +35,19 @@ def standings(conn: sqlite3.Connection, scope: str = OVERALL, *, min_games: int 
                     "sigma": round(r["sigma"] if games else sigma0, 3),
                     "games": games, "wins": r["wins"] or 0, "losses": r["losses"] or 0,
                     "draws": r["draws"] or 0, "_exact": r["rating"] if games else r0})
-    out.sort(key=lambda d: (-d["_exact"], -d["games"], d["name"].casefold(), d["id"]))
+    # players without a game come last, unranked; equal ratings share a rank (1, 2, 2, 4)
+    out.sort(key=lambda d: (d["games"] == 0, -d["_exact"], -d["games"], d["name"].casefold(),
+                            d["id"]))
+    prev = None
     for i, d in enumerate(out, 1):
-        d["rank"] = i
+        if d["games"] == 0:
+            d["rank"] = None
+        elif prev is not None and d["_exact"] == prev["_exact"]:
+            d["rank"] = prev["rank"]
+        else:
+            d["rank"] = i
+        prev = d
+    for d in out:
         del d["_exact"]
     return out
 
@@ -67,7 +78,7 @@ def _csv_safe(v: Any) -> Any:
 def as_text(rows: list[dict[str, Any]], title: str = "") -> str:
     """The standings as an aligned text table."""
     head = ["#", "player", "fingerprint", "rating", "games", "W", "L", "D"]
-    body = [[str(d["rank"]), d["name"], d["fingerprint"], f"{d['rating']:.2f}", str(d["games"]),
+    body = [[str(d["rank"] or "-"), d["name"], d["fingerprint"], f"{d['rating']:.2f}", str(d["games"]),
              str(d["wins"]), str(d["losses"]), str(d["draws"])] for d in rows]
     widths = [max(len(r[i]) for r in [head, *body]) for i in range(len(head))]
     right = {0, 3, 4, 5, 6, 7}

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from ladder.helpers import ok, refused, synthetic_game, synthetic_ladder
-from pbem.ladder.standings import as_csv, standings
+from pbem.ladder.standings import as_csv, as_text, standings
 
 
 def test_json_csv_and_text_agree(full_ladder: Path) -> None:
@@ -17,7 +17,10 @@ def test_json_csv_and_text_agree(full_ladder: Path) -> None:
     for r in rows:
         assert {"name", "fingerprint", "rating", "games", "wins", "losses", "draws"} <= set(r)
         assert r["wins"] + r["losses"] + r["draws"] == r["games"]
-    assert [r["rank"] for r in rows] == list(range(1, 9))
+    # competition ranking: equal ratings share a rank, the next rank counts them all
+    assert rows[0]["rank"] == 1
+    for i, (a, b) in enumerate(zip(rows, rows[1:]), 2):
+        assert b["rank"] == (a["rank"] if b["rating"] == a["rating"] else i), rows
     table = list(csv.DictReader(io.StringIO(ok("ladder", "standings", full_ladder, "--format",
                                                "csv").output)))
     assert [t["name"] for t in table] == [r["name"] for r in rows]
@@ -60,3 +63,23 @@ def test_listings(full_ladder: Path) -> None:
     assert "No conflicts." in ok("ladder", "conflicts", full_ladder).output
     players = json.loads(ok("ladder", "players", full_ladder, "--format", "json").output)
     assert len(players) == 8
+
+
+def test_unrated_players_are_unranked_and_last_and_ties_share_a_rank(tmp_path: Path) -> None:
+    """A player without a game in the scope has no rank and comes after every rated one (a
+    rating of 0 above a player who lost would say he did better); two players with the same
+    rating share a rank; a game title nobody played ranks nobody."""
+    conn, (a, b, c, d) = synthetic_ladder(tmp_path / "l.ladder", 4)
+    synthetic_game(conn, 1, a, b, "draw")
+    synthetic_game(conn, 2, a, c, "win")
+    rows = standings(conn)
+    by = {r["id"]: r for r in rows}
+    assert by[c]["rating"] < 0 and by[d]["games"] == 0
+    assert by[d]["rank"] is None and rows[-1]["id"] == d
+    assert all(r["rank"] is not None for r in rows[:-1])
+    text = as_text(rows).splitlines()
+    assert text[-1].split()[0] == "-"
+    conn.execute("UPDATE ratings SET rating = 1.5, mu = 1, sigma = 1")    # all equal
+    ranks = {r["rank"] for r in standings(conn) if r["games"]}
+    assert ranks == {1}
+    assert all(r["rank"] is None for r in standings(conn, "kasserine"))
