@@ -372,6 +372,7 @@ def audit_submission(path: str | Path, *, require_over: bool = True,
             raise LadderError(f"{shown}: {facts.mode} games are not accepted by this ladder")
         if require_over and facts.outcome is None:
             raise LadderError(f"{shown}: the game is not over in this {what} (file "
-                              f"{facts.last_seq}; receive the last files first)")
+                              f"{facts.last_seq}): submit it once it has ended, after "
+                              "receiving its last files")
         data = zip_folder(copy, f"{facts.game_id}-{facts.party}")
     return Audited(path=shown, facts=facts, zip=data, digest=sha256_hex(data))
