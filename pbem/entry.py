@@ -151,9 +151,10 @@ def console() -> None:
 def end_now(code: int) -> None:
     """Exit with code once standard output and error are flushed, without the interpreter's
     teardown (every file a command writes is closed by then; it registers no exit handler)."""
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except (OSError, ValueError):    # a closed pipe: Python's own exit would say 120
-        code = code or 120
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:       # None when the shell closed it (pbem ... >&-)
+                stream.flush()
+        except (OSError, ValueError):    # a closed pipe: Python's own exit would say 120
+            code = code or 120
     os._exit(code)

@@ -18,6 +18,8 @@ from pbem.core.textsafe import one_line, printable
 def echo(message: Any = "", err: bool = False, nl: bool = True) -> None:
     """Print a line, every escape sequence and control character from files removed."""
     stream = sys.stderr if err else sys.stdout
+    if stream is None:                  # closed by the shell (pbem ... >&-): nothing to say
+        return
     stream.write(printable(str(message)) + ("\n" if nl else ""))
     stream.flush()
 
@@ -36,8 +38,12 @@ def error_line(e: Exception) -> tuple[str, int]:
     error (PbemError), a file the system refused (OSError), else a bug in pbem (docs/cli.md)."""
     if isinstance(e, PbemError):
         return one_line(str(e)), e.exit_code
+    if isinstance(e, BrokenPipeError):
+        return "standard output was closed before the command finished (broken pipe)", \
+            EXIT_REFUSED
     if isinstance(e, OSError):
-        return one_line(f"{e.filename or ''}: {e.strerror}"), EXIT_REFUSED
+        where = e.filename or "a file"
+        return one_line(f"{where}: {e.strerror or e}"), EXIT_REFUSED
     return one_line(f"internal error (a bug in pbem): {type(e).__name__}: {e}; {REPORT_BUGS} "
                     f"(set {DEBUG_ENV}=1 to see the traceback)"), EXIT_INTERNAL
 

@@ -260,3 +260,27 @@ def test_fast_selection_names_only_existing_tests():
         assert (root / path).exists(), n
         if test:
             assert f"def {test}(" in (root / path).read_text(), n
+
+
+def test_a_closed_or_broken_standard_output_is_no_traceback(tmp_path):
+    """`pbem verify DIR >&-` (standard output closed) and `pbem ... | head` with the reader
+    gone (a broken pipe): no traceback and no 'Error: : ...' without a name; a closed output
+    is not an error, a broken pipe is one line."""
+    t = Table(tmp_path, game="holdfast", scenario="race-to-tunis", mode="peer",
+              sides=("allied", "axis"))               # a game the installed pbem knows
+    t.deliver()
+    t.play_one()
+    t.deliver()
+    cmd = [sys.executable, "-m", "pbem", "verify", str(t.dirs["allied"])]
+    closed = subprocess.run(cmd, capture_output=False, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: os.close(1), timeout=120)
+    assert closed.returncode == EXIT_OK and "Traceback" not in closed.stderr, closed.stderr
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert p.stdout is not None and p.stderr is not None
+    p.stdout.close()                                       # the reader is gone
+    err = p.stderr.read()
+    p.wait(timeout=120)
+    assert "Traceback" not in err and "Error: :" not in err, err
+    if p.returncode != EXIT_OK:                            # the pipe broke before the end
+        assert err.strip().splitlines() == ["Error: standard output was closed before the "
+                                            "command finished (broken pipe)"], err
