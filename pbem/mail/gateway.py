@@ -277,6 +277,10 @@ class Gateway:
         if game is None:
             raise PbemError(f"{game_name}: no such game in {self.cfg.path} (or no archive yet)")
         f = read_file(path)
+        if type(f.payload).__name__ == "Proposal":
+            raise PbemError(f"{Path(path).name}: a proposal is sent by hand, as the first mail "
+                            "to each player (who answers it with 'pbem join'; a gateway files "
+                            "proposals as failed); the gateway sends the files after it")
         if addressbook.sender_party(f) != game.party:
             raise PbemError(f"{Path(path).name}: not a file of {game.party}, this archive's party")
         if game.party != HOST and getattr(f.payload, "game_id", game.game_id) != game.game_id:

@@ -144,3 +144,18 @@ def test_watch_stops_cleanly_on_sigterm(red):
     assert p.returncode == 0, out
     assert "watching" in out and "done " in out and out.rstrip().endswith("stopped")
     assert _count(md, "done") == 1 and not office.received    # red owes no reply yet
+
+
+def test_mail_send_says_a_proposal_goes_by_hand(tmp_path, smtp_server):
+    """A referee's (or a player's) own proposal: `mail send` refuses it in one line saying it
+    goes by hand (the players' gateways file proposals as failed), not 'not a file of host'."""
+    office, port, ca = smtp_server
+    t = Table(tmp_path, mode="hosted")
+    proposal = next((t.dirs["host"] / "files").glob("*proposal*.pbem"))
+    cfg = write_config(tmp_path / "host.toml", address=RED, key=t.key("host"),
+                       archives=tmp_path, maildir=tmp_path / "inbox", port=port, cafile=ca,
+                       games={"referee": {"red": RED, "blue": BLUE, "host": RED}})
+    r = t.run("mail", "send", "--config", str(cfg), "referee", str(proposal))
+    lines = r.output.strip().splitlines()
+    assert r.exit_code == 1 and len(lines) == 1, r.output
+    assert "a proposal is sent by hand" in lines[0] and not office.received
