@@ -297,15 +297,31 @@ class Gateway:
         return f"sent {Path(path).name} to {', '.join(to)}"
 
     def poll(self) -> int:
-        """One pass: send what is owed, process every inbox message, send again."""
-        self.flush()
+        """One pass: send what is owed, process every inbox message, send again. With the
+        mail server down, every message is still processed (its answers wait in the journal)
+        and the pass ends with one error saying how many mails wait."""
+        down: PbemError | None = None
+
+        def send() -> None:
+            nonlocal down
+            if down is not None:
+                return
+            try:
+                self.flush()
+            except PbemError as e:
+                down = e
+        send()
         n = 0
         for p in self.source.keys():
             games = addressbook.games(self.cfg)
             self.log(printable(self.handle(p, games)))
             n += 1
-            self.flush()
+            send()
         self.sender.close()
+        if down is not None:
+            waiting = self.journal.counts().get("unsent", 0)
+            raise PbemError(f"{one_line(str(down))}; {n} message(s) processed, {waiting} "
+                            "mail(s) wait in the journal for the next pass")
         return n
 
     def watch(self, stop: threading.Event) -> None:

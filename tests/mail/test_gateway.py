@@ -159,3 +159,29 @@ def test_mail_send_says_a_proposal_goes_by_hand(tmp_path, smtp_server):
     lines = r.output.strip().splitlines()
     assert r.exit_code == 1 and len(lines) == 1, r.output
     assert "a proposal is sent by hand" in lines[0] and not office.received
+
+
+def test_with_the_mail_server_down_a_poll_processes_every_message(tmp_path):
+    """SMTP unreachable: one pass still takes every message in the inbox (the answers wait in
+    the journal) and ends with one error saying how many were processed and how many mails
+    wait; before, the pass stopped after the first message."""
+    import socket
+
+    with socket.socket() as s:                  # a port where nothing listens
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    t = Table(tmp_path)
+    cfg = write_config(tmp_path / "red.toml", address=RED, key=t.key("red"), archives=tmp_path,
+                       maildir=tmp_path / "inbox", port=port, cafile=None,
+                       games={"red": {"red": RED, "blue": BLUE}})
+    t.ok("mail", "poll", "--config", str(cfg))        # creates the Maildir (nothing to send)
+    md = tmp_path / "inbox"
+    acc = Path(t.inbox[0][0]).read_text()
+    deliver(md, _msg("Hi!\n\n" + acc))
+    deliver(md, _msg("nothing here", msgid="<m2@blue.test>"))   # refused: answered by mail
+    r = t.run("mail", "poll", "--config", str(cfg))
+    lines = [ln for ln in r.output.strip().splitlines() if ln.startswith("Error:")]
+    assert r.exit_code == 1 and len(lines) == 1, r.output
+    assert "2 message(s) processed" in lines[0] and "wait in the journal" in lines[0], lines[0]
+    assert not list((md / "new").iterdir())
+    assert _count(md, "done") == 1 and _count(md, "failed") == 1
