@@ -157,7 +157,7 @@ class Verified:
         sides = list(self.game.sides)
         if self.player is not None:
             return [self.party]
-        if self.over:
+        if self.over and not self._unrevealed():
             return [FULL, *sides]
         return [self.party] if self.party in sides else sides
 
@@ -170,6 +170,8 @@ class Verified:
             return
         if view == FULL or view in self.game.sides:
             why = ("the game is not over" if not self.over
+                   else f"the final reveal of {' and '.join(self._unrevealed())} is missing"
+                   if self._unrevealed()
                    else f"a hosted player's archive holds only {self.party}'s view")
             raise PbemError(f"{self.record_name or self.root}: cannot show {view}: {why}; "
                             f"it may show {', '.join(self.views())}")

@@ -83,6 +83,11 @@ def test_a_missing_final_reveal_is_claimed_as_a_forfeit(tmp_path, sealed_game):
     assert r.exit_code == 0, r.output
     assert "Final result:" not in r.output
     assert f"not final: the final reveal of {late} is missing" in r.output, r.output
+    page = tmp_path / "replay.html"               # both sides in full need both reveals
+    r = run("replay", copy, "--out", page, "--view", "full")
+    assert r.exit_code == 1 and f"the final reveal of {late} is missing" in r.output, r.output
+    assert run("replay", copy, "--out", page).exit_code == 0
+    assert '"id":"full"' not in page.read_text()
     sent = (datetime.date.today() - datetime.timedelta(days=30)).isoformat()
     claim = tmp_path / "claim.txt"
     r = run("ladder", "claim", copy, "--key", sealed_game / "keys" / f"{owner}.key",
