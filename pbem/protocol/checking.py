@@ -159,11 +159,20 @@ def check_orders(game: Game, state: Any, side: str, numbered: list[tuple[int, st
     if side in pend and not explicit and not out.problems:
         d = next(d for d in game.pending(sim) if d.side == side)
         msg = (f"{name}: the orders end while you still have a decision to make ({d.prompt}): "
-               f"finish it (often with 'end'), or add a line '{PASS}' to send them as they are "
+               f"finish it ({_finishing(d)}), or add a line '{PASS}' to send them as they are "
                f"[PBEM-DECISION]")
         out.problems.append(msg)
         out.blocking.append(msg)
     return out
+
+
+def _finishing(d: Any) -> str:
+    """How a pending decision is usually finished, in the words of its choices when it has
+    them ('one of: second, done'), else the games' usual 'end'."""
+    if d.choices:
+        shown = ", ".join(d.choices[:6]) + (", ..." if len(d.choices) > 6 else "")
+        return f"one of: {shown}"
+    return "often with 'end'"
 
 
 def _no_search(parsed: list[tuple[int, str, Any]], start: int, why: str, out: Checked,

@@ -480,3 +480,14 @@ def test_an_own_line_refused_once_the_other_sides_held_orders_resume_names_the_o
     t.deliver()
     for side in t.sides:
         t.ok("verify", str(t.dirs[side]))
+
+
+def test_the_unfinished_decision_hint_names_the_decision_s_own_choices():
+    """'finish it (often with end)' was wrong for a decision whose answers are listed (BbF's
+    'second | done'): the hint names them."""
+    from pbem.core.game import Decision
+    from pbem.protocol.checking import _finishing
+
+    d = Decision(side="axis", kind="second", prompt="p", choices=("second", "done"))
+    assert _finishing(d) == "one of: second, done"
+    assert _finishing(Decision(side="axis", kind="turn", prompt="p")) == "often with 'end'"
