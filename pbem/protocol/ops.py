@@ -178,7 +178,8 @@ def _propose(game: Any, scenario: str, root: str | Path, *, proposer: str, key: 
     msg = [f"{archive.root} already holds this proposal {_RERUN}: the stored proposal is "
            f"written again to {out}."] if again else []
     msg += [f"Proposed a game of {game.title}, scenario {scenario}, {mode} mode; you are "
-            f"{proposer}. The game id is fixed once every party has accepted.",
+            f"{'the referee' if proposer == HOST else proposer}. The game id is fixed once "
+            "every party has accepted.",
             f"Key fingerprints: {fps} (compare them out of band).",
             f"Send {out} to your {'players' if mode == 'hosted' else 'opponent'}."]
     if mode == "peer":
@@ -287,7 +288,8 @@ def join_game(proposal_path: str, *, key_path: str, root: str | Path, out: str) 
     again = ([f"{archive.root} already holds your acceptance of this proposal {_RERUN}: it is "
               f"written again to {out}."] if stored is not None else [])
     return Outcome(messages=[*again, f"Joined {gid}: {game.title}, scenario {p.scenario}, "
-                             f"{p.mode} mode; you are {party}.",
+                             f"{p.mode} mode; you are "
+                             f"{'the referee' if party == HOST else party}.",
                              f"Proposer {p.proposer}'s key fingerprint: "
                              f"{keymod.fingerprint(genesis.pubs[p.proposer])} "
                              "(compare it with them out of band).",
