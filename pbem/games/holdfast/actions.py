@@ -11,7 +11,7 @@ from pbem.games.holdfast.movement import allowance, check_path
 from pbem.games.holdfast.orders import Allocate, Attack, Buy, End, Move, Order, Place, Rebuild
 from pbem.games.holdfast.sequence import (end_player_turn, roll_weather, setup_done,
                                           start_game_turn)
-from pbem.games.holdfast.state import HoldfastState, MoveSeen
+from pbem.games.holdfast.state import HoldfastState, MoveSeen, enemy
 from pbem.games.holdfast.supply import in_supply, net_for
 from pbem.games.holdfast.victory import check_axis_turn_end
 
@@ -132,9 +132,11 @@ def _move(state: HoldfastState, w: World, side: str, o: Move, ctx: Context) -> N
     pub.moves.append(MoveSeen(side=side, path=[start, *path]))
     flags = (" strategically" if o.strategic else "") + (" with the leader" if leader else "")
     ctx.log(f"{o.unit} moves {'-'.join([start, *path])}{flags} ({mp} MP"
-            f"{'' if supplied else ', out of supply'})", visible_to=side)
-    ctx.log(f"an {side} block moves {'-'.join([start, *path])}", kind="move",
+            f"{'' if supplied else ', out of supply'})", visible_to=side, kind="move",
             hexes=(start, *path))
+    # what the enemy sees of it (the mover reads the line above instead: not both)
+    ctx.log(f"an {side} block moves {'-'.join([start, *path])}", kind="move",
+            hexes=(start, *path), visible_to=enemy(side))
     _capture(state, w, side, path if pub.options["base_capture"] == "enter" else path[-1:],
              supplied, ctx)
 

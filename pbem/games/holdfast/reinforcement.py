@@ -6,7 +6,7 @@ from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.games.holdfast.board import adjacent_to_enemy, map_units, side_at
 from pbem.games.holdfast.data import World
-from pbem.games.holdfast.state import HoldfastState
+from pbem.games.holdfast.state import HoldfastState, enemy
 from pbem.games.holdfast.supply import hex_in_supply, in_supply, inland_base_open
 
 def setup_zone(w: World, unit_id: str) -> set[str]:
@@ -95,7 +95,7 @@ def do_place(state: HoldfastState, w: World, side: str, unit: str, h: str, ctx: 
         u.reentry_turn = state.public.turn
     ctx.log(f"{w.units[unit].name} [{unit}] enters at {w.label(h)} with SP {u.sp}",
             visible_to=side, hexes=(h,))
-    ctx.log(f"an {side} block appears in {h}", hexes=(h,))
+    ctx.log(f"an {side} block appears in {h}", hexes=(h,), visible_to=enemy(side))
 
 
 def step_cost(w: World, side: str, unit: str, turn: int, whole: bool) -> int:
