@@ -9,7 +9,7 @@ from pbem.games.bcs.mines import report_lines
 from pbem.games.bcs.mixing import markers as coordination_markers
 from pbem.games.bcs.objective import report_line
 from pbem.games.bcs.board import bdata
-from pbem.games.bcs.state import FRESH, BcsState, FormationState
+from pbem.games.bcs.state import FRESH, BcsState, FormationState, Piece
 from pbem.games.bcs.view import BcsView, build_view
 
 TITLE = "Baptism By Fire (BCS)"
@@ -99,6 +99,9 @@ def report_of(v: BcsView) -> ReportModel:
             f"{d.formations[f.id].name}: HQ {f.status}, {_fatigue(f)}"
             + _coordination(f) for f in other)),
     ]
+    arriving = _arrivals(v)
+    if arriving:
+        panels.append(Panel(title="Your arrivals", lines=tuple(arriving)))
     line = report_line(v.objective_draw, v.objective, v.private.objective)   # BbF 4.0
     if line or v.exits:
         panels.append(Panel(title="Victory Objective", lines=tuple(
@@ -114,6 +117,26 @@ def report_of(v: BcsView) -> ReportModel:
     return ReportModel(game="bcs", game_title=TITLE, scenario=v.scenario, side=v.side,
                        turn=v.turn, turn_label=f"Turn {v.turn} ({v.date})", phase=v.phase,
                        units=units, markers=markers, panels=panels, legend=list(LEGEND))
+
+
+def _arrivals(v: BcsView) -> list[str]:
+    """The side's own units still off the map (its Orders of Arrival), by turn and Formation:
+    'Turn 2, Gerhardt Pz KG: ii-7-pz, ii-69-pg (Entry Area B)'. Only its own: which
+    of the enemy's have entered can be hidden (a unit entering under another top)."""
+    d = bdata()
+    groups: dict[tuple[int, str], list[Piece]] = {}
+    for p in v.own:
+        if p.status == "off" and p.kind == "unit":
+            groups.setdefault((p.arrives, p.formation), []).append(p)
+    out = []
+    for (turn, fid), ps in sorted(groups.items()):
+        name = d.formations[fid].name if fid in d.formations else fid
+        entries = sorted({"with its HQ" if e.startswith("hq:") else f"Entry Area {e}"
+                          for p in ps for e in p.entry})
+        when = f"Turn {turn}" + (", due" if turn <= v.turn else "")
+        out.append(f"{when}, {name}: {', '.join(sorted(p.id for p in ps))}"
+                   + (f" ({', '.join(entries)})" if entries else ""))
+    return out
 
 
 def _coordination(f: FormationState) -> str:

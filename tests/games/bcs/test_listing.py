@@ -52,3 +52,22 @@ def test_new_host_and_demo_refuse_a_data_only_scenario_in_one_line(
     assert len(res.output.strip().splitlines()) == 1 and "Traceback" not in res.output
     assert f"unknown scenario {scenario!r} of bcs" in res.output
     assert not Path(d).exists() and not Path(d + ".pbem").exists()
+
+
+def test_a_report_lists_the_sides_own_arrivals_only():
+    """A player learns from the report which of its units are still to arrive, when, with
+    which Formation and where (its Orders of Arrival); never the enemy's (which of them have
+    entered can be hidden)."""
+    from pbem.games.bcs.engine import ENGINE
+    from pbem.games.bcs.report import build_report
+
+    st = ENGINE.setup("5.2", {"entry_blocking": "attack_from_off_map"})
+    lines = {side: next((p.lines for p in build_report(st, side).panels
+                         if p.title == "Your arrivals"), ()) for side in ("axis", "allied")}
+    off = {side: {p.id for p in st.pieces.values() if p.side == side and p.kind == "unit"
+                  and p.status == "off"} for side in ("axis", "allied")}
+    for side, other in (("axis", "allied"), ("allied", "axis")):
+        text = " ".join(lines[side])
+        assert off[side] and all(u in text for u in off[side]), text
+        assert not any(u in text for u in off[other])
+    assert any("Entry Area" in ln for ln in lines["axis"])
