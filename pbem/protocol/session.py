@@ -398,6 +398,8 @@ def load(root: str | Path, *, key: Any = None, strict: bool = True,
         files = [read_file(p, strict=strict) for p in rest]
     if upto is not None:
         files = [f for f in files if _seq(f) <= upto]
+    if s.sealed:
+        _check_own_orders(archive, s.party, s.private, files)
     cached = _read_cache(archive.root, game, genesis, files) if use_cache else None
     start = 0
     if cached is not None:
@@ -437,6 +439,20 @@ def load(root: str | Path, *, key: Any = None, strict: bool = True,
         # and then again in full (each stored file is resolved once).
         s.add(f, wait_for_dice=s.genesis.mode in PEERISH and i + 1 < len(rest_files))
     return s
+
+
+def _check_own_orders(archive: Archive, party: str, private: dict[int, list[str]],
+                      files: list[Any]) -> None:
+    """Sealed: the real orders kept in private/ are the party's own files'; ArchiveError if
+    archive.json names another party (a hand edit: the replay would take the honest files of
+    the other side for this one's and accuse them)."""
+    for f in files:
+        seq = _seq(f)
+        sender = f.sender if isinstance(f, Remembered) else getattr(f.payload, "sender", None)
+        if seq in private and sender is not None and sender != party:
+            raise ArchiveError(f"{archive.root / 'archive.json'}: names {party} as this "
+                               f"archive's party, but its private orders are of {sender}'s "
+                               f"file {seq}")
 
 
 def _seq(f: Any) -> int:

@@ -448,3 +448,31 @@ def test_a_sealed_bot_stretch_ends_before_a_hidden_move_that_would_go_back():
     assert any(after_attack(lines) for lines in peer)
     assert hidden_legality(BLIND, BLIND.parse_order("move r2 1"))
     assert not hidden_legality(BLIND, BLIND.parse_order("attack r1 b1"))
+
+
+def test_archive_json_naming_the_other_party_is_a_local_error_not_a_cheat(tmp_path):
+    """The attack (or a slip): archive.json edited to name the other side. The replay would
+    take the honest side's files for this one's and report one of them as cheating (exit 3).
+    The private orders show whose archive it is: one line naming archive.json, exit 1."""
+    import json
+
+    from fixtures.table import Table, snapshot
+
+    t = Table(tmp_path, game="holdfast", scenario="race-to-tunis", mode="sealed",
+              sides=("allied", "axis"))
+    for _ in range(4):
+        t.deliver()
+        t.play_one()
+    t.deliver()
+    info = t.dirs["axis"] / "archive.json"
+    data = json.loads(info.read_text())
+    data["party"] = "allied"
+    info.write_text(json.dumps(data))
+    before = snapshot(t.dirs["axis"])
+    for args in (["status", str(t.dirs["axis"])], ["verify", str(t.dirs["axis"])]):
+        r = t.run(*args)
+        lines = r.output.strip().splitlines()
+        errors = [ln for ln in lines if ln.startswith("Error:")]
+        assert r.exit_code == 1 and len(errors) == 1, r.output
+        assert str(info) in errors[0] and "names allied" in errors[0], errors[0]
+    assert snapshot(t.dirs["axis"]) == before
