@@ -361,13 +361,7 @@ def test_guarded_orders_choose_on_the_writers_own_view_after_the_dice(tmp_path):
 def test_standing_orders_ride_in_an_automatic_reply(tmp_path):
     """Blue owes only a dice reveal: the standing orders it queued ride in that automatic
     reply, so it changes how it reacts without a decision of its own."""
-    t = Table(tmp_path, game="patrol")
-    t.deliver()
-    _submit(t, "red", ["standing watch hold", "standing alert no", "move r1 A2.03"])
-    t.deliver()
-    _submit(t, "blue", ["standing watch hold", "standing alert no", "watch hold", "alert no"])
-    t.deliver()
-    _submit(t, "red", ["shoot"])                 # rolls; red decides again: blue owes a reply
+    t = _blue_owes_a_reply(tmp_path)
     bad = t.run("standing", str(t.dirs["blue"]), _orders(t, ["watch fire"]))
     assert bad.exit_code != 0 and "not a standing order" in bad.output
     r = t.ok("standing", str(t.dirs["blue"]), _orders(t, ["standing watch fire"]))
@@ -388,13 +382,7 @@ def test_a_hand_edited_queue_line_is_refused_before_anything_is_stored(tmp_path)
     """A line of queue/standing.txt that is not a standing order (the queue is pbem's own file;
     a hand edit) fails receive and submit in one line naming the queue file and the line,
     before the received file is stored: the archive is untouched."""
-    t = Table(tmp_path, game="patrol")
-    t.deliver()
-    _submit(t, "red", ["standing watch hold", "standing alert no", "move r1 A2.03"])
-    t.deliver()
-    _submit(t, "blue", ["standing watch hold", "standing alert no", "watch hold", "alert no"])
-    t.deliver()
-    _submit(t, "red", ["shoot"])                 # rolls; red decides again: blue owes a reply
+    t = _blue_owes_a_reply(tmp_path)
     queue = t.dirs["blue"] / "queue" / "standing.txt"
     queue.parent.mkdir(exist_ok=True)
     queue.write_text("standing watch fire\nstanding foo bar\n")
@@ -491,3 +479,16 @@ def test_the_unfinished_decision_hint_names_the_decision_s_own_choices():
     d = Decision(side="axis", kind="second", prompt="p", choices=("second", "done"))
     assert _finishing(d) == "one of: second, done"
     assert _finishing(Decision(side="axis", kind="turn", prompt="p")) == "often with 'end'"
+
+
+def _blue_owes_a_reply(tmp_path: Path) -> Table:
+    """A patrol game where red's last file rolled and red decides again: blue owes only a
+    dice reveal (an automatic reply)."""
+    t = Table(tmp_path, game="patrol")
+    t.deliver()
+    _submit(t, "red", ["standing watch hold", "standing alert no", "move r1 A2.03"])
+    t.deliver()
+    _submit(t, "blue", ["standing watch hold", "standing alert no", "watch hold", "alert no"])
+    t.deliver()
+    _submit(t, "red", ["shoot"])
+    return t

@@ -258,17 +258,7 @@ def test_a_sealed_game_in_progress_is_not_exported_to_a_record_nobody_could_read
     """A sealed side's real orders stay in its private/ folder until its final reveal, and a
     record carries the signed files only: exported in progress it would not verify, replay or
     import anywhere. `pbem export` refuses it in one line, writing nothing."""
-    from click.testing import CliRunner
-
-    from fixtures.table import Table
-    from pbem.cli import cli
-
-    t = Table(tmp_path / "g", game="holdfast", scenario="race-to-tunis", mode="sealed",
-              sides=("allied", "axis"))
-    for _ in range(3):
-        t.deliver()
-        t.play_one()
-    t.deliver()
+    t = _sealed_in_progress(tmp_path)
     out = tmp_path / "g.pbemrec"
     r = CliRunner().invoke(cli, ["export", str(t.dirs["axis"]), "--out", str(out)])
     lines = r.output.strip().splitlines()
@@ -293,18 +283,9 @@ def test_a_sealed_players_log_shows_its_own_real_orders_and_never_the_others(tmp
     """A sealed file carries projections (`seen place ?axis-3 ...`); the player's own log of its
     own archive shows its real orders for its own files (kept in its private part), and still
     only a count for the other side's."""
-    from click.testing import CliRunner
-
-    from fixtures.table import Table
-    from pbem.cli import cli
     from pbem.protocol.sealing import read_private
 
-    t = Table(tmp_path / "g", game="holdfast", scenario="race-to-tunis", mode="sealed",
-              sides=("allied", "axis"))
-    for _ in range(3):
-        t.deliver()
-        t.play_one()
-    t.deliver()
+    t = _sealed_in_progress(tmp_path)
     for side in t.sides:
         log = CliRunner().invoke(cli, ["log", str(t.dirs[side])]).output
         real = [ln for lines in read_private(t.dirs[side]).values() for ln in lines
@@ -315,3 +296,14 @@ def test_a_sealed_players_log_shows_its_own_real_orders_and_never_the_others(tmp
         assert other and not any(ln in log for ln in other)
         own = [part.split("\n\n")[0] for part in log.split(f" from {side} ")[1:]]
         assert own and not any("seen " in part for part in own), own
+
+
+def _sealed_in_progress(tmp_path: Path) -> Table:
+    """A sealed Race to Tunis a few files in (no final reveal yet)."""
+    t = Table(tmp_path / "g", game="holdfast", scenario="race-to-tunis", mode="sealed",
+              sides=("allied", "axis"))
+    for _ in range(3):
+        t.deliver()
+        t.play_one()
+    t.deliver()
+    return t
