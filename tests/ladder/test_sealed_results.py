@@ -47,13 +47,7 @@ def test_a_sealed_archive_without_the_other_final_reveal_is_refused(tmp_path, se
     """One side's archive with the other side's final reveal (the last file) taken out: the
     game is over but that side's hidden moves were never replayed, so it does not count."""
     db = _ladder(tmp_path, sealed_game)
-    last_name = sorted((sealed_game / "axis" / "files").glob("*.pbem"))[-1].name
-    late = last_name.rsplit("-", 1)[1].removesuffix(".pbem")      # who revealed last
-    owner = "allied" if late == "axis" else "axis"
-    copy = tmp_path / owner
-    shutil.copytree(sealed_game / owner, copy)
-    shutil.rmtree(copy / "cache", ignore_errors=True)
-    (copy / "files" / last_name).unlink()
+    late, copy, _ = _without_the_last_reveal(tmp_path, sealed_game)
     before = db.read_bytes()
     r = run("ladder", "submit", db, copy)
     assert r.exit_code != 0
@@ -71,14 +65,8 @@ def test_a_missing_final_reveal_is_claimed_as_a_forfeit(tmp_path, sealed_game):
     import datetime
 
     db = _ladder(tmp_path, sealed_game)
-    last_name = sorted((sealed_game / "axis" / "files").glob("*.pbem"))[-1].name
-    late = last_name.rsplit("-", 1)[1].removesuffix(".pbem")      # who revealed last
+    late, copy, reveal = _without_the_last_reveal(tmp_path, sealed_game)
     owner = "allied" if late == "axis" else "axis"
-    copy = tmp_path / owner
-    shutil.copytree(sealed_game / owner, copy)
-    shutil.rmtree(copy / "cache", ignore_errors=True)
-    reveal = tmp_path / last_name
-    shutil.move(copy / "files" / last_name, reveal)
     r = run("verify", copy)
     assert r.exit_code == 0, r.output
     assert "Final result:" not in r.output
@@ -103,3 +91,18 @@ def test_a_missing_final_reveal_is_claimed_as_a_forfeit(tmp_path, sealed_game):
     assert r.exit_code == 0, r.output
     loser = "alice" if late == "allied" else "bob"
     assert f"a loss for {loser}" in r.output, r.output
+
+
+def _without_the_last_reveal(tmp_path: Path, game: Path) -> tuple[str, Path, Path]:
+    """A copy of the archive of the side that revealed first, with the other side's final
+    reveal (its last file) moved out: (the side whose reveal is missing, the copy, the
+    reveal moved out)."""
+    last_name = sorted((game / "axis" / "files").glob("*.pbem"))[-1].name
+    late = last_name.rsplit("-", 1)[1].removesuffix(".pbem")      # who revealed last
+    owner = "allied" if late == "axis" else "axis"
+    copy = tmp_path / owner
+    shutil.copytree(game / owner, copy)
+    shutil.rmtree(copy / "cache", ignore_errors=True)
+    reveal = tmp_path / last_name
+    shutil.move(copy / "files" / last_name, reveal)
+    return late, copy, reveal
