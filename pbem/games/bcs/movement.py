@@ -83,7 +83,8 @@ def walk(state: BcsState, p: Piece, path: list[str], moving: set[str]) -> Walk:
         if w.stopped:
             raise IllegalOrder(f"{p.id} has stopped in {a} and cannot move on", rule=w.stopped)
         if not gm.grid.is_hex(b) or not gm.grid.adjacent(a, b):
-            raise IllegalOrder(f"{b} is not adjacent to {a}: a path is contiguous hexes",
+            raise IllegalOrder(f"{b} is not adjacent to {a}: a path is contiguous hexes "
+                               f"(adjacent: {', '.join(sorted(gm.grid.neighbours(a)))})",
                                rule="BCS-5.1-1")
         if not on_area(state, b):
             raise IllegalOrder(f"{b} is outside the playing area (maps "
