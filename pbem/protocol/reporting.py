@@ -73,14 +73,18 @@ def _put(path: Any, data: str | bytes, only_changed: bool) -> bool:
 
 def write_report_files(folder: Any, ctx: Any, game_map: Any, seq: int, title: str,
                        result: Any, *, only_changed: bool = False) -> bool:
-    """Write NNNN.html and NNNN.txt for one report context and refresh index.json/html;
+    """Write NNNN.html and NNNN.txt for one report context (the newest also as latest.txt) and
+    refresh index.json/html;
     True if any file was written (see write_reports for only_changed)."""
     from pbem.reports.render import IndexEntry, render_html, render_index, render_text
 
     html_path, text_path = folder / f"{seq:04d}.html", folder / f"{seq:04d}.txt"
     changed = _put(html_path, render_html(ctx, game_map), only_changed)
-    changed = _put(text_path, render_text(ctx), only_changed) or changed
+    text = render_text(ctx)
+    changed = _put(text_path, text, only_changed) or changed
     rows = [r for r in read_index(folder) if r.seq != seq]
+    if all(r.seq < seq for r in rows):       # the newest: also as latest.txt, a fixed name
+        changed = _put(folder / "latest.txt", text, only_changed) or changed
     rows.append(IndexEntry(seq=seq, turn=ctx.model.turn,
                            label=f"{ctx.model.turn_label} - {ctx.model.phase}",
                            href=html_path.name))

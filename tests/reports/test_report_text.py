@@ -149,3 +149,18 @@ def test_any_text_keeps_the_width(label: str, event: str, purpose: str, panel: s
     ctx.fingerprints[side + word] = word
     for line in render_text(ctx).splitlines():
         assert len(line) <= TEXT_WIDTH
+
+
+def test_the_newest_text_report_is_also_latest_txt(tmp_path) -> None:
+    """A player who reads text finds the newest report under a fixed name, latest.txt."""
+    from fixtures.table import Table
+
+    t = Table(tmp_path)
+    for _ in range(3):
+        t.deliver()
+        t.play_one()
+    t.deliver()
+    for side in t.sides:
+        folder = t.dirs[side] / "reports" / side
+        newest = sorted(folder.glob("[0-9][0-9][0-9][0-9].txt"))[-1]
+        assert (folder / "latest.txt").read_text() == newest.read_text()
