@@ -428,6 +428,10 @@ def main() -> None:
     ap.add_argument("--mode", choices=["peer", "sealed"], default="peer",
                     help="the games' mode (sealed: no verify of cut archives)")
     args = ap.parse_args()
+    # as installed: every module byte-compiled and current (an environment that sets
+    # PYTHONDONTWRITEBYTECODE would otherwise compile every edited module in every process)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "pbem")], check=True,
+                   stdout=subprocess.DEVNULL, env={**os.environ, "PYTHONDONTWRITEBYTECODE": ""})
     specs = args.game or ["holdfast:campaign", "kasserine:historical"]
     t_start = time.time()
     load = os.getloadavg()[0]
