@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import msgspec
 import pytest
@@ -147,7 +148,7 @@ def game(tmp_path_factory):
             t = table(root / "game", SEED + attempt)
             watch = ObjectiveWatch(t)
             try:
-                points = play_watched(t, root / "points", WATCHERS,
+                points = play_watched(t, root / "points", {**WATCHERS, "late": LateWatch()},
                                       last=("top", "repls_to_dead"), after_step=watch)
             except AssertionError as e:
                 if "claim a different state" not in str(e) or attempt:
@@ -506,6 +507,138 @@ def test_a_consistent_false_seen_repls_placement_is_caught_by_the_final_replay(
     assert r.exit_code == 3, r.output
     assert re.search(rf"{cheat.name}: order [0-9]+ 'seen repls [^']*{re.escape(placed[0])}"
                      rf"[^']*' is not what {cheater}'s real order", r.output), r.output
+
+
+# -- threat 8: more Arty Points than the Formation holds, within what the other side can know --
+class LateWatch:
+    """A file to the Allies once the date is 21 Feb 43 or later, when the 9 ID Divarty's 3 Arty
+    Asset Points have arrived: from then on the Axis's knowledge state lets any Allied
+    Formation fire as if it held them (assignment.total_arty, irwin: an upper bound). The date
+    is read from the sender's archive at each `seen repls` (once per side and turn)."""
+
+    def __init__(self) -> None:
+        self.late = False
+
+    def __call__(self, t: Table, turn: Turn, to: str) -> bool:
+        if not self.late and any(o.startswith("seen repls ") for o in turn.orders):
+            st = _session(t, turn.sender).state
+            self.late = st.dates.index(st.date) >= st.dates.index(DIVARTY_DAY)
+        return self.late and to == "allied"
+
+
+DIVARTY_DAY = "21 Feb 43"
+
+
+def _cheat_fire(t: Table, cheater: str, legal_honestly) -> list[str] | None:
+    """Orders of the cheater's Formation now in its Activities that fire more Arty Points than
+    it holds, within every point its side has received (which any of its HQs may hold, as far
+    as the other side can know): a Barrage outside an Attack Sequence of 2 points (BbF 3.2b:
+    only the Formation holding the 9 ID Divarty's points may fire 2), after a Combat OBJ that
+    puts the target in an OBJ Zone where needed, or an Attack whose Barrage fires 2 or 3
+    (8.0b). Legal by the cheating rules in force, the fire not by legal_honestly(state,
+    order); None if there is none."""
+    from pbem.games.bcs import bot as bots
+    from pbem.games.bcs.board import bdata
+    from pbem.games.bcs.orders import Attack, Barrage, Fires, Obj, format_order
+
+    state = _session(t, cheater).state
+    act = state.activation
+    if state.phase != "activities" or act is None or act.side != cheater:
+        return None
+    grid = bdata().game_map.grid
+    enemy = sorted({p.hex for p in state.pieces.values()
+                    if p.side != cheater and p.status == "map" and p.kind == "unit"})
+    mine = sorted((p for p in state.pieces.values() if p.formation == act.formation
+                   and p.status == "map" and p.side == cheater), key=lambda p: p.id)
+    for h in enemy:
+        near = [p for p in mine if grid.distance(p.hex, h) <= 4]
+        if not near:
+            continue
+        fires: list[Any] = [Attack(hex=h, unit=p.id, fires=Fires(mission="destruction", arty=n))
+                            for p in near if grid.distance(p.hex, h) == 1 for n in (3, 2)]
+        fires += [Barrage(hex=h, spotter=p.id, arty=2) for p in near]
+        for first in [None, *(Obj(hex=x) for x in [h, *sorted(grid.neighbours(h))])]:
+            base = _copy(state)
+            if first is not None and bots._try(base, cheater, first) is not True:
+                continue
+            for o in fires:
+                if bots._try(_copy(base), cheater, o) is not False \
+                        and not legal_honestly(base, o):
+                    return [*([format_order(first)] if first is not None else []),
+                            format_order(o)]
+    return None
+
+
+def _copy(state):
+    from pbem.games.bcs.state import BcsState
+
+    return msgspec.json.decode(msgspec.json.encode(state), type=BcsState)
+
+
+def test_arty_points_beyond_the_formations_within_the_other_sides_bound_are_caught_by_the_final_replay(
+        game, sealed_bcs, tmp_path):
+    """From 21 Feb 43 the Axis cannot know which Allied HQ holds the 9 ID Divarty's 3 Arty
+    Asset Points (1.5b), so his processor lets any Allied Formation fire as if it held them
+    (`assignment.total_arty`, `irwin`: an upper bound); the Allies' own processor checks their
+    real points. A cheating Allied processor whose Formations all fire as if they held them
+    plays on (the Axis cannot tell, and the public states agree, since the cheater's own state
+    fired the points too) to the end, and the final replay of `pbem verify`, which applies
+    every order on the full state, names the file and the order (exit status 3). The Allies
+    never assigned the points in this game (their processor answers 'assignment done' from
+    their hidden standing order), so every Formation fires its HQ's own points only."""
+    from pbem.games.bcs import assignment, barrage
+    from pbem.games.bcs import bot as bots
+
+    pt = _point(game, "late")
+    t, path = pt.restore(tmp_path / "t")
+    cheater = pt.to
+    assert cheater == "allied"
+    honest_irwin, honest_total = barrage.irwin, barrage.total_arty
+
+    def own(state, fid: str) -> bool:       # the cheater's Formation on its own processor
+        return state.formations[fid].side == cheater and cheater not in state.concealed
+
+    def cheat_irwin(state, fid: str) -> bool:
+        return own(state, fid) or honest_irwin(state, fid)
+
+    def cheat_total(state, fid: str) -> int:
+        extra = assignment.asset_points(state, cheater) if own(state, fid) else 0
+        return honest_total(state, fid) + extra
+
+    def legal_honestly(state, order) -> bool:
+        barrage.irwin, barrage.total_arty = honest_irwin, honest_total
+        try:
+            return bots._try(_copy(state), cheater, order) is not False
+        finally:
+            barrage.irwin, barrage.total_arty = cheat_irwin, cheat_total
+
+    fired: list[tuple[str, str]] = []
+    t.inbox = [(str(path), pt.to), *t.inbox]
+    with pytest.MonkeyPatch.context() as m:   # the cheating processor's rules
+        m.setattr(barrage, "irwin", cheat_irwin)
+        m.setattr(barrage, "total_arty", cheat_total)
+        for _ in range(400):
+            t.deliver()
+            side = t.mover()
+            if side is None:
+                break
+            lines = _cheat_fire(t, cheater, legal_honestly) \
+                if side == cheater and not fired else None
+            if lines is None:
+                t.play_one()
+                continue
+            out = t.play_one(lines)
+            fired.append((lines[-1], f"{read_file(Path(out)).payload.seq:04d}-{cheater}.pbem"))
+        else:
+            raise AssertionError("the game did not end")
+    if not fired:
+        pytest.fail(f"the shared game (seed {SEED}) gave the Allies no Barrage or Attack to "
+                    f"fire after {DIVARTY_DAY}: choose another")
+    line, name = fired[0]
+    print(f"the cheat: {line} in {name}")
+    r = t.run("verify", str(t.dirs[t.other(cheater)]))
+    assert r.exit_code == 3, r.output
+    assert re.search(rf"{re.escape(name)}: .*\[(BCS-8\.0b|BCS-8\.0-2)\]", r.output), r.output
 
 
 # -- threat 7: a false arrival for a unit entering unseen under another top -------------------
