@@ -110,8 +110,14 @@ def check_view(ps: PlayerState, f: SignedFile) -> ViewFile:
         raise FileRejected(f"{name}: not a view file")
     if not f.signed_by(g.pubs[HOST]):
         raise FileRejected(f"{name}: bad signature (not signed by the referee's key)")
+    if g.complete and v.game_id != g.game_id:
+        raise FileRejected(f"{name}: belongs to another game ({v.game_id}, this archive is "
+                           f"{g.game_id})")
     for text in v.genesis:
         acc = open_text(text, name=name)
+        if getattr(acc.payload, "proposal", g.proposal.hash) != g.proposal.hash:
+            raise FileRejected(f"{name}: belongs to another game (its acceptances answer "
+                               "another proposal)")
         party = getattr(acc.payload, "party", None)
         known = g.acceptances.get(party) if party else None
         if known is None:

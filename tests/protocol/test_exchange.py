@@ -270,3 +270,27 @@ def test_a_wrong_key_and_a_wrong_side_name_the_file_at_fault(tmp_path):
         lines = r.output.strip().splitlines()
         assert r.exit_code == 1 and len(lines) == 1, r.output
         assert lines[0].startswith(f"Error: {t.dirs[to]}: {why}"), lines[0]
+
+
+def test_a_view_of_another_game_by_the_same_referee_says_so(tmp_path):
+    """A referee hosts two games with one key; a player given the other game's view is told
+    it belongs to another game (it said 'carries a different acceptance')."""
+    from fixtures.table import snapshot
+    from pbem.core.keys import load_private
+    from pbem.core.records import read_file, seal
+
+    a, b = (Table(tmp_path / n, mode="hosted") for n in ("a", "b"))
+    a.deliver()
+    b.deliver()
+    b.play_one()
+    b.deliver_one()                                   # the referee's views, not delivered
+    view, side = next((p, to) for p, to in b.inbox if to != "host")
+    f = read_file(view)
+    same_key = tmp_path / "b-view-signed-by-a.pbem"        # as if one key hosted both
+    same_key.write_text(seal(f.payload, load_private(a.key("host")), name=same_key.name).text)
+    before = snapshot(a.dirs[side])
+    r = a.run("receive", str(a.dirs[side]), str(same_key), "--key", a.key(side))
+    lines = r.output.strip().splitlines()
+    assert r.exit_code == 1 and len(lines) == 1, r.output
+    assert same_key.name in lines[0] and "belongs to another game" in lines[0], lines[0]
+    assert snapshot(a.dirs[side]) == before
