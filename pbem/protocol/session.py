@@ -387,6 +387,7 @@ def load(root: str | Path, *, key: Any = None, strict: bool = True,
     s.keep_states = keep_states
     if rest and not genesis.complete:
         raise ArchiveError(f"{archive.root}: turn files present before the genesis is complete")
+    _check_contiguous(archive, rest)
     remembered: list[Remembered] = []
     if use_cache and strict:     # files verified by an earlier command are remembered by hash
         from pbem.protocol.verified import Stored
@@ -439,6 +440,22 @@ def load(root: str | Path, *, key: Any = None, strict: bool = True,
         # and then again in full (each stored file is resolved once).
         s.add(f, wait_for_dice=s.genesis.mode in PEERISH and i + 1 < len(rest_files))
     return s
+
+
+def _check_contiguous(archive: Archive, rest: list[Path]) -> None:
+    """ArchiveError naming the first turn file missing from files/ (a deletion), rather than
+    the next one's 'out of order' (which reads as if that file were at fault)."""
+    want = 1
+    for p in rest:
+        head = p.name[:4]
+        if not head.isdigit():
+            continue
+        n = int(head)
+        if n > want:
+            raise ArchiveError(f"{archive.files_dir}: turn file {want} is missing (the stored "
+                               f"files go from {want - 1} to {n}: restore it from your mail "
+                               "or a backup)")
+        want = max(want, n + 1)
 
 
 def _check_own_orders(archive: Archive, party: str, private: dict[int, list[str]],

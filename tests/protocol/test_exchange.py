@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
 
@@ -294,3 +295,21 @@ def test_a_view_of_another_game_by_the_same_referee_says_so(tmp_path):
     assert r.exit_code == 1 and len(lines) == 1, r.output
     assert same_key.name in lines[0] and "belongs to another game" in lines[0], lines[0]
     assert snapshot(a.dirs[side]) == before
+
+
+def test_a_deleted_stored_file_is_named_not_the_one_after_it(tmp_path):
+    """files/0002-... deleted: status and verify name file 2 as missing, exit 1 (they said the
+    next file was 'out of order', as if it were at fault)."""
+    t = Table(tmp_path)
+    for _ in range(4):
+        t.deliver()
+        t.play_one()
+    t.deliver()
+    gone = next((t.dirs["red"] / "files").glob("0002-*.pbem"))
+    gone.unlink()
+    shutil.rmtree(t.dirs["red"] / "cache", ignore_errors=True)
+    for args in (["status", str(t.dirs["red"])], ["verify", str(t.dirs["red"])]):
+        r = t.run(*args)
+        errors = [ln for ln in r.output.strip().splitlines() if ln.startswith("Error:")]
+        assert r.exit_code == 1 and len(errors) == 1, r.output
+        assert "turn file 2 is missing" in errors[0], errors[0]
