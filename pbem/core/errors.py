@@ -96,13 +96,14 @@ class ArchiveError(PbemError):
 class WrongKey(ArchiveError):
     """The key given is not the archive's party's key in this game."""
 
-    def __init__(self, message: str, *, party: str = "") -> None:
-        self.party = party
+    def __init__(self, message: str, *, party: str = "", key_path: str = "") -> None:
+        self.party, self.key_path = party, key_path     # key_path: the file, once named
         super().__init__(message)
 
     def __reduce__(self) -> tuple:
-        """Pickled whole (the keyword)."""
-        return (_rebuild, (type(self), str(self), {"party": self.party}))
+        """Pickled whole (the keywords)."""
+        return (_rebuild, (type(self), str(self), {"party": self.party,
+                                                    "key_path": self.key_path}))
 
 
 class KeyFileError(PbemError):

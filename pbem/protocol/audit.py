@@ -12,6 +12,7 @@ from pbem.core.errors import ArchiveError, PbemError
 from pbem.core.records import Turn, read_file
 from pbem.protocol.archive import Archive, is_temp_name
 from pbem.protocol.genesis import HOST
+from pbem.protocol.sealing import missing_final_reveals
 from pbem.protocol.view_audit import audit_referee
 
 
@@ -118,7 +119,7 @@ def verify_archive(root: str | Path, extra: list[str] | None = None, *,
     audit.summary.append(f"Genesis and {s.ledger.tip_seq} files verified (signatures, chain, "
                          f"dice reveals); {s.resolved} files replayed; {len(rolls)} dice "
                          "recomputed and matched.")
-    if getattr(s, "unknown_own", 0):
+    if s.unknown_own:
         audit.summary.append(f"Not audited without {s.party}'s key: {s.unknown_own} of its own "
                              "private dice and events (left out of the counts below; "
                              "`--key KEY` or the final reveals open them).")
@@ -128,7 +129,7 @@ def verify_archive(root: str | Path, extra: list[str] | None = None, *,
     if s.unresolved():
         audit.summary.append(f"File {s.unresolved()[0]} awaits resolution by the receiver.")
     o = s.game.outcome(s.state)
-    unsettled = _unrevealed(s) if o is not None else []
+    unsettled = missing_final_reveals(s) if o is not None else []
     if unsettled:
         # the board's result rests on hidden moves only the missing reveal lets anyone check
         audit.summary.append(f"Result on the board: {o.winner + ' wins' if o.winner else 'draw'} "
@@ -141,15 +142,6 @@ def verify_archive(root: str | Path, extra: list[str] | None = None, *,
     else:
         audit.summary.append("The game is not over.")
     return audit
-
-
-def _unrevealed(s: Any) -> list[str]:
-    """The sides of a sealed game whose final reveal is not in the archive (none otherwise)."""
-    if s.genesis.mode != "sealed":
-        return []
-    from pbem.protocol.sealing import missing_final_reveals
-
-    return missing_final_reveals(s)
 
 
 def _check_files_dir(archive: Archive, audit: Audit) -> int:

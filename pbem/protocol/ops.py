@@ -303,10 +303,11 @@ def _naming_key(key_path: str | None, root: str | Path) -> Iterator[None]:
     try:
         yield
     except WrongKey as e:
-        if key_path is None or str(e).startswith(f"{key_path}: "):
+        if key_path is None or e.key_path:
             raise
         raise WrongKey(f"{key_path}: this key is not {e.party}'s key in the game of {root} "
-                       "(the archive belongs to that side)", party=e.party) from None
+                       "(the archive belongs to that side)", party=e.party,
+                       key_path=key_path) from None
 
 
 def receive_file(root: str | Path, path: str, *, key_path: str, out: str | None = None) -> Outcome:

@@ -436,7 +436,10 @@ def side_fact_key(own: Any) -> bytes:
 
 
 def missing_final_reveals(s: Any) -> list[str]:
-    """The sides of a sealed session whose final reveal is not in its archive."""
+    """The sides of a sealed session whose final reveal is not in its archive (none for a
+    session of another mode)."""
+    if s.genesis.mode != "sealed":
+        return []
     sent = {f.payload.sender for f in s.ledger.files
             if getattr(f.payload, "final", msgspec.UNSET) is not msgspec.UNSET}
     return [side for side in s.game.sides if side not in sent]

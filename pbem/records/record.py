@@ -194,15 +194,12 @@ def _export(root: str | Path) -> tuple[str, Any, int]:
     from pbem.records.source import load_verified
 
     g = load_verified(root)
-    if g.genesis.mode == "sealed" and g.session is not None:
-        from pbem.protocol.sealing import missing_final_reveals
-
-        if g.party in missing_final_reveals(g.session):
-            # the record holds signed files only: this side's real orders stay in private/
-            # until its final reveal, and without them nothing could read the record
-            raise PbemError(f"{root}: a sealed game's record is made once this side's final "
-                            f"reveal is in ({g.party}'s real orders stay in its private/ "
-                            "folder until then, and a record carries signed files only)")
+    if g.party in g.unrevealed():
+        # the record holds signed files only: this side's real orders stay in private/ until
+        # its final reveal, and without them nothing could read the record
+        raise PbemError(f"{root}: a sealed game's record is made once this side's final "
+                        f"reveal is in ({g.party}'s real orders stay in its private/ folder "
+                        "until then, and a record carries signed files only)")
     entries = archive_entries(root)
     return render(g.party, g.result, entries, g.genesis), g, len(entries)
 

@@ -24,6 +24,7 @@ from pbem.core.game import ReportModel
 from pbem.core.keys import fingerprint
 from pbem.core.records import ViewFile
 from pbem.protocol.genesis import HOST, Genesis
+from pbem.protocol.sealing import missing_final_reveals
 from pbem.protocol.views import ViewRoll
 
 FULL = "full"
@@ -126,7 +127,7 @@ class Verified:
         o = self.outcome
         if o is not None:
             board = f"{o.winner + ' wins' if o.winner else 'draw'} ({o.reason})"
-            missing = self._unrevealed()
+            missing = self.unrevealed()
             if missing:
                 return (f"{board} on the board, not final: the final reveal of "
                         f"{' and '.join(missing)} is missing")
@@ -134,13 +135,9 @@ class Verified:
         what = "turn files" if self.session is not None else "files viewed"
         return f"not over: {self.files} {what}, game turn {self.turn}"
 
-    def _unrevealed(self) -> list[str]:
+    def unrevealed(self) -> list[str]:
         """The sides of a sealed game whose final reveal is not in this archive."""
-        if self.session is None or self.genesis.mode != "sealed":
-            return []
-        from pbem.protocol.sealing import missing_final_reveals
-
-        return missing_final_reveals(self.session)
+        return [] if self.session is None else missing_final_reveals(self.session)
 
     def fingerprints(self) -> dict[str, str]:
         return {p: fingerprint(k) for p, k in sorted(self.genesis.pubs.items())}
@@ -157,7 +154,7 @@ class Verified:
         sides = list(self.game.sides)
         if self.player is not None:
             return [self.party]
-        if self.over and not self._unrevealed():
+        if self.over and not self.unrevealed():
             return [FULL, *sides]
         return [self.party] if self.party in sides else sides
 
@@ -169,9 +166,9 @@ class Verified:
         if view in self.views():
             return
         if view == FULL or view in self.game.sides:
+            missing = self.unrevealed() if self.over else []
             why = ("the game is not over" if not self.over
-                   else f"the final reveal of {' and '.join(self._unrevealed())} is missing"
-                   if self._unrevealed()
+                   else f"the final reveal of {' and '.join(missing)} is missing" if missing
                    else f"a hosted player's archive holds only {self.party}'s view")
             raise PbemError(f"{self.record_name or self.root}: cannot show {view}: {why}; "
                             f"it may show {', '.join(self.views())}")

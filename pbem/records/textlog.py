@@ -86,7 +86,7 @@ def text_log(v: Verified, view: str | None = None) -> str:
         lines += _frame_lines(fr, view, before)
         before = fr
     lines += ["", f"End of the log: {clean(v.result)}"]
-    unknown = getattr(v.session, "unknown_own", 0) if v.session is not None else 0
+    unknown = v.session.unknown_own if v.session is not None else 0
     if unknown:
         lines.append(f"Not shown: {unknown} of {v.party}'s own private dice and events, which "
                      f"this archive cannot compute without {v.party}'s key (`pbem verify "
