@@ -323,15 +323,18 @@ def join(file: str, key: str, directory: str, out: str) -> None:
 
 @cli.command()
 @click.argument("directory")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object for scripts.")
+@click.argument("more", nargs=-1)
+@click.option("--json", "as_json", is_flag=True,
+              help="One JSON object for scripts (a list of them for several archives).")
 @click.option("--key", "key", default=None, help="Your key (only to rebuild a damaged cache).")
 @clean_errors
-def status(directory: str, as_json: bool, key: str | None) -> None:
-    """Say in plain words whose decision is pending and what it is.
+def status(directory: str, more: tuple[str, ...], as_json: bool, key: str | None) -> None:
+    """Say in plain words whose decision is pending and what it is; with several archives,
+    one line each (a referee's or a club player's games).
 
-    Example: pbem status game-a --json
+    Example: pbem status game-a --json; pbem status games/*
     """
-    turn_commands.status(directory, as_json, key)
+    turn_commands.status(directory, as_json, key, more)
 
 
 @cli.command()

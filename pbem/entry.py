@@ -28,8 +28,8 @@ class Spec:
 
 
 SPECS: dict[str, Spec] = {
-    "status": Spec(("directory",), {"--key": "key"}, {"--json": "as_json"},
-                   defaults={"as_json": False, "key": None}),
+    "status": Spec(("directory",), {"--key": "key"}, {"--json": "as_json"}, varargs="more",
+                   defaults={"as_json": False, "key": None, "more": ()}),
     "check": Spec(("directory", "orders"), {"--side": "side", "--key": "key"},
                   defaults={"side": None, "key": None}),
     "submit": Spec(("directory", "orders"),

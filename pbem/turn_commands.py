@@ -48,8 +48,27 @@ def error_line(e: Exception) -> tuple[str, int]:
                     f"(set {DEBUG_ENV}=1 to see the traceback)"), EXIT_INTERNAL
 
 
-def status(directory: str, as_json: bool = False, key: str | None = None) -> None:
-    """Say in plain words whose decision is pending and what it is."""
+def status(directory: str, as_json: bool = False, key: str | None = None,
+           more: tuple[str, ...] = ()) -> None:
+    """Say in plain words whose decision is pending and what it is (with more archives, one
+    line each: status_many, exiting with its code)."""
+    if more:
+        code = status_many([directory, *more], as_json, key)
+        if code:
+            sys.exit(code)
+        return
+    data, lines = status_of(directory, key)
+    if as_json:
+        import json
+
+        echo(json.dumps(data, sort_keys=True))
+    else:
+        for ln in lines:
+            echo(ln)
+
+
+def status_of(directory: str, key: str | None = None) -> tuple[dict[str, Any], list[str]]:
+    """(the status object of `pbem status --json`, the plain lines) of one archive."""
     from pbem.protocol import ops
     from pbem.protocol.archive import Archive
     from pbem.protocol.hosted import load_player, player_status_json, player_status_lines
@@ -59,24 +78,64 @@ def status(directory: str, as_json: bool = False, key: str | None = None) -> Non
     info = archive.info()
     _, genesis, _ = read_genesis(archive)
     if not genesis.complete and info.party == genesis.collector:
-        data = {"game_id": None, "game": genesis.game.id, "party": info.party,
-                "mode": genesis.mode, "seq": 0, "turn": 0, "over": False,
+        data = {"game_id": None, "game": genesis.game.id, "scenario": genesis.p.scenario,
+                "party": info.party, "mode": genesis.mode, "seq": 0, "turn": 0, "over": False,
                 "pending": [p for p in genesis.acceptors() if p not in genesis.acceptances],
                 "decisions": []}
-        lines = ["Waiting for acceptance from: " + ", ".join(data["pending"])]
-    elif genesis.mode == "hosted" and info.party != "host":
+        return data, ["Waiting for acceptance from: " + ", ".join(data["pending"])]
+    if genesis.mode == "hosted" and info.party != "host":
         ps = load_player(archive)
-        data, lines = player_status_json(ps), player_status_lines(ps)
-    else:
-        s = ops.open_session(directory, key_path=key)
-        data, lines = ops.status_json(s), ops.status_lines(s)
+        return player_status_json(ps), player_status_lines(ps)
+    s = ops.open_session(directory, key_path=key)
+    return ops.status_json(s), ops.status_lines(s)
+
+
+def status_many(directories: list[str], as_json: bool = False, key: str | None = None) -> int:
+    """One line per archive (a referee's or a club player's many games): its game and turn,
+    and who must act, you first; an archive that cannot be read is one line naming it and
+    the listing goes on. Returns the exit code: the worst of the archives' errors, else 0."""
+    out: list[dict[str, Any]] = []
+    code = 0
+    for d in directories:
+        try:
+            data, _ = status_of(d, key)
+        except (PbemError, OSError) as e:
+            msg, c = error_line(e)
+            code = max(code, c)
+            out.append({"directory": d, "error": msg})
+            if not as_json:
+                echo(msg if d in msg else f"{d}: {msg}", err=True)
+            continue
+        out.append({"directory": d, **data})
+        if not as_json:
+            echo(status_summary(d, data))
     if as_json:
         import json
 
-        echo(json.dumps(data, sort_keys=True))
+        echo(json.dumps(out, sort_keys=True))
+    return code
+
+
+def status_summary(directory: str, data: dict[str, Any]) -> str:
+    """One line of `pbem status DIR DIR...`: where the game stands and who must act."""
+    party = data.get("party")
+    head = f"{directory}: {data['game']} {data.get('scenario') or ''}".rstrip()
+    if data.get("game_id") is None:
+        who = ", ".join(data["pending"]) or "the other parties"
+        return f"{head}: not started, waiting for acceptance from {who}"
+    where = f"turn {data['turn']}, file {data['seq']}"
+    if data["over"]:
+        won = f"{data['winner']} wins" if data.get("winner") else "a draw"
+        where = f"over, {won}"
+    mine = [d["what"] for d in data["decisions"] if d["side"] == party]
+    others = sorted({d["side"] for d in data["decisions"] if d["side"] != party})
+    if mine:
+        act = f"YOU ({party}) must act: {mine[0]}"
+    elif others:
+        act = f"waiting for {', '.join(others)}"
     else:
-        for ln in lines:
-            echo(ln)
+        act = "nothing pending" if data["over"] else "waiting"
+    return f"{head}, {where}: {act}"
 
 
 def check(directory: str, orders: str, side: str | None = None, key: str | None = None) -> None:

@@ -223,7 +223,7 @@ def player_status_json(ps: PlayerState) -> dict[str, Any]:
     pend = sorted({d.side for d in decisions}) if v and not o else []
     report = msgspec.convert(v.report, type=ReportModel) if v else None
     return {"game_id": ps.genesis.game_id if ps.genesis.complete else None,
-            "game": ps.game.id, "mode": "hosted",
+            "game": ps.game.id, "scenario": ps.genesis.p.scenario, "mode": "hosted",
             "party": ps.info.party, "seq": v.seq if v else 0,
             "turn": report.turn if report else 0, "over": o is not None,
             "winner": o.winner if o else None, "result": o.reason if o else None,

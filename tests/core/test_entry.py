@@ -86,7 +86,7 @@ def test_the_fast_reading_is_click_s_reading(line):
 @pytest.mark.parametrize("argv", [
     ["receive", "a", "f.pbem", "--key", "k.key", "--out", "r.pbem"],
     ["receive", "--key=k.key", "a", "f.pbem"],
-    ["status", "a", "--json"], ["status", "a"], ["check", "a", "o.txt", "--side", "axis"],
+    ["status", "a", "--json"], ["status", "a"], ["status", "a", "b", "--json"], ["check", "a", "o.txt", "--side", "axis"],
     ["submit", "a", "o.txt", "--key", "k", "--out", "t.pbem", "--message", "hi"],
     ["verify", "a"], ["verify", "a", "x.pbem", "y.pbem", "--key", "k"], ["verify", "--", "-a"],
 ])
@@ -97,7 +97,7 @@ def test_plain_turn_command_lines_are_read_without_click(argv):
 
 @pytest.mark.parametrize("argv", [
     ["receive", "a", "f.pbem"],                   # --key is required: click words the error
-    ["receive", "--help"], ["status", "-h"], ["status"], ["status", "a", "b"],
+    ["receive", "--help"], ["status", "-h"], ["status"],
     ["verify", "a", "--bogus"], ["submit", "a", "o", "--key", "k", "--out"],
     ["status", "a", "--key", "--json"], ["--version"], ["games"], ["report", "a"], [],
 ])

@@ -313,3 +313,49 @@ def test_a_deleted_stored_file_is_named_not_the_one_after_it(tmp_path):
         errors = [ln for ln in r.output.strip().splitlines() if ln.startswith("Error:")]
         assert r.exit_code == 1 and len(errors) == 1, r.output
         assert "turn file 2 is missing" in errors[0], errors[0]
+
+
+def test_status_of_many_archives_is_one_line_each_and_goes_on_past_a_bad_one(tmp_path):
+    """A referee's or club player's many games: `pbem status A B C...` gives one line per
+    archive (game, scenario, turn, who must act, the archive's own party first), a folder that
+    is no archive is one line naming it, the others are still listed, and the exit status is 1.
+    --json gives a list of the single-archive objects, each with its directory."""
+    from fixtures.table import snapshot
+
+    started = Table(tmp_path / "started")
+    started.deliver()
+    hosted = Table(tmp_path / "hosted", mode="hosted")
+    hosted.deliver()
+    waiting = Table(tmp_path / "waiting")                 # red waits for blue's acceptance
+    over = Table(tmp_path / "over")
+    over.play_to_end()
+    (tmp_path / "junk").mkdir()
+    dirs = [started.dirs["red"], started.dirs["blue"], hosted.dirs["host"], hosted.dirs["red"],
+            waiting.dirs["red"], tmp_path / "junk", over.dirs["blue"]]
+    before = {d: snapshot(d) for d in dirs}
+    r = started.run("status", *map(str, dirs))
+    assert r.exit_code == 1, r.output
+    lines = r.output.splitlines()
+    assert len(lines) == len(dirs), r.output
+    by_dir = {d: next(ln for ln in lines if ln.startswith(f"{d}")) for d in dirs}
+    assert "dash short, turn" in by_dir[dirs[0]]
+    assert "YOU (red) must act: Pick a secret codeword" in by_dir[dirs[0]]
+    assert by_dir[dirs[1]].endswith("waiting for red"), by_dir[dirs[1]]
+    assert "waiting for" in by_dir[dirs[2]] and "YOU" not in by_dir[dirs[2]]
+    assert "YOU (red) must act" in by_dir[dirs[3]], by_dir[dirs[3]]
+    assert by_dir[dirs[4]].endswith("not started, waiting for acceptance from blue")
+    assert "not a pbem archive" in by_dir[dirs[5]]
+    last = by_dir[dirs[6]]
+    assert ", over, " in last and ("wins" in last or "a draw" in last), last
+    assert {d: snapshot(d) for d in dirs} == before
+    r = started.run("status", "--json", *map(str, dirs))
+    assert r.exit_code == 1
+    data = json.loads(r.output.splitlines()[-1])
+    assert [x["directory"] for x in data] == [str(d) for d in dirs]
+    assert data[0]["pending"] == ["red"] and data[0]["scenario"] == "short"
+    assert data[3]["mode"] == "hosted" and data[3]["scenario"] == "short"
+    assert "not a pbem archive" in data[5]["error"] and "pending" not in data[5]
+    single = json.loads(started.ok("status", str(dirs[0]), "--json").output)
+    assert {k: v for k, v in data[0].items() if k != "directory"} == single
+    # every archive readable: exit 0
+    assert started.run("status", str(dirs[0]), str(dirs[1])).exit_code == 0
