@@ -41,6 +41,12 @@ import msgspec
 ALL = "all"  # visibility of a public event or roll
 NOBODY = "nobody"  # visibility of a roll or event that neither player may see
 
+# A game whose orders may name only a destination marks that order type ``needs_path`` and
+# implements ``expand_order(state, side, order)``: check and submit write the full order in
+# its place before signing (pbem.protocol.checking); apply refuses one left unexpanded.
+UNEXPANDED_MOVE = ("a destination-only move ('move UNIT to HEX') must be written out as its "
+                   "full path before signing (pbem check and submit do it)")
+
 
 class Decision(msgspec.Struct, frozen=True, kw_only=True):
     """One decision the game is waiting for."""

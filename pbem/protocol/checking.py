@@ -137,6 +137,8 @@ def check_orders(game: Game, state: Any, side: str, numbered: list[tuple[int, st
                 order = game.expand_order(sim, side, order)  # type: ignore[attr-defined]
                 parsed[i] = (n, line, order)
                 out.lines[i] = game.format_order(order)
+                out.notes.append(f"{name}: line {n}: {line.strip()!r} is written out as "
+                                 f"{out.lines[i]!r}")
             apply_order(game, sim, side, order, Context(NoDice(), action=i))
         except NeedsDice:
             out.after_dice = [m for m, _, _ in parsed[i + 1:]]

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from pbem.core.errors import IllegalOrder, ScenarioError
-from pbem.core.game import (Context, Decision, MarkerStyle, OptionSpec, Outcome, PrivateDraw,
-                            ReportModel)
+from pbem.core.game import (UNEXPANDED_MOVE, Context, Decision, MarkerStyle, OptionSpec,
+                            Outcome, PrivateDraw, ReportModel)
 from pbem.core.mapdata import GameMap
 from pbem.core.options import resolve
 from pbem.core.privatedraw import REVEAL_KIND
@@ -108,6 +108,8 @@ class BcsEngine:
         if isinstance(order, StandingOrder):
             set_standing(state.private[side].standing, order)
             return
+        if isinstance(order, orders.MoveTo):
+            raise IllegalOrder(UNEXPANDED_MOVE, rule="BCS-5.1-1")
         seen: list[str] = []
         if state.sealed:                               # the units its reveals name
             seen = sealed.opened_units(state, side, order)
@@ -154,6 +156,14 @@ class BcsEngine:
         """The result once the game has ended."""
         r = state.result
         return None if r is None else Outcome(winner=r.winner, reason=r.reason)
+
+    def expand_order(self, state: BcsState, side: str, order: Any) -> Any:
+        """A destination-only move as the Move along its cheapest legal path; others as given."""
+        if isinstance(order, orders.MoveTo):
+            from pbem.games.bcs.pathfind import expand
+
+            return expand(state, side, order)
+        return order
 
     def secrets(self, state: BcsState, side: str) -> list[str]:
         """Ids of side's units hidden under the top unit of their stacks, never named publicly."""

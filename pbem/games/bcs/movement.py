@@ -53,6 +53,16 @@ class Walk:
 def walk(state: BcsState, p: Piece, path: list[str], moving: set[str]) -> Walk:
     """Check one unit's move along the path (the unit's own hex may come first) and return the
     result; IllegalOrder with the rule otherwise. ``moving`` are the stack's ids (5.1g-4)."""
+    w = walk_steps(state, p, path, moving)
+    if p.kind == "hq" and not is_road_hex(w.hex):
+        raise IllegalOrder(f"an HQ ends its move in a non-railroad road hex, not {w.hex}",
+                           rule="BCS-5.4d")
+    return w
+
+
+def walk_steps(state: BcsState, p: Piece, path: list[str], moving: set[str]) -> Walk:
+    """walk without the checks of where a move ends (an HQ on a road): whether the path can
+    be walked so far (the search of a destination-only move goes on from it)."""
     gm = bdata().game_map
     side, cls, rain = p.side, mclass(p), state.weather == "Rain"
     ma = current_ma(state, p)
@@ -168,9 +178,6 @@ def walk(state: BcsState, p: Piece, path: list[str], moving: set[str]) -> Walk:
             w.stopped = "BCS-6.0h-2"
         elif cls == "truck" and engagement_zone(state, side, b):
             w.stopped = "BCS-6.1c-1"
-    if p.kind == "hq" and not is_road_hex(w.hex):
-        raise IllegalOrder(f"an HQ ends its move in a non-railroad road hex, not {w.hex}",
-                           rule="BCS-5.4d")
     return w
 
 
@@ -237,6 +244,23 @@ def _mp(v: int) -> str:
 def check_move(state: BcsState, side: str, units: list[str], path: list[str]) -> dict[str, Walk]:
     """Check a move order: the active player moves the active Formation's units (5.4a, 3.3a), one
     stack at a time (3.3b, 3.3c), under the SNAFU result; each unit walks the path."""
+    pieces = check_stack(state, side, units)
+    walks = {p.id: walk(state, p, path, set(units)) for p in pieces}
+    for p in pieces:
+        _command_radius(state, p, walks[p.id].hex)
+        _hq_leaves(state, p, walks[p.id].hex, units)
+    end = next(iter(walks.values())).hex
+    moving = [p for p in pieces if p.kind == "unit"]
+    there = combat_count(state, end) - sum(1 for p in moving if p.status == "map" and p.hex == end)
+    if moving and there + len(moving) > 2 and any(p.status == "off" for p in moving):
+        raise IllegalOrder(f"{end} would hold {there + len(moving)} combat units: reinforcements "
+                           f"are never placed overstacked", rule="BCS-5.5d-2")
+    return walks
+
+
+def check_stack(state: BcsState, side: str, units: list[str]) -> list[Piece]:
+    """The checks of a move order that do not depend on its path (who moves, whether they may
+    move now, one stack from one hex): the moving pieces, else IllegalOrder."""
     act = state.activation
     if state.phase != "activities" or act is None or act.side != side:
         raise IllegalOrder("only the active player moves, in his Activation's Activities step",
@@ -273,17 +297,7 @@ def check_move(state: BcsState, side: str, units: list[str], path: list[str]) ->
         if p.done_moving or (p.moved and p.id not in act.stack):
             raise IllegalOrder(f"{p.id}'s stack has finished its move (another stack has moved "
                                f"since, or it was dropped off)", rule="BCS-3.3c")
-    walks = {p.id: walk(state, p, path, set(units)) for p in pieces}
-    for p in pieces:
-        _command_radius(state, p, walks[p.id].hex)
-        _hq_leaves(state, p, walks[p.id].hex, units)
-    end = next(iter(walks.values())).hex
-    moving = [p for p in pieces if p.kind == "unit"]
-    there = combat_count(state, end) - sum(1 for p in moving if p.status == "map" and p.hex == end)
-    if moving and there + len(moving) > 2 and any(p.status == "off" for p in moving):
-        raise IllegalOrder(f"{end} would hold {there + len(moving)} combat units: reinforcements "
-                           f"are never placed overstacked", rule="BCS-5.5d-2")
-    return walks
+    return pieces
 
 
 def _command_radius(state: BcsState, p: Piece, end: str) -> None:

@@ -16,6 +16,8 @@ One order per line (docs/bcs-engine.md):
     move 3-1-arm+701-td B15.09 B16.09   move a unit or a stack (ids joined by '+') along hexes
                                    (spaces or dashes between hexes); an arriving unit's first
                                    hex is its Entry hex (9.3)
+    move 3-1-arm to B16.09         name only the destination: pbem check and submit write the
+                                   cheapest legal path in its place before signing
     back 3-1-arm B15.09 B14.09     an excess unit of an overstacked hex steps back, one hex at a
                                    time, to the first hex allowing legal stacking (5.5d); with
                                    no hex named, back along the way it came
@@ -67,7 +69,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from typing import Union
+from typing import ClassVar, Union
 
 import msgspec
 
@@ -113,6 +115,15 @@ class Move(msgspec.Struct, tag="move"):
 
     units: list[str]
     path: list[str]
+
+
+class MoveTo(msgspec.Struct, tag="move-to"):
+    """A move naming only its destination; pbem check and submit write it out as the Move along
+    its cheapest legal path before signing (pathfind.py)."""
+
+    needs_path: ClassVar[bool] = True
+    units: list[str]
+    dest: str
 
 
 class Back(msgspec.Struct, tag="back"):
@@ -279,7 +290,7 @@ class SetupDone(msgspec.Struct, tag="setup-done"):
     """The side's Set-up decision is over."""
 
 
-Order = Union[Activate, Recover, Trains, Flip, Obj, Move, Back, End, Second, First, Attack, Shock,
+Order = Union[Activate, Recover, Trains, Flip, Obj, Move, MoveTo, Back, End, Second, First, Attack, Shock,
               Retreat, Engage, Recon, Screen, Barrage, Fire, Support, Assign, ArtyAssets, Rommel,
               AssignmentDone, Answer, Mine, Setup, SetupDone]
 WORDS = ("answer", "activate", "recover", "trains", "flip", "obj", "move", "back", "end", "second", "done",
@@ -376,6 +387,11 @@ def parse_order(text: str) -> Order:
         if len(set(units)) != len(units) or "" in args[0].split("+"):
             raise OrderSyntaxError("move: name each unit of the stack once, joined by '+'",
                                    rule=RULE)
+        if args[1].lower() == "to":
+            if len(args) != 3:
+                raise OrderSyntaxError("expected 'move UNIT[+UNIT] to HEX': one destination hex",
+                                       rule=RULE)
+            return MoveTo(units=units, dest=_hex(args[2]))
         path = [_hex(h) for h in re.split(r"[\s-]+", " ".join(args[1:]).strip()) if h]
         if not path:
             raise OrderSyntaxError("move UNIT[+UNIT] HEX [HEX ...]", rule=RULE)
@@ -520,6 +536,8 @@ def format_order(order: Order) -> str:
         return f"obj {order.hex}"
     if isinstance(order, Move):
         return f"move {'+'.join(order.units)} {' '.join(order.path)}"
+    if isinstance(order, MoveTo):
+        return f"move {'+'.join(order.units)} to {order.dest}"
     if isinstance(order, Back):
         return " ".join(["back", order.unit, *order.path])
     if isinstance(order, End):

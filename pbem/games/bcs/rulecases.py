@@ -192,8 +192,12 @@ class BcsCases:
         return state.activation.side if state.activation is not None else state.next_side
 
     def apply(self, state: BcsState, side: str, text: str, ctx: Context, case: Case) -> None:
-        """Apply one order line (guarded orders through the core, as a file's lines are)."""
-        apply_order(ENGINE, state, side, parse_line(ENGINE, text), ctx)
+        """Apply one order line (guarded orders through the core, as a file's lines are; a
+        destination-only move written out first, as checking an orders file does)."""
+        order = parse_line(ENGINE, text)
+        if getattr(order, "needs_path", False):
+            order = ENGINE.expand_order(state, side, order)
+        apply_order(ENGINE, state, side, order, ctx)
 
     def check(self, case: Case, run: CaseRun) -> None:
         """Baptism By Fire's expectation keys."""

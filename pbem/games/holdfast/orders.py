@@ -22,6 +22,7 @@ from typing import ClassVar
 import msgspec
 
 from pbem.core.errors import OrderSyntaxError
+from pbem.core.game import UNEXPANDED_MOVE
 from pbem.core.standing import StandingOrder, format_standing, is_standing, parse_standing
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_.'()+-]*$")
@@ -115,8 +116,7 @@ def _list(tok: str) -> tuple[str, ...]:
     return items
 
 
-UNEXPANDED = ("a destination-only move ('move UNIT to HEX') must be written out as its full "
-              "path before signing (pbem check and submit do it)")
+UNEXPANDED = UNEXPANDED_MOVE
 
 
 def parse_order(text: str) -> Order:

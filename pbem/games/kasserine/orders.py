@@ -14,6 +14,7 @@ from typing import ClassVar, Union
 import msgspec
 
 from pbem.core.errors import OrderSyntaxError
+from pbem.core.game import UNEXPANDED_MOVE
 from pbem.core.standing import StandingOrder, format_standing, parse_standing
 
 HEX = re.compile(r"^\d{4}$")
@@ -228,8 +229,7 @@ def _attack(words: list[str]) -> Attack:
     return order
 
 
-UNEXPANDED = ("a destination-only move ('move UNIT to HEX') must be written out as its full "
-              "path before signing (pbem check and submit do it)")
+UNEXPANDED = UNEXPANDED_MOVE
 
 
 def parse_order(text: str) -> Order:

@@ -7,7 +7,7 @@ from hypothesis import given, strategies as st
 
 from pbem.core.errors import OrderSyntaxError
 from pbem.games.bcs.orders import (Activate, Attack, Barrage, Engage, Fire, Fires, Retreat, Shock, End, First, Flip,
-                                   Mine, Move, Obj, Second, Recon, Recover, Screen, Setup,
+                                   Mine, Move, MoveTo, Obj, Second, Recon, Recover, Screen, Setup,
                                    SetupDone, Trains, format_order, parse_order)
 
 unit_ids = st.from_regex(r"\A[a-z0-9][a-z0-9-]{0,10}\Z", fullmatch=True)
@@ -31,6 +31,7 @@ orders = st.one_of(
     st.builds(Obj, hex=hexes),
     st.builds(Move, units=st.lists(unit_ids, min_size=1, max_size=3, unique=True),
               path=st.lists(hexes, min_size=1, max_size=6)),
+    st.builds(MoveTo, units=st.lists(unit_ids, min_size=1, max_size=3, unique=True), dest=hexes),
     st.just(End()),
     st.builds(Second, attempt=st.booleans()),
     st.builds(First, take=st.booleans()),
@@ -62,6 +63,7 @@ def test_round_trip(order):
 @pytest.mark.parametrize("text,canonical", [
     ("Move 3-1-arm b15.09-B16.09", "move 3-1-arm B15.09 B16.09"),
     ("move 3-1-arm+701-td B15.09 - B16.09", "move 3-1-arm+701-td B15.09 B16.09"),
+    ("MOVE 3-1-arm+701-TD To b16.09", "move 3-1-arm+701-td to B16.09"),          # BCS-5.1-1
     ("ACTIVATE CCA recover", "activate cca recover"),
     ("done", "done"),
     ("first  give", "first give"),
@@ -98,6 +100,8 @@ def test_forms_give_one_canonical_line(text, canonical):
     ("setup g-1-arm upside", "not a hex id"),
     ("move 3-1-arm B1509", "not a hex id"),
     ("move 3-1-arm+3-1-arm B15.09", "each unit of the stack once"),
+    ("move 3-1-arm to B15.09 B16.09", "one destination hex"),
+    ("move 3-1-arm to", "one destination hex"),
     ("activate cca now", "activate FORMATION"),
     ("activate cca recover at B20.00", "malformed .activate."),
     ("trains cca somewhere", "not a hex id"),
