@@ -164,3 +164,8 @@ def hq_entering(state: BcsState, hex_id: str) -> Piece | None:
     hq = state.pieces[state.formations[act.formation].hq]
     waiting = hq.status == "off" and hq.arrives <= state.turn
     return hq if waiting and hex_id in entry_hexes(state, hq) else None
+
+
+def air_bound(side: str) -> int:
+    """The most Air Points side's die can give in a turn (its Air Points Available table)."""
+    return max(int(bdata().roll(f"air_{side}", die)) for die in range(1, 7))

@@ -49,8 +49,8 @@ from pbem.core.dice import NoDice
 from pbem.core.errors import IllegalOrder, OrderSyntaxError
 from pbem.core.game import Context, NeedsDice
 from pbem.games.bcs.assignment import SEEN_ARTY
-from pbem.games.bcs.board import (by_hex as pieces_by_hex, face, has_zoc, is_av, mclass,
-                                  printed_ma)
+from pbem.games.bcs.board import (air_bound, by_hex as pieces_by_hex, face, has_zoc, is_av,
+                                  mclass, printed_ma)
 from pbem.games.bcs.loader import STANDIN_MARK
 from pbem.games.bcs.objective import OBJECTIVES
 from pbem.games.bcs.replacements import REBUILT, SEEN
@@ -193,8 +193,9 @@ def facts(state: BcsState, side: str) -> dict[str, Any]:
 
 def conceal(state: BcsState, side: str) -> BcsState:
     """side's knowledge state: the other side's hidden facts become stand-ins (the hosted
-    stand-in of side's view, its copies of a stack's top unit named by slot), its Air, Arty and
-    Prepared Defense unknown; its off-map units kept (the order of arrival is public)."""
+    stand-in of side's view, its copies of a stack's top unit named by slot), its Arty and
+    Prepared Defense unknown, its Air Points the most its die can give (board.air_bound);
+    its off-map units kept (the order of arrival is public)."""
     from pbem.games.bcs.standin import standin
 
     o = other(side)
@@ -203,6 +204,8 @@ def conceal(state: BcsState, side: str) -> BcsState:
     out.resolving = state.resolving if state.resolving is None else msgspec.convert(
         msgspec.to_builtins(state.resolving), type=type(state.resolving))
     out.private[o] = SidePrivate(standing=dict(state.private[o].standing))
+    if state.weather != "Rain" and not state.air_due:    # its Air Points: the most it may have
+        out.private[o].air_points = air_bound(o)
     out.first_side, out.objective_turn = state.first_side, state.objective_turn   # public
     out.nslots, out.sealed = dict(state.nslots), state.sealed
     out.slots = {side: dict(state.slots.get(side, {})), o: {}}

@@ -15,7 +15,7 @@ from __future__ import annotations
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context, Decision
 from pbem.games.bcs import assignment, mines
-from pbem.games.bcs.board import bdata, enemy_in, entry_hexes, held_entries
+from pbem.games.bcs.board import air_bound, bdata, enemy_in, entry_hexes, held_entries
 from pbem.games.bcs.command import in_radius, isolation
 from pbem.games.bcs.mixing import active_hexes, coordinate, mixed_with
 from pbem.games.bcs.movement import restack
@@ -611,7 +611,11 @@ def _pre_turn_air(state: BcsState, ctx: Context) -> None:
             state.private[s].air_points = 0
             continue
         die = ctx.roll(6, f"Air Points: {s}", visible_to=s)
-        state.private[s].air_points = int(bdata().roll(f"air_{s}", die))
+        # a sealed game's knowledge state of the other side holds the most its die can give
+        # (its die is a stand-in there): a use is refused on receipt only beyond that bound,
+        # its legality is its writer's, and the final replay checks it (board.air_bound)
+        state.private[s].air_points = air_bound(s) if s in state.concealed else \
+            int(bdata().roll(f"air_{s}", die))
         ctx.log(f"{s} Air Points: {state.private[s].air_points}", visible_to=s)
 
 

@@ -1,0 +1,66 @@
+"""Sealed Baptism By Fire: the other side's Air Points are its secret (BCS-8.0e-1). Its
+processor stands in its Air Points die, so the receiving processor may refuse a use only
+beyond the most that die can give (board.air_bound); the writer's own processor checks the
+real total, and the final replay checks it again. A player found an honest attack with two Air
+Points refused as cheating: the receiver had judged it against its stand-in die's one point."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+import pbem.core.keys as keys
+from fixtures.table import Table
+from pbem.games.bcs.board import air_bound
+from pbem.protocol import ops
+
+SIDES = ("allied", "axis")
+ENTRY = ("entry_blocking=attack_from_off_map",)
+SEED = 0          # a genesis whose dice give the Axis 6 Air Points and a Pass SNAFU (asserted)
+
+
+@pytest.fixture
+def seeded(monkeypatch):
+    """Every key, dice secret and salt of the test drawn from SEED, so the game is one game."""
+    rng = random.Random(f"air-{SEED}")
+    monkeypatch.setattr(os, "urandom", lambda n: rng.randbytes(n))
+    monkeypatch.setattr(ops, "_now", lambda: "2026-01-01T00:00:00+00:00")
+
+    class SeededKey:
+        generate = staticmethod(lambda: Ed25519PrivateKey.from_private_bytes(rng.randbytes(32)))
+        from_private_bytes = staticmethod(Ed25519PrivateKey.from_private_bytes)
+
+    monkeypatch.setattr(keys, "Ed25519PrivateKey", SeededKey)
+    yield
+    monkeypatch.setattr(keys, "Ed25519PrivateKey", Ed25519PrivateKey)
+
+
+def test_an_honest_attack_with_two_air_points_is_received(tmp_path, seeded, monkeypatch):
+    """BCS-8.0e-1: the Axis, holding 6 Air Points, attacks with 2 in a sealed game; the Allied
+    processor receives the file (exit 0, it used to exit 3 calling it cheating), the game goes
+    on and both archives verify with their keys."""
+    t = Table(tmp_path, game="bcs", scenario="5.2", mode="sealed", sides=SIDES, options=ENTRY)
+    monkeypatch.setattr(keys, "Ed25519PrivateKey", Ed25519PrivateKey)
+    t.deliver()
+    t.play_one(["standing retreat rear", "activate gerhardt at B20.00"])
+    t.deliver()
+    axis = ops.open_session(t.dirs["axis"], key_path=t.key("axis")).state
+    assert axis.private["axis"].air_points == 6 and axis.activation.snafu == "Pass", \
+        "the seed no longer gives this position: choose another SEED"
+    orders = tmp_path / "attack.txt"
+    orders.write_text("obj B19.07\nmove gerhardt-hq B20.00 B20.01 B19.01 B19.02\n"
+                      "move ii-69-pg B20.00 B20.01 B19.01 B19.02 B18.03 B18.04 B17.04 B17.05 "
+                      "B18.06 B19.06\nattack B19.07 with ii-69-pg barrage air 2\n")
+    out = t.mail("turn-axis")
+    t.ok("submit", str(t.dirs["axis"]), str(orders), "--key", t.key("axis"), "--out", out)
+    r = t.run("receive", str(t.dirs["allied"]), out, "--key", t.key("allied"),
+              "--out", t.mail("reply-allied"))
+    assert r.exit_code == 0, r.output
+    assert "Air Points declared" not in r.output
+    allied = ops.open_session(t.dirs["allied"], key_path=t.key("allied")).state
+    assert allied.private["axis"].air_points == air_bound("axis") - 2    # its bound, less 2
+    for side in SIDES:
+        assert "OK" in t.ok("verify", str(t.dirs[side]), "--key", t.key(side)).output
