@@ -29,6 +29,7 @@ from pbem.core.encoding import canonical
 FACT_TAG = b"pbem/v1/fact"
 KEY_INFO = b"pbem/v1/fact-key"
 SALT_TAG = b"pbem/v1/fact-salt"
+COMMIT_TAG = b"pbem/v1/fact-key-commit"
 MAX_VERSION = 2**32 - 1
 _FACT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:/#?+-]{0,99}$")
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
@@ -37,6 +38,13 @@ _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 def fact_key(root: bytes) -> bytes:
     """The owner's fact key, from its dice secret (HKDF-SHA256, its own info string)."""
     return HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=KEY_INFO).derive(root)
+
+
+def fact_commit(key: bytes) -> str:
+    """The genesis commitment to a side's fact key (hex): SHA-256(lp(tag) | lp(key)). Its
+    final reveal must open this key; without it a side could pick its key, and so its own
+    private dice, after seeing the first file (docs/sealed.md 5a)."""
+    return hashlib.sha256(lp(COMMIT_TAG) + lp(key)).hexdigest()
 
 
 def salt(key: bytes, fact: str, version: int) -> bytes:

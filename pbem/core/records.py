@@ -63,6 +63,10 @@ class Proposal(_R, tag="pbem/proposal/v1", tag_field="type", kw_only=True):
     class_onions: dict[str, OnionCommit] = {}   # the host's: one per visibility class (side)
     policy: Policy
     created: str = ""
+    # sealed mode: the proposer's commitment to its fact key (commitment.fact_commit), so that
+    # no private die of its side can be chosen by choosing the key later; absent before
+    # session 25 and in the other modes (UNSET: not encoded, old files stay canonical)
+    fact_commit: str | msgspec.UnsetType = msgspec.UNSET
 
 
 class Acceptance(_R, tag="pbem/accept/v1", tag_field="type", kw_only=True):
@@ -71,6 +75,7 @@ class Acceptance(_R, tag="pbem/accept/v1", tag_field="type", kw_only=True):
     party: str
     onion: OnionCommit
     class_onions: dict[str, OnionCommit] = {}
+    fact_commit: str | msgspec.UnsetType = msgspec.UNSET    # sealed mode, as in Proposal
 
 
 class RollRecord(_R, kw_only=True):

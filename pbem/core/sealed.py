@@ -159,7 +159,7 @@ class SealedPlay:
             return []
         order = g.parse_order(line)
         mine = self.know[side]
-        opens = g.reveals(mine, side, order)
+        opens = order_reveals(g, mine, side, order)
         projected = g.project(mine, side, order)
         # the full state first: an illegal order is refused there (the state unchanged) and
         # opens nothing, as the sender's processor refuses it before signing
@@ -346,3 +346,16 @@ def hidden_legality(game: Game, order: Any) -> bool:
         except (OrderSyntaxError, IllegalOrder):
             return True
     return bool(hook(order))
+
+
+def order_reveals(game: Game, state: Any, side: str, order: Any) -> list[tuple[str, str]]:
+    """The facts an order opens before it runs (game.reveals): none for a standing order; for
+    a guarded order, those of either branch (a sealed game sends a guarded order only if no
+    branch opens any: pbem.protocol.sealing.project_guarded, so a file whose branch would is
+    refused for not opening it)."""
+    if isinstance(order, StandingOrder):
+        return []
+    if isinstance(order, GuardedOrder):
+        return [x for b in (order.then, order.otherwise) if b
+                for x in game.reveals(state, side, game.parse_order(b))]  # type: ignore[attr-defined]
+    return game.reveals(state, side, order)  # type: ignore[attr-defined]

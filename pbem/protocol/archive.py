@@ -24,7 +24,7 @@ from typing import Callable
 
 import msgspec
 
-from pbem.core.errors import ArchiveError
+from pbem.core.errors import ArchiveError, PbemError
 from pbem.core.files import atomic_write, fsync_dir  # noqa: F401 (used by other modules)
 
 ARCHIVE_FORMAT = "pbem-archive/2"
@@ -185,6 +185,24 @@ class Archive:
         self.secret_path = self.root / "secret" / "dice.json"
         self.rejected_dir = self.root / "rejected"
         self._lock_fh = None
+
+    #: What the archive itself keeps (its signed files, its state, secrets and evidence): no
+    #: output a command is told to write (--out) may land there.
+    OWN = ("archive.json", ".lock", "files", "cache", "secret", "private", "evidence",
+           "rejected", "queue")
+
+    def check_out(self, out: str | Path) -> None:
+        """PbemError if a command's output file or folder (out) would land among the files
+        this archive keeps (a reply written over a stored signed file would make the archive
+        look forged)."""
+        try:
+            rel = Path(out).resolve().relative_to(self.root.resolve())
+        except ValueError:
+            return                                  # outside the archive folder
+        if rel.parts and rel.parts[0] in self.OWN:
+            raise PbemError(f"{out}: inside the archive's own {rel.parts[0]} "
+                            f"({self.root / rel.parts[0]}): write it outside the archive "
+                            "folder; nothing was signed or stored")
 
     # -- lifecycle -------------------------------------------------------------------------
     def exists(self) -> bool:

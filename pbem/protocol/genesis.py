@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import msgspec
+
 from pbem.core import options
 from pbem.core.dice import lp
 from pbem.core.encoding import sha256, sha256_hex
@@ -83,7 +85,9 @@ class Genesis:
         self.p: Proposal = p
         self.tips: dict[str, bytes] = {}
         self.lengths: dict[str, int] = {}
+        self.fact_commits: dict[str, str] = {}   # sealed mode: party -> its fact-key commitment
         self._commit(p.proposer, p.onion, p.class_onions, name)
+        self._fact(p.proposer, p.fact_commit, name)
         if not proposal.signed_by(self.pubs[p.proposer]):
             raise FileRejected(f"{name}: bad signature (not signed by {p.proposer}'s key)")
         self.proposal = proposal
@@ -126,6 +130,30 @@ class Genesis:
         if len({self.tips[k] for k in self.tips}) != len(self.tips):
             raise FileRejected(f"{name}: two dice commitments of this game are equal")
 
+    def _fact(self, party: str, commit: Any, name: str) -> None:
+        """Record a party's fact-key commitment (sealed mode only; absent in a genesis made
+        before session 25, which require_fact_commits refuses for a new game)."""
+        if commit is msgspec.UNSET:
+            return
+        if self.p.mode != "sealed":
+            raise FileRejected(f"{name}: a fact-key commitment belongs to a sealed game only "
+                               f"(this one is in {self.p.mode} mode)")
+        if not isinstance(commit, str) or not _HEX64.match(commit):
+            raise FileRejected(f"{name}: malformed fact-key commitment of {party}")
+        self.fact_commits[party] = commit
+
+    def require_fact_commits(self, name: str) -> None:
+        """For a sealed game being set up now (join, and the proposer receiving an
+        acceptance): FileRejected unless every party heard from committed to its fact key
+        (docs/sealed.md 5a: otherwise a side could choose its own private dice)."""
+        if self.p.mode != "sealed":
+            return
+        for party in [self.p.proposer, *self.acceptances]:
+            if party not in self.fact_commits:
+                raise FileRejected(f"{name}: {party} did not commit to its fact key, which a "
+                                   "sealed game needs before any die (made by an older pbem, "
+                                   "or altered): ask for a new proposal")
+
     @property
     def mode(self) -> str:
         """'peer' or 'hosted'."""
@@ -163,8 +191,10 @@ class Genesis:
         tips, lengths = dict(self.tips), dict(self.lengths)
         try:
             self._commit(a.party, a.onion, a.class_onions, name)
+            self._fact(a.party, a.fact_commit, name)
         except FileRejected:
             self.tips, self.lengths = tips, lengths
+            self.fact_commits.pop(a.party, None)
             raise
         self.acceptances[a.party] = f
         self._game_id = None

@@ -132,6 +132,16 @@ def dice_length(game: Any, scenario: str) -> int:
     return n
 
 
+def _fact_commit(mode: str, secret: bytes) -> Any:
+    """A sealed game's party's commitment to its fact key (from its dice secret); UNSET in
+    the other modes."""
+    if mode != "sealed":
+        return msgspec.UNSET
+    from pbem.core.commitment import fact_commit, fact_key
+
+    return fact_commit(fact_key(secret))
+
+
 def _commitments(root: bytes, bind: str, party: str, classes: list[str], length: int
                  ) -> tuple[OnionCommit, dict[str, OnionCommit]]:
     own = OwnOnions(root, bind, party, classes, length)
@@ -147,6 +157,7 @@ def _propose(game: Any, scenario: str, root: str | Path, *, proposer: str, key: 
              pubs: dict[str, bytes], mode: str, out: str, options: dict[str, Any],
              names: dict[str, str], key_path: str) -> Outcome:
     archive = Archive(root)
+    archive.check_out(out)
     remove_partials(archive.root)         # half-built by a killed earlier run
     terms = dict(game=game.id, scenario=scenario, rules_version=game.rules_version,
                  data_hash=data_hash(game, scenario), options=resolve_options(game, options, ask=ASK_OPTION),
@@ -162,7 +173,8 @@ def _propose(game: Any, scenario: str, root: str | Path, *, proposer: str, key: 
         onion, class_onions = _commitments(secret, nonce, proposer, classes,
                                            dice_length(game, scenario))
         prop = Proposal(nonce=nonce, onion=onion, class_onions=class_onions, policy=Policy(),
-                        created=_now(), **terms)  # type: ignore[arg-type]
+                        created=_now(), fact_commit=_fact_commit(mode, secret),
+                        **terms)  # type: ignore[arg-type]
         f = seal(prop, key, name="0000-proposal.pbem")
         Genesis(game, f)  # self-check
 
@@ -238,11 +250,13 @@ def join_game(proposal_path: str, *, key_path: str, root: str | Path, out: str) 
         raise FileRejected(f"{f.name}: not a game proposal")
     game = find_game(f.payload.game)
     genesis = Genesis(game, f)
+    genesis.require_fact_commits(f.name)
     key = keymod.load_private(key_path)
     party = genesis.party_of(keymod.public_raw(key.public_key()))
     if party is None or party == genesis.p.proposer:
         raise FileRejected(f"{f.name}: this proposal does not name your key as a party")
     archive = Archive(root)
+    archive.check_out(out)
     remove_partials(archive.root)         # half-built by a killed earlier run
     stored = _stored_acceptance(archive, f, party, keymod.public_raw(key.public_key()))
     seen = joined.find(key_path, genesis.p.nonce)
@@ -262,7 +276,8 @@ def join_game(proposal_path: str, *, key_path: str, root: str | Path, out: str) 
         onion, class_onions = _commitments(secret, genesis.bind, party, genesis.classes_of(party),
                                            dice_length(game, genesis.p.scenario))
         acc = Acceptance(nonce=nonce, proposal=f.hash, party=party, onion=onion,
-                         class_onions=class_onions)
+                         class_onions=class_onions,
+                         fact_commit=_fact_commit(genesis.mode, secret))
         af = seal(acc, key, name=f"0000-accept-{party}.pbem")
         genesis.add_acceptance(af)
 
@@ -319,6 +334,8 @@ def receive_file(root: str | Path, path: str, *, key_path: str, out: str | None 
 def _receive_file(root: str | Path, path: str, *, key_path: str, out: str | None) -> Outcome:
     archive = Archive(root)
     info = archive.info()
+    if out is not None:
+        archive.check_out(out)
     f = read_file(path)
     key = keymod.load_private(key_path)
     with archive:
@@ -389,6 +406,7 @@ def _receive_acceptance(archive: Archive, info: ArchiveInfo, f: SignedFile, key:
         except _NothingToDo:
             pass
     genesis.add_acceptance(f)
+    genesis.require_fact_commits(f.name)
     archive.write_signed(f"0000-accept-{f.payload.party}.pbem", f.text)  # type: ignore[union-attr]
     result = Outcome(messages=[f"{f.payload.party} accepted the game."])  # type: ignore[union-attr]
     if not genesis.complete:
@@ -708,6 +726,11 @@ def check_file(root: str | Path, orders_path: str, *, key_path: str | None = Non
             return checked, s
     checked = check_orders(s.game, s.state, me, numbered, name=Path(orders_path).name,
                            sealed=s.facts is not None)
+    if checked.ok and s.facts is not None and me == s.party:
+        try:      # what the other side will see: submit refuses what cannot be shown
+            sealing.project(s.game, s.state, me, checked.lines)
+        except PbemError as e:
+            checked.problems.append(f"{Path(orders_path).name}: {e}")
     return checked, s
 
 
@@ -716,6 +739,7 @@ def submit_orders(root: str | Path, orders_path: str, *, key_path: str, out: str
     """Check, sign and write the next file carrying this party's orders."""
     archive = Archive(root)
     info = archive.info()
+    archive.check_out(out)
     with archive:
         read = read_genesis(archive) if info.party != HOST else None   # read once
         if read is not None and read[1].mode == "hosted":

@@ -15,7 +15,7 @@ from typing import Any
 
 import msgspec
 
-from pbem.core.commitment import FactBook, Opening, commit, fact_key, salt
+from pbem.core.commitment import FactBook, Opening, commit, fact_commit, fact_key, salt
 from pbem.core.encoding import canonical, sha256_hex
 from pbem.core.errors import (ArchiveError, FileRejected, IllegalFile, IllegalOrder,
                               OrderSyntaxError, PbemError)
@@ -23,8 +23,8 @@ from pbem.core.game import Context, NeedsDice
 from pbem.core.dice import NoDice
 from pbem.core.records import FactCommit, FinalReveal, Turn
 from pbem.protocol.resolve import SEALED_STANDING
-from pbem.core.sealed import (policy_text, set_policy, standing_answers, standing_facts,
-                              with_policy)
+from pbem.core.sealed import (order_reveals, policy_text, set_policy, standing_answers,
+                              standing_facts, with_policy)
 from pbem.core.standing import (GuardedOrder, StandingOrder, apply_order, format_guarded,
                                 is_standing, parse_line)
 
@@ -87,6 +87,10 @@ class Facts:
         self.by_file: dict[int, dict[str, dict[str, list[tuple[int, Any]]]]] = {}
         self.mine = 0                        # the latest file of this side taken
         self.values: dict[str, dict[str, Any]] = {side: {} for side in game.sides}  # opened
+        # (owner, fact, version) -> the file that committed it: what was latest when an order
+        # of an earlier file is resolved after later files were taken (a keyless verify waits
+        # for its own side's share of a file while the other side's next files come in)
+        self.committed_in: dict[tuple[str, str, int], int] = {}
 
     def take(self, t: Turn, name: str) -> dict[str, Any]:
         """Record a file's commitments, check its openings and final; the opened values."""
@@ -101,6 +105,7 @@ class Facts:
             if why:
                 raise FileRejected(f"{name}: {why}")
             new.add(c.fact)
+            self.committed_in[(t.sender, c.fact, c.version)] = t.seq
         opened = {}
         for op in t.openings or []:
             why = book.check(op)
@@ -126,10 +131,18 @@ class Facts:
             self.finals[t.sender] = t.final
         return opened
 
-    def opened(self, owner: str) -> set[str]:
-        """The facts of owner opened at their latest version."""
+    def version_at(self, owner: str, fact: str, upto: int | None = None) -> int:
+        """The latest version of owner's fact among the files up to file upto (all if None)."""
+        v = self.books[owner].version(fact)
+        if upto is not None:
+            while v > 0 and self.committed_in.get((owner, fact, v), 0) > upto:
+                v -= 1
+        return v
+
+    def opened(self, owner: str, upto: int | None = None) -> set[str]:
+        """The facts of owner opened at their latest version (as of file upto, if given)."""
         book = self.books[owner]
-        return {f for (f, v) in book.opened if v == book.version(f)}
+        return {f for (f, v) in book.opened if v == self.version_at(owner, f, upto)}
 
     def shown(self, owner: str, fact: str, seq: int, reply: bool) -> tuple[bool, Any]:
         """The value of owner's fact that an order of file seq reveals, where it is opened: in
@@ -147,10 +160,9 @@ class Facts:
         return len(self.by_file.get(seq + 1 if reply else seq, {}).get(owner, {})
                    .get(fact, ())) == 1
 
-    def latest_value(self, owner: str, fact: str) -> Any:
-        """The opened value of owner's fact at its latest version."""
-        book = self.books[owner]
-        return book.opened[(fact, book.version(fact))]
+    def latest_value(self, owner: str, fact: str, upto: int | None = None) -> Any:
+        """The opened value of owner's fact at its latest version (as of file upto)."""
+        return self.books[owner].opened[(fact, self.version_at(owner, fact, upto))]
 
 
 def check_reveals(game: Any, facts: Facts, me: str, sender: str, state: Any, order: Any, *,
@@ -163,8 +175,9 @@ def check_reveals(game: Any, facts: Facts, me: str, sender: str, state: Any, ord
     own_seq: the file a held order came in, which opened its sender's own facts."""
     if isinstance(order, StandingOrder):
         return
-    opens = game.reveals(state, sender, order)
+    opens = order_reveals(game, state, sender, order)
     known = {o: game.facts(state, o) for o in {owner for owner, _ in opens}}
+    upto = seq or None        # the versions as they stood at file seq
     shown: dict[str, dict[str, Any]] = {}
     for owner, fact in opens:
         if owner == me:
@@ -175,17 +188,17 @@ def check_reveals(game: Any, facts: Facts, me: str, sender: str, state: Any, ord
             continue
         found, value = facts.shown(owner, fact, seq, reply=owner != sender)
         if not found and owner == sender and own_seq is not None \
-                and fact not in facts.opened(owner):
+                and fact not in facts.opened(owner, upto):
             # a held order whose fact changed since: opened in the file it came in
             found, value = facts.shown(owner, fact, own_seq, reply=False)
-        if found or fact in facts.opened(owner):
+        if found or fact in facts.opened(owner, upto):
             # a fact this state knows already is followed by the rules from its opening on,
             # unless the file opens it at another value: its owner's hidden outcome changed it
             # since (a step rebuilt by Replacements), and it is opened again at its new version
             if fact not in known[owner] or (found and known[owner][fact] != value
                                             and facts.once(owner, fact, seq, owner != sender)):
                 shown.setdefault(owner, {})[fact] = (value if found else
-                                                     facts.latest_value(owner, fact))
+                                                     facts.latest_value(owner, fact, upto))
             continue
         if owner == sender:
             raise FileRejected(f"{name}: an order reveals {owner}'s {fact}, which the file "
@@ -210,7 +223,7 @@ def simulate(game: Any, state: Any, side: str, lines: list[str]) -> tuple[Any, d
             continue       # a hidden policy: no store changes (section 5c)
         order = parse_line(game, line)
         if not isinstance(order, StandingOrder):
-            for owner, fact in game.reveals(sim, side, order):
+            for owner, fact in order_reveals(game, sim, side, order):
                 if owner == side and fact not in revealed:
                     revealed[fact] = game.facts(sim, side).get(fact)
         try:
@@ -233,8 +246,7 @@ def _later_reveals(game: Any, sim: Any, side: str, lines: list[str],
         if is_standing(line):
             continue
         try:
-            order = parse_line(game, line)
-            opens = game.reveals(sim, side, order)
+            opens = order_reveals(game, sim, side, parse_line(game, line))
         except (IllegalOrder, OrderSyntaxError):
             continue
         for owner, fact in opens:
@@ -471,6 +483,12 @@ def audit_sealed(s: Any) -> tuple[list[str], list[str]]:
             keys[side] = bytes.fromhex(fin.fact_key)
         except ValueError:
             return [f"{name}: {side}'s final reveal holds a malformed fact key"], []
+        want = g.fact_commits.get(side)
+        if want is not None and fact_commit(keys[side]) != want:
+            return [f"{name}: {side}'s final reveal opens a fact key other than the one it "
+                    "committed to in the genesis (its private dice and salts could have been "
+                    "chosen)"], []
+    unbound = [side for side in game.sides if side not in g.fact_commits]
     state = game.setup(g.p.scenario, g.p.options)
     held: list[Any] = []
     committed: dict[tuple[str, str], Any] = {}
@@ -534,9 +552,14 @@ def audit_sealed(s: Any) -> tuple[list[str], list[str]]:
                 return [f"{f.name}: with {t.sender}'s real orders the public outcome differs "
                         "from what the files agreed (the projection hid a different move)"], []
         state, held = res.state, res.held
-    return [], [f"Sealed game: both final reveals are in; all {s.ledger.tip_seq} files "
-                      "replayed with full information: every projection, commitment and "
-                      "public outcome matches the real orders."]
+    lines = [f"Sealed game: both final reveals are in; all {s.ledger.tip_seq} files "
+             "replayed with full information: every projection, commitment and public outcome "
+             "matches the real orders."]
+    if unbound:
+        lines.append(f"The genesis holds no fact-key commitment of {', '.join(unbound)} (a "
+                     "game set up before pbem bound them): the private dice such a side saw "
+                     "before its first commitment are not bound to its key.")
+    return [], lines
 
 
 def _opening_check(game: Any, files: list[Any], seq: int) -> Any:
@@ -552,7 +575,7 @@ def _opening_check(game: Any, files: list[Any], seq: int) -> Any:
         # was written; its commitment is checked against the full state where it was made
         if isinstance(order, StandingOrder):
             return
-        for owner, fact in game.reveals(state, side, order):
+        for owner, fact in order_reveals(game, state, side, order):
             if (owner, fact) in seen:      # a later reveal in the file: the rules follow it
                 continue
             seen.add((owner, fact))
@@ -637,7 +660,7 @@ def recheck(s: Any, name: str) -> None:
             shown = shown_at(seq)
             if held_from is not None:          # a held order: its own file's openings too
                 shown = {**shown_at(held_from), **shown}
-            for owner, fact in game.reveals(st, side, order):
+            for owner, fact in order_reveals(game, st, side, order):
                 if owner != me and fact in shown:
                     game.disclose(st, owner, {fact: shown[fact]})
 

@@ -476,3 +476,59 @@ def test_archive_json_naming_the_other_party_is_a_local_error_not_a_cheat(tmp_pa
         assert r.exit_code == 1 and len(errors) == 1, r.output
         assert str(info) in errors[0] and "names allied" in errors[0], errors[0]
     assert snapshot(t.dirs["axis"]) == before
+
+
+# -- the fact key is committed in the genesis (docs/sealed.md 5a) --------------------------------
+# A reviewer showed that without it a side could choose its own private dice: its fact key
+# keys them, and a die of its side rolled in a file it receives before its first commitment
+# could be tried offline with key after key, the final replay none the wiser.
+
+def test_a_final_reveal_opening_another_fact_key_than_committed_is_cheating(tmp_path,
+                                                                           monkeypatch):
+    """red's processor plays the whole game with another fact key than the one its acceptance
+    committed to: every file checks out as it arrives, and the final audit names red's final
+    reveal, exit 3."""
+    from pbem.protocol import sealing, session
+
+    real = sealing.side_fact_key
+
+    def chosen(own):
+        return b"\x07" * 32 if own.party == "red" else real(own)
+
+    t = _table(tmp_path)
+    for mod in (sealing, ops, session):
+        monkeypatch.setattr(mod, "side_fact_key", chosen)
+    t.play_to_end()
+    monkeypatch.undo()
+    r = t.run("verify", str(t.dirs["blue"]), "--key", t.key("blue"))
+    assert r.exit_code == 3, r.output
+    assert "red's final reveal opens a fact key other than the one it committed to" in r.output
+    assert "-red.pbem" in r.output
+
+
+def test_a_sealed_proposal_or_acceptance_without_a_fact_key_commitment_is_refused(tmp_path,
+                                                                                  monkeypatch):
+    """join refuses a sealed proposal whose proposer did not commit to its fact key, and the
+    proposer refuses such an acceptance: one line naming the file, exit 1, nothing stored."""
+    t = Table(tmp_path, game="blind", scenario="short", mode="sealed")
+    uncommitted = lambda mode, secret: msgspec.UNSET        # noqa: E731  an older or altered pbem
+    bare = t.mail("bare-proposal")
+    with monkeypatch.context() as m:
+        m.setattr(ops, "_fact_commit", uncommitted)
+        t.ok("new", "blind", "short", str(tmp_path / "red2"), "--side", "red", "--key",
+             t.key("red"), "--opponent", t.pub("blue"), "--mode", "sealed", "--out", bare)
+    r = t.run("join", bare, "--key", t.key("blue"), "--dir", str(tmp_path / "blue2"),
+              "--out", t.mail("never"))
+    assert r.exit_code == 1 and "red did not commit to its fact key" in r.output, r.output
+    assert "bare-proposal.pbem" in r.output and not (tmp_path / "blue2").exists()
+    prop, acc = t.mail("proposal3"), t.mail("bare-accept")
+    t.ok("new", "blind", "short", str(tmp_path / "red3"), "--side", "red", "--key",
+         t.key("red"), "--opponent", t.pub("blue"), "--mode", "sealed", "--out", prop)
+    with monkeypatch.context() as m:
+        m.setattr(ops, "_fact_commit", uncommitted)
+        t.ok("join", prop, "--key", t.key("blue"), "--dir", str(tmp_path / "blue3"),
+             "--out", acc)
+    before = snapshot(tmp_path / "red3")
+    r = t.run("receive", str(tmp_path / "red3"), acc, "--key", t.key("red"))
+    assert r.exit_code == 1 and "blue did not commit to its fact key" in r.output, r.output
+    assert "bare-accept.pbem" in r.output and snapshot(tmp_path / "red3") == before

@@ -164,3 +164,40 @@ def test_a_known_fact_opened_again_at_a_new_value_is_written_in():
     sealing.check_reveals(game, theirs, "blue", "red", None, "order", next_name=None,
                           name="0006-red.pbem", seq=6)
     assert game.written == []                  # known at its latest version: the rules follow
+
+
+def test_a_fact_opened_before_is_known_to_a_file_resolved_after_later_files_came_in():
+    """A keyless `pbem verify` waits for its own side's share of a file while the other side's
+    next files are taken: a later file's new version of a fact must not make an order of the
+    earlier file look as if it revealed an unopened fact. A reviewer's honest sealed BbF archive
+    was called cheating (exit 3) that way: red opened red-1.kind (version 0) in file 94, file 96
+    reveals it again, file 97 commits version 1."""
+    from pbem.core.commitment import Opening
+    from pbem.core.records import Turn
+    from pbem.protocol.sealing import Facts, check_reveals
+
+    gid, fact, salt = "ab" * 16, "red-1.kind", bytes(32)
+
+    def turn(seq, sender, commits=(), openings=()):
+        return Turn(game_id=gid, seq=seq, prev="00" * 32, sender=sender, reveal="00" * 32,
+                    commits=list(commits) or msgspec.UNSET,
+                    openings=list(openings) or msgspec.UNSET)
+
+    def c(version, value):
+        return FactCommit(fact=fact, version=version, hash=commit(gid, "red", fact, version,
+                                                                value, salt))
+
+    disclosed = {}
+    game = SimpleNamespace(sides=("red", "blue"), reveals=lambda st, side, o: [("red", fact)],
+                           facts=lambda st, owner: {},
+                           disclose=lambda st, owner, values: disclosed.update(values))
+    facts = Facts(game, gid, me=None)
+    facts.take(turn(93, "red", [c(0, "tank")]), "0093-red.pbem")
+    facts.take(turn(94, "red", openings=[Opening(fact=fact, version=0, value="tank",
+                                                 salt=salt.hex())]), "0094-red.pbem")
+    facts.take(turn(96, "red"), "0096-red.pbem")
+    facts.take(turn(97, "red", [c(1, "scout")]), "0097-red.pbem")
+    assert fact in facts.opened("red", upto=96) and fact not in facts.opened("red")
+    check_reveals(game, facts, None, "red", object(), "an order", next_name="0097-red.pbem",
+                  name="0096-red.pbem", seq=96)
+    assert disclosed == {fact: "tank"}

@@ -33,6 +33,14 @@ def parse_condition(text: str) -> str:
     raise OrderSyntaxError(f"unknown condition {text.strip()!r} ({FORMS})", rule="PBEM-GUARD")
 
 
+def public(text: str) -> bool:
+    """Whether a canonical condition reads only what both sides know, so that a sealed game's
+    two processors choose the same branch: the SNAFU result and the Second Activation roll
+    (public dice), and which hexes hold units (slots and hexes are public); not `UNIT alive`,
+    which names a unit that may stand hidden under another (1.5)."""
+    return not text.endswith(" alive")
+
+
 def condition(view: BcsView, side: str, text: str) -> bool:
     """Evaluate a canonical condition on side's own view."""
     a, b = text.split()

@@ -187,6 +187,10 @@ class BcsEngine:
         """Evaluate a condition on side's own view."""
         return conditions.condition(view, side, text)
 
+    def public_condition(self, text: str) -> bool:
+        """Whether both processors of a sealed game read a condition alike (conditions.py)."""
+        return conditions.public(text)
+
     def standin(self, view: BcsView | dict[str, Any], side: str) -> BcsState:
         """A full state from side's view alone (hosted checking)."""
         return standin(view, side)
