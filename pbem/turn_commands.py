@@ -145,7 +145,7 @@ def check(directory: str, orders: str, side: str | None = None, key: str | None 
     checked, _ = check_file(directory, orders, key_path=key, side=side)
     if not checked.ok:
         for p in checked.problems:
-            echo(p, err=True)
+            echo(one_line(p), err=True)
         sys.exit(EXIT_REFUSED)
     n = len(checked.lines)
     later = len(set(checked.after_dice) | set(checked.waiting))

@@ -54,6 +54,17 @@ def printable(text: str) -> str:
     return unsafe.sub("?", sequence.sub("", text))
 
 
+#: The most characters of an error line; a longer one keeps its start and its end (where the
+#: rule id is) around a note of what was left out. An opponent's file can quote a megabyte of
+#: order text, which the mail gateway would otherwise log and mail back whole.
+MAX_LINE = 2000
+
+
 def one_line(text: str) -> str:
-    """printable(), on one line (newlines and tabs become spaces)."""
-    return printable(text).replace("\n", " ").replace("\t", " ")
+    """printable(), on one line (newlines and tabs become spaces), at most MAX_LINE long."""
+    line = printable(text).replace("\n", " ").replace("\t", " ")
+    if len(line) > MAX_LINE:
+        head, tail = MAX_LINE * 2 // 3, MAX_LINE // 3 - 60
+        line = (f"{line[:head]} [... {len(line) - head - tail} characters left out ...] "
+                f"{line[len(line) - tail:]}")
+    return line

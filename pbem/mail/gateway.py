@@ -153,6 +153,9 @@ class Gateway:
         cfg = self.cfg
         try:
             msg = extract.parse(raw)
+        except extract.MessageRefused as e:          # refused before the parser reads it
+            return _h("raw", raw_hash), Result("failed", str(e))
+        try:
             msgid = str(msg.get("Message-ID", "") or "").strip()
             frm = [a.lower() for _, a in getaddresses([str(msg.get("From", "") or "")]) if a]
             auto = str(msg.get("Auto-Submitted", "no") or "no").strip().lower()
@@ -314,7 +317,7 @@ class Gateway:
         n = 0
         for p in self.source.keys():
             games = addressbook.games(self.cfg)
-            self.log(printable(self.handle(p, games)))
+            self.log(one_line(self.handle(p, games)))   # a mailbox entry's name may hold a newline
             n += 1
             send()
         self.sender.close()

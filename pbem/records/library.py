@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from urllib.parse import quote
 from pathlib import Path
 from typing import Any, Callable
 
@@ -206,7 +207,8 @@ def render_index(index: Index, root: Path, out: Path) -> str:
 
     rows = []
     for it in index.records:
-        href = os.path.relpath(root / it.file, out).replace(os.sep, "/")
+        # each part percent-encoded: a folder named 'javascript:...' is a path, not a scheme
+        href = quote(os.path.relpath(root / it.file, out).replace(os.sep, "/"))
         outcome = ("invalid" if not it.ok else (it.winner or "draw") if it.over
                    else "in progress")
         rows.append({"it": it, "href": href, "outcome": outcome,

@@ -301,3 +301,32 @@ def test_special_file_check_does_not_open(tmp_path):
         read_limited(q, 100)
     q.write_bytes(b"x" * 100)
     assert read_limited(q, 100) == b"x" * 100
+
+
+def test_a_megabyte_order_gives_an_error_line_of_bounded_length(tmp_path):
+    """An opponent's validly signed file whose order is a megabyte long: refused in one line
+    that keeps its start and end (the file's name, the rule) and says how much was left out,
+    never the megabyte (the mail gateway used to log it and mail it back whole); the archive
+    unchanged."""
+    from pbem.core.records import read_file, seal
+    from pbem.core.textsafe import MAX_LINE
+
+    t = Table(tmp_path, game="holdfast", scenario="race-to-tunis", sides=("allied", "axis"))
+    t.deliver()
+    side = t.mover()
+    orders = t.tmp / "next.txt"
+    t.ok("bot", str(t.dirs[side]), "--side", side, "--out", str(orders), "--seed", "1")
+    out = t.mail(f"turn-{side}")
+    t.ok("submit", str(t.dirs[side]), str(orders), "--key", t.key(side), "--out", out)
+    turn = read_file(out).payload
+    huge = "move 36bde " + "-".join(["1106"] * 200_000)
+    bad = t.tmp / "mail" / f"long-{turn.seq:04d}-{side}.pbem"
+    bad.write_text(seal(msgspec.structs.replace(turn, orders=[huge, *turn.orders]),
+                        load_private(t.key(side)), name=bad.name).text)
+    other = t.other(side)
+    before = snapshot(t.dirs[other])
+    r = t.run("receive", str(t.dirs[other]), str(bad), "--key", t.key(other))
+    assert r.exit_code != 0 and len(r.output.splitlines()) == 1, r.output[:300]
+    assert len(r.output) < MAX_LINE + 100 and "characters left out" in r.output, len(r.output)
+    assert r.output.startswith(f"Error: {bad.name}") or bad.name in r.output[:300]
+    assert snapshot(t.dirs[other]) == before

@@ -94,3 +94,24 @@ def test_deeply_nested_messages_are_refused():
         m = outer
     with pytest.raises(extract.MessageRefused, match="nested"):
         extract.files(extract.parse(bytes(m)))
+
+
+def test_a_message_of_many_tiny_parts_is_refused_before_it_is_parsed(monkeypatch):
+    """A stranger's message of 10 MiB of tiny parts took the parser most of a minute: the
+    part count is bounded on the raw bytes before parsing (the parser is never called)."""
+    parts = b"".join(b"--P\r\nContent-Type: text/plain\r\n\r\nx\r\n" for _ in range(5000))
+    raw = (b"From: mallory@evil.test\r\nMIME-Version: 1.0\r\n"
+           b"Content-Type: multipart/mixed; boundary=P\r\n\r\n" + parts + b"--P--\r\n")
+    monkeypatch.setattr(extract.email, "message_from_bytes",
+                        lambda *a, **k: pytest.fail("the parser was called"))
+    with pytest.raises(extract.MessageRefused, match="too many parts"):
+        extract.parse(raw)
+
+
+def test_a_message_with_a_few_parts_still_parses():
+    m = EmailMessage()
+    m["From"] = "blue@blue.test"
+    m.set_content("-- \nsignature\n" * 50)
+    for i in range(30):
+        m.add_attachment(f"part {i}\n-----\n", filename=f"p{i}.txt")
+    assert extract.parse(bytes(m)).is_multipart()

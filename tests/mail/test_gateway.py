@@ -185,3 +185,28 @@ def test_with_the_mail_server_down_a_poll_processes_every_message(tmp_path):
     assert "2 message(s) processed" in lines[0] and "wait in the journal" in lines[0], lines[0]
     assert not list((md / "new").iterdir())
     assert _count(md, "done") == 1 and _count(md, "failed") == 1
+
+
+def test_a_message_of_many_tiny_parts_is_refused_unparsed_and_the_inbox_goes_on(red):
+    """The part bound is checked on the raw bytes: the message is kept in failed, not answered
+    (a stranger), and the player's message after it is processed (answered: it has no file)."""
+    t, cfg, office, md = red
+    parts = b"".join(b"--P\r\nContent-Type: text/plain\r\n\r\nx\r\n" for _ in range(3000))
+    deliver(md, b"From: mallory@evil.test\r\nTo: red@red.test\r\nMIME-Version: 1.0\r\n"
+                b"Content-Type: multipart/mixed; boundary=P\r\n\r\n" + parts + b"--P--\r\n")
+    deliver(md, _msg("no file here", msgid="<m2@blue.test>"))
+    r = t.ok("mail", "poll", "--config", cfg)
+    assert "too many parts" in r.output and _count(md, "failed") == 2, r.output
+    assert [to for _, to, _ in office.received] == [[BLUE]]     # the player's, not mallory's
+
+
+def test_a_mailbox_entry_named_with_a_newline_logs_one_line(red):
+    """Whoever names Maildir entries could forge a gateway log line ('done ...') with a
+    newline in a name: each message's log line is one line."""
+    t, cfg, office, md = red
+    (md / "new" / "3.x\ndone red: turn 9 from blue received.host").write_bytes(
+        _msg("no file here"))
+    r = t.ok("mail", "poll", "--config", cfg)
+    assert not any(ln.startswith("done red: turn 9") for ln in r.output.splitlines()), r.output
+    assert any(ln.startswith("failed 3.x done red: turn 9") for ln in r.output.splitlines()), \
+        r.output

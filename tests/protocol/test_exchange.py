@@ -359,3 +359,37 @@ def test_status_of_many_archives_is_one_line_each_and_goes_on_past_a_bad_one(tmp
     assert {k: v for k, v in data[0].items() if k != "directory"} == single
     # every archive readable: exit 0
     assert started.run("status", str(dirs[0]), str(dirs[1])).exit_code == 0
+
+
+@pytest.mark.parametrize("where", ["files", "secret", "cache", "archive.json"])
+def test_an_out_path_among_the_archive_s_own_files_is_refused(tmp_path, where):
+    """`--out game/files/0001-...pbem` replaced a stored signed file, and verify then called
+    the archive forged (exit 3). submit, receive and join now refuse an output among the
+    archive's own files in one line naming it, exit 1, nothing signed or stored; an output
+    elsewhere in the folder (its reports) is still written."""
+    from fixtures.table import snapshot
+
+    t = Table(tmp_path)
+    t.deliver()
+    side = t.mover()
+    d = t.dirs[side]
+    stored = sorted((d / "files").iterdir())[0]
+    target = {"files": stored, "secret": d / "secret" / "x.pbem", "cache": d / "cache" / "y",
+              "archive.json": d / "archive.json"}[where]
+    orders = tmp_path / "o.txt"
+    t.ok("bot", str(d), "--side", side, "--out", str(orders), "--seed", "1")
+    before = snapshot(d)
+    r = t.run("submit", str(d), str(orders), "--key", t.key(side), "--out", str(target))
+    assert r.exit_code == 1 and str(target) in r.output and "outside the archive" in r.output
+    assert len(r.output.splitlines()) == 1, r.output
+    assert snapshot(d) == before
+    assert "OK" in t.ok("verify", str(d)).output
+    out = d / "reports" / "mine.pbem"
+    t.ok("submit", str(d), str(orders), "--key", t.key(side), "--out", str(out))
+    other = t.other(side)
+    before = snapshot(t.dirs[other])
+    bad_reply = t.dirs[other] / "files" / "reply.pbem"
+    r = t.run("receive", str(t.dirs[other]), str(out), "--key", t.key(other),
+              "--out", str(bad_reply))
+    assert r.exit_code == 1 and "outside the archive" in r.output and snapshot(t.dirs[other]) \
+        == before

@@ -113,3 +113,23 @@ def test_progress_is_shown_only_on_a_terminal(monkeypatch):
     err = tty.getvalue()
     assert "\r1/2 club/a.pbemrec" in err and "\r2/2 club/b.pbemrec" in err
     assert "\x1b" not in err and err.endswith("\n")
+
+
+def test_a_folder_named_like_a_scheme_is_linked_as_a_path(dash_peer, tmp_path):
+    """An attacker who names a folder of a shared records tree 'javascript:...' gets no script
+    link into the index: every link is a percent-encoded relative path (the reader's browser
+    would otherwise run it on a click; the page's policy allows inline scripts)."""
+    recs = tmp_path / "records"
+    evil = recs / "javascript:document.body.setAttribute('data-pwned','yes')"
+    evil.mkdir(parents=True)
+    (evil / "g.pbemrec").write_text(export_text(dash_peer / "red"))
+    (recs / "plain dir").mkdir()
+    (recs / "plain dir" / "h.pbemrec").write_text(export_text(dash_peer / "red"))
+    r = run("library", str(recs), "--out", str(recs))
+    assert r.exit_code == 0, r.output
+    page = (recs / "index.html").read_text()
+    hrefs = [h.split('"')[0] for h in page.split('href="')[1:]]
+    assert not any(h.lower().startswith("javascript") and ":" in h for h in hrefs), hrefs
+    assert "javascript%3Adocument.body.setAttribute%28%27data-pwned%27%2C%27yes%27%29/g.pbemrec" \
+        in hrefs
+    assert "plain%20dir/h.pbemrec" in hrefs
