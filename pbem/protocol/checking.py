@@ -74,7 +74,7 @@ def _waits_for(game: Game, state: Any) -> str:
     ds = game.pending(state)
     if not ds:
         return "the game is over by then"
-    return "; ".join(f"waits for {d.side}'s decision: {d.prompt}" for d in ds)
+    return "; ".join(f"waits for a decision of {d.side}: {d.prompt}" for d in ds)
 
 
 def check_orders(game: Game, state: Any, side: str, numbered: list[tuple[int, str]],

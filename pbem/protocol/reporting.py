@@ -42,13 +42,54 @@ def report_context(s: Any, side: str, logs: list[Any], state: Any = None, seq: i
     tip = s.ledger.files[-1] if s.ledger.files else None
     from pbem.protocol.draws import known_state
 
+    known = known_state(s, side, state)
+    policy = _own_policy(s, side, seq)
+    if policy:                  # a sealed game's stores stay empty: its owner's report shows it
+        from pbem.core.sealed import with_policy
+
+        known = with_policy(s.game, known, side, policy)
+    pending = decisions_for(s.game.pending(state), side)
+    answered = _answered(s, side) if state is s.state else None
+    if answered is not None:
+        pending = [_as_answered(d, side, *answered) if d.side == side else d for d in pending]
     return ReportContext(
-        model=s.game.report(known_state(s, side, state), side), pending=decisions_for(s.game.pending(state), side),
-        answer=answer_commands(s, side) if state is s.state else [], events=events, rolls=rolls,
+        model=s.game.report(known, side), pending=pending,
+        answer=answer_commands(s, side) if state is s.state and answered is None else [],
+        events=events, rolls=rolls,
         game_id=s.genesis.game_id, seq=seq if seq is not None else s.ledger.tip_seq,
         file_name=(last.file_name if last else (tip.name if tip else "genesis")),
         file_hash=(last.file_hash if last else s.ledger.tip_hash), fingerprints=fps,
         outcome=s.game.outcome(state), mode=s.genesis.mode)
+
+
+def _own_policy(s: Any, side: str, seq: int | None) -> dict[str, str]:
+    """In a sealed game, side's standing orders in force after file seq (its processor alone
+    knows them, from its private real orders); empty otherwise."""
+    if getattr(s, "facts", None) is None or getattr(s, "private", None) is None \
+            or side != s.party:
+        return {}
+    from pbem.protocol.sealing import policy_of
+
+    return policy_of(s.game, s.private, upto=seq)
+
+
+def _answered(s: Any, side: str) -> tuple[int, list[str]] | None:
+    """(the file, the parties it waits for) when side's own file is stored but not resolved
+    (an answer whose dice wait for the other side's next file), else None."""
+    unresolved = getattr(s, "unresolved", None)
+    mine = [q for q in unresolved() if s.ledger.sender(q) == side] if unresolved else []
+    if not mine:
+        return None
+    return mine[-1], [p for p in s.ledger.dice_parties(mine[-1]) if p != side]
+
+
+def _as_answered(d: Any, side: str, seq: int, others: list[str]) -> Any:
+    """A decision of side that its stored file seq answers, shown as the wait it now is."""
+    who = ", ".join(others) or "the other side"
+    return msgspec.structs.replace(
+        d, side=others[0] if others else d.side, kind="dice", choices=(), detail="",
+        prompt=f"{side} answered this in file {seq} ({d.prompt}); its result comes when {who}'s "
+               "next file brings the dice")
 
 
 def write_reports(s: Any, side: str, logs: list[Any], result: Any, *,

@@ -10,6 +10,7 @@ into the results both sides compare.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -373,6 +374,10 @@ def chain_answers(s: Any, policy: dict[str, str], first: list[str]) -> list[str]
     return good
 
 
+#: a fact of one slot (a unit or block known by its slot): 'allied-8.steps', 'axis-3.sp'
+_SLOT_FACT = re.compile(r"^[a-z]+-[0-9]+\.([a-z]+)$")
+
+
 def outgoing(game: Any, facts: Facts, key: bytes, *, game_id: str, side: str, state: Any,
              lines: list[str], policy: dict[str, str] | None = None
              ) -> tuple[list[FactCommit], list[Opening]]:
@@ -417,6 +422,18 @@ def outgoing(game: Any, facts: Facts, key: bytes, *, game_id: str, side: str, st
             k += 1
             commits.append(FactCommit(fact=fact, version=k, hash=c(fact, k, now[fact])))
         latest[fact] = k
+    # a new version of one slot's fact tells which slot changed (which unit of a stack took a
+    # step loss or a Replacement): every other slot's fact of that kind gets a new version too,
+    # its value unchanged, so the versions say only that some such fact changed
+    kinds = {m.group(1) for m in (_SLOT_FACT.match(c.fact) for c in commits) if m}
+    bumped = {c.fact for c in commits}
+    for fact in sorted(now):
+        m = _SLOT_FACT.match(fact)
+        if m and m.group(1) in kinds and fact not in bumped and latest[fact] >= 0:
+            k = latest[fact] + 1
+            commits.append(FactCommit(fact=fact, version=k, hash=c(fact, k, now[fact])))
+            latest[fact] = k
+    commits.sort(key=lambda x: (x.fact, x.version))
     opened = facts.opened(side)
     openings = []
     for fact, v in shown.items():

@@ -117,7 +117,7 @@ def test_orders_after_a_wait_are_held_and_resume_with_the_answer(tmp_path):
     t.deliver()
     lines = ["move r1 A2.03", "shoot", "move r2 A5.03", "shoot", "end"]
     r = t.ok("check", str(t.dirs["red"]), _orders(t, lines))
-    assert "Orders on lines 2, 3, 4, 5 wait" in r.output and "blue's decision" in r.output
+    assert "Orders on lines 2, 3, 4, 5 wait" in r.output and "a decision of blue" in r.output
     assert "watch" in r.output, r.output
     _submit(t, "red", lines)
     t.deliver()

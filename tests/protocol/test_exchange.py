@@ -393,3 +393,54 @@ def test_an_out_path_among_the_archive_s_own_files_is_refused(tmp_path, where):
               "--out", str(bad_reply))
     assert r.exit_code == 1 and "outside the archive" in r.output and snapshot(t.dirs[other]) \
         == before
+
+
+def test_a_decision_answered_by_an_automatic_reply_is_not_asked_again_in_the_report(tmp_path):
+    """In a sealed game a standing order answers a reaction through an automatic reply, whose
+    dice wait for the other side's next file; the report written with it showed the answered
+    reaction as 'YOUR DECISION' with the commands to answer it (a player trial). It shows it
+    answered, waiting for the other side."""
+    import re
+
+    from pbem.protocol import ops
+
+    t = Table(tmp_path, game="kasserine", scenario="historical", mode="sealed",
+              sides=("axis", "us"))
+    seen = 0
+    for _ in range(40):
+        t.deliver_one() if t.inbox else t.play_one()
+        for side in t.sides:
+            s = ops.open_session(t.dirs[side], key_path=t.key(side))
+            text = (t.dirs[side] / "reports" / side / "latest.txt").read_text()
+            after = int(re.search(r"after file #(\d+)", text).group(1))
+            own = [q for q in s.unresolved() if s.ledger.sender(q) == side]
+            if own and own[-1] == after and side in {d.side for d in s.game.pending(s.state)}:
+                seen += 1
+                assert "YOUR DECISION" not in text and "HOW TO ANSWER" not in text, text[:900]
+                assert f"{side} answered this in file {after}" in text, text[:900]
+        if seen:
+            break
+    assert seen, "no automatic reply waited for its dice"
+
+
+def test_a_sealed_side_s_own_standing_orders_are_in_its_own_report(tmp_path):
+    """A sealed game's standing stores stay empty (a policy is its owner's secret), so the
+    owner's report showed none of its standing orders; it shows them, and the other side's
+    report none of them."""
+    t = Table(tmp_path, game="kasserine", scenario="historical", mode="sealed",
+              sides=("axis", "us"))
+    t.deliver()
+    side = t.mover()
+    orders = tmp_path / "o.txt"
+    t.ok("bot", str(t.dirs[side]), "--side", side, "--out", str(orders), "--seed", "1")
+    lines = [ln for ln in orders.read_text().splitlines() if not ln.startswith("standing")]
+    orders.write_text("\n".join(["standing support match", "standing stiff never", *lines])
+                      + "\n")
+    out = t.mail(f"turn-{side}")
+    t.ok("submit", str(t.dirs[side]), str(orders), "--key", t.key(side), "--out", out)
+    t.inbox.append((out, t.other(side)))
+    t.deliver()
+    mine = (t.dirs[side] / "reports" / side / "latest.txt").read_text()
+    assert "YOUR STANDING ORDERS" in mine and "standing support match" in mine, mine[-1500:]
+    theirs = (t.dirs[t.other(side)] / "reports" / t.other(side) / "latest.txt").read_text()
+    assert "support match" not in theirs

@@ -201,3 +201,37 @@ def test_a_fact_opened_before_is_known_to_a_file_resolved_after_later_files_came
     check_reveals(game, facts, None, "red", object(), "an order", next_name="0097-red.pbem",
                   name="0096-red.pbem", seq=96)
     assert disclosed == {fact: "tank"}
+
+
+def test_a_changed_slot_fact_does_not_say_which_slot_changed(tmp_path):
+    """A new version of one block's strength told the other side which block of a stack took
+    the hit (a reviewer noticed the fact versions are public): when any slot's fact of a kind
+    changes, the file commits a new version of every slot's fact of that kind, the others at
+    their unchanged values (the final replay checks each against the real state)."""
+    from fixtures.table import Table
+    from pbem.protocol import ops
+    from pbem.protocol.resolve import copy_state
+    from pbem.protocol.sealing import outgoing, side_fact_key
+
+    t = Table(tmp_path, game="holdfast", scenario="race-to-tunis", mode="sealed",
+              sides=("allied", "axis"))
+    for _ in range(20):                       # until the side to move has blocks on the map
+        t.deliver()
+        side = t.mover()
+        s = ops.open_session(t.dirs[side], key_path=t.key(side))
+        have = s.game.facts(s.state, side)
+        sps = sorted(f for f in have if f.endswith(".sp"))
+        if len(sps) >= 3 and all(s.facts.books[side].version(f) >= 0 for f in have):
+            break                              # ... all of them committed in an earlier file
+        t.play_one()
+    assert len(sps) >= 3, have
+    state = copy_state(s.game, s.state)
+    priv = state.private[side]
+    uid = have[sps[0].replace(".sp", ".unit")]
+    priv.units[uid].sp -= 1                                  # one block takes a hit
+    key = side_fact_key(s.own)
+    commits, _ = outgoing(s.game, s.facts, key, game_id=s.genesis.game_id, side=side,
+                          state=state, lines=[])
+    got = {c.fact for c in commits}
+    assert set(sps) <= got, sorted(set(sps) - got)
+    assert not any(f.endswith(".unit") for f in got), got    # another kind: unchanged

@@ -14,8 +14,9 @@ from pbem.core.mapdata import GameMap
 from pbem.games.bcs.loader import BcsData, load_data
 
 PLAYABLE = ("5.2", "5.4")
-STATUS = ("scenarios 5.2 and 5.4 playable; rules engine in progress (see docs/bcs-engine.md, "
-          "'What is left')")
+STATUS = ("scenarios 5.2 and 5.4 playable, every required rule built; the map, counters and "
+          "missing chart cells are reconstructed, not printed (docs/bcs-data.md); optional rules "
+          "not built are listed in docs/bcs.md")
 DATA_ONLY = "data only, not playable yet"
 
 

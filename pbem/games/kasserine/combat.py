@@ -254,8 +254,8 @@ def run(state: KasserineState, data: KasserineData, ctx: Context) -> None:
             if answer is None:
                 state.wait = Wait(side=dside, kind="support", prompt=(
                     f"Support fire step {c.step} of the attack on {c.target}: the attacker has "
-                    f"placed {c.att_down} marker(s), you {c.def_down}; answer 'support yes' to "
-                    "place a face-down marker or 'support no'"))
+                    f"placed {c.att_down} marker(s), the defender {c.def_down}; answer 'support "
+                    "yes' to place a face-down marker or 'support no'"))
                 return
             defender_step(state, c, answer, ctx)
         elif c.step == 3:
