@@ -412,8 +412,11 @@ def report(directory: str, side: str, fmt: str, turn: int | None, out: str | Non
 
     Example: pbem report game-a --side allied --format html --turn 2 --out t2.html
     """
+    from pbem.protocol.archive import Archive
     from pbem.protocol.browse import render_report
 
+    if out:
+        Archive(directory).check_out(out)
     text = render_report(directory, side, fmt=fmt, turn=turn)
     if out:
         Path(out).write_text(text, encoding="utf-8")
@@ -440,6 +443,7 @@ def bot(directory: str, side: str, out: str, style: str, seed: int | None, key: 
     from pbem.protocol.session import read_genesis
 
     archive = Archive(directory)
+    archive.check_out(out)
     _, genesis, _ = read_genesis(archive)
     if genesis.mode == "hosted" and archive.info().party != "host":
         raise PbemError("in hosted mode the bots need the full state, which only the referee "

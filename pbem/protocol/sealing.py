@@ -10,7 +10,6 @@ into the results both sides compare.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -176,9 +175,15 @@ def check_reveals(game: Any, facts: Facts, me: str, sender: str, state: Any, ord
     own_seq: the file a held order came in, which opened its sender's own facts."""
     if isinstance(order, StandingOrder):
         return
+    if isinstance(order, GuardedOrder):
+        # what the sender's processor refuses to send (project_guarded): a received one is
+        # proof that it was changed, since a branch not taken could open the receiver's facts
+        why = guarded_problem(game, state, sender, order)
+        if why:
+            raise IllegalFile(f"{name}: {why} [PBEM-SEALED]", order=0, reason=why,
+                              rule="PBEM-SEALED")
     opens = order_reveals(game, state, sender, order)
     known = {o: game.facts(state, o) for o in {owner for owner, _ in opens}}
-    upto = seq or None        # the versions as they stood at file seq
     shown: dict[str, dict[str, Any]] = {}
     for owner, fact in opens:
         if owner == me:
@@ -188,6 +193,9 @@ def check_reveals(game: Any, facts: Facts, me: str, sender: str, state: Any, ord
                 facts.owed.setdefault(fact, game.facts(state, me).get(fact))
             continue
         found, value = facts.shown(owner, fact, seq, reply=owner != sender)
+        # the versions as they stood at file seq (the sender's) or at its reply (the other's):
+        # later files may be taken first (a keyless verify waits for its own share)
+        upto = (seq + (owner != sender)) if seq else None
         if not found and owner == sender and own_seq is not None \
                 and fact not in facts.opened(owner, upto):
             # a held order whose fact changed since: opened in the file it came in
@@ -282,24 +290,35 @@ def project(game: Any, state: Any, side: str, lines: list[str]) -> list[str]:
     return out
 
 
+def guarded_problem(game: Any, state: Any, side: str, order: GuardedOrder) -> str:
+    """Why a guarded order of side cannot travel in a sealed game ('' if it can): a condition
+    the two processors may read differently, or a branch that opens a fact (of either side:
+    the branch not taken would open it too)."""
+    if not getattr(game, "public_condition", lambda c: False)(order.condition):
+        return (f"the condition {order.condition!r} reads a hidden fact, so this guarded order "
+                "cannot be sent in a sealed game (write the order it would choose, or use a "
+                "condition on a hex)")
+    for branch in (order.then, order.otherwise):
+        if branch and game.reveals(state, side, game.parse_order(branch)):
+            return (f"{branch!r} opens hidden facts, so it cannot be a branch of a guarded "
+                    "order in a sealed game (write it unguarded)")
+    return ""
+
+
 def project_guarded(game: Any, sim: Any, side: str, order: GuardedOrder, where: str) -> str:
     """A guarded order as the other side sees it: the same condition over each branch's
     projection, so both processors choose the same branch. Only a condition the game says is
     public (`Game.public_condition`) may be sent, and only branches that reveal nothing: an
     opening cannot wait on a branch (it would open facts the branch not taken keeps hidden)."""
-    if not getattr(game, "public_condition", lambda c: False)(order.condition):
-        raise PbemError(f"{where}: the condition {order.condition!r} reads a hidden fact, so "
-                        "this guarded order cannot be sent in a sealed game (write the order "
-                        "it would choose, or use a condition on a hex)")
+    why = guarded_problem(game, sim, side, order)
+    if why:
+        raise PbemError(f"{where}: {why}")
     shown = []
     for branch in (order.then, order.otherwise):
         if not branch:
             shown.append("")
             continue
         real = game.parse_order(branch)
-        if game.reveals(sim, side, real):
-            raise PbemError(f"{where}: {branch!r} opens hidden facts, so it cannot be a branch "
-                            "of a guarded order in a sealed game (write it unguarded)")
         seen = game.project(sim, side, real)
         if seen is None:
             raise PbemError(f"{where}: {branch!r} is hidden from the other side, so it cannot "
@@ -374,10 +393,6 @@ def chain_answers(s: Any, policy: dict[str, str], first: list[str]) -> list[str]
     return good
 
 
-#: a fact of one slot (a unit or block known by its slot): 'allied-8.steps', 'axis-3.sp'
-_SLOT_FACT = re.compile(r"^[a-z]+-[0-9]+\.([a-z]+)$")
-
-
 def outgoing(game: Any, facts: Facts, key: bytes, *, game_id: str, side: str, state: Any,
              lines: list[str], policy: dict[str, str] | None = None
              ) -> tuple[list[FactCommit], list[Opening]]:
@@ -422,14 +437,15 @@ def outgoing(game: Any, facts: Facts, key: bytes, *, game_id: str, side: str, st
             k += 1
             commits.append(FactCommit(fact=fact, version=k, hash=c(fact, k, now[fact])))
         latest[fact] = k
-    # a new version of one slot's fact tells which slot changed (which unit of a stack took a
-    # step loss or a Replacement): every other slot's fact of that kind gets a new version too,
-    # its value unchanged, so the versions say only that some such fact changed
-    kinds = {m.group(1) for m in (_SLOT_FACT.match(c.fact) for c in commits) if m}
-    bumped = {c.fact for c in commits}
-    for fact in sorted(now):
-        m = _SLOT_FACT.match(fact)
-        if m and m.group(1) in kinds and fact not in bumped and latest[fact] >= 0:
+    # versions are public: a new version of one fact alone would tell which one changed (the
+    # unit of a stack that took a step loss, a Formation's Prepared Defense, a standing order),
+    # so every fact of the side that can change (the game's `fixed_fact` says which cannot: a
+    # game without it bumps none) gets a new version in every file it sends, most at unchanged
+    # values, and the versions say nothing (docs/sealed.md, "How the pieces fit")
+    fixed = getattr(game, "fixed_fact", None)
+    bumped = {x.fact for x in commits}
+    for fact in sorted(now) if fixed is not None else ():
+        if fact not in bumped and latest[fact] >= 0 and not fixed(fact):
             k = latest[fact] + 1
             commits.append(FactCommit(fact=fact, version=k, hash=c(fact, k, now[fact])))
             latest[fact] = k
@@ -517,8 +533,9 @@ def audit_sealed(s: Any) -> tuple[list[str], list[str]]:
             return [f"{name}: {t.sender}'s final reveal lacks the real orders of file {seq}"], []
         try:
             shown = project(game, state, t.sender, real)
-        except (IllegalOrder, OrderSyntaxError) as e:
-            return [f"{f.name}: {t.sender}'s real orders (final reveal) do not read: {e}"], []
+        except PbemError as e:     # unreadable, or what no honest processor sends
+            return [f"{f.name}: {t.sender}'s real orders (final reveal) cannot be what it "
+                    f"sent: {e}"], []
         for i, (want, got) in enumerate(zip(shown, t.orders)):
             if want != got:
                 return [f"{f.name}: order {i + 1} {got!r} is not what {t.sender}'s real order "

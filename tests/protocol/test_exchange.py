@@ -361,7 +361,7 @@ def test_status_of_many_archives_is_one_line_each_and_goes_on_past_a_bad_one(tmp
     assert started.run("status", str(dirs[0]), str(dirs[1])).exit_code == 0
 
 
-@pytest.mark.parametrize("where", ["files", "secret", "cache", "archive.json"])
+@pytest.mark.parametrize("where", ["files", "secret", "cache", "archive.json", "Files."])
 def test_an_out_path_among_the_archive_s_own_files_is_refused(tmp_path, where):
     """`--out game/files/0001-...pbem` replaced a stored signed file, and verify then called
     the archive forged (exit 3). submit, receive and join now refuse an output among the
@@ -375,13 +375,18 @@ def test_an_out_path_among_the_archive_s_own_files_is_refused(tmp_path, where):
     d = t.dirs[side]
     stored = sorted((d / "files").iterdir())[0]
     target = {"files": stored, "secret": d / "secret" / "x.pbem", "cache": d / "cache" / "y",
-              "archive.json": d / "archive.json"}[where]
+              "archive.json": d / "archive.json",     # one name on macOS and Windows:
+              "Files.": d / "Files." / stored.name}[where]
     orders = tmp_path / "o.txt"
     t.ok("bot", str(d), "--side", side, "--out", str(orders), "--seed", "1")
     before = snapshot(d)
     r = t.run("submit", str(d), str(orders), "--key", t.key(side), "--out", str(target))
     assert r.exit_code == 1 and str(target) in r.output and "outside the archive" in r.output
     assert len(r.output.splitlines()) == 1, r.output
+    assert snapshot(d) == before
+    for cmd in (["bot", str(d), "--side", side], ["report", str(d), "--side", side]):
+        r = t.run(*cmd, "--out", str(target))
+        assert r.exit_code == 1 and "outside the archive" in r.output, (cmd, r.output)
     assert snapshot(d) == before
     assert "OK" in t.ok("verify", str(d)).output
     out = d / "reports" / "mine.pbem"

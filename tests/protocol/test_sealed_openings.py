@@ -12,6 +12,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import msgspec
+import pytest
 
 from pbem.core.commitment import commit, salt
 from pbem.core.records import FactCommit
@@ -203,11 +204,12 @@ def test_a_fact_opened_before_is_known_to_a_file_resolved_after_later_files_came
     assert disclosed == {fact: "tank"}
 
 
-def test_a_changed_slot_fact_does_not_say_which_slot_changed(tmp_path):
+def test_a_changed_fact_does_not_say_which_fact_changed(tmp_path):
     """A new version of one block's strength told the other side which block of a stack took
-    the hit (a reviewer noticed the fact versions are public): when any slot's fact of a kind
-    changes, the file commits a new version of every slot's fact of that kind, the others at
-    their unchanged values (the final replay checks each against the real state)."""
+    the hit (a reviewer noticed the fact versions are public; another, that a Formation's
+    Prepared Defense flipped): every file commits a new version of every fact of its sender
+    that can change (the game's fixed_fact), most at unchanged values (the final replay checks
+    each against the real state)."""
     from fixtures.table import Table
     from pbem.protocol import ops
     from pbem.protocol.resolve import copy_state
@@ -233,5 +235,42 @@ def test_a_changed_slot_fact_does_not_say_which_slot_changed(tmp_path):
     commits, _ = outgoing(s.game, s.facts, key, game_id=s.genesis.game_id, side=side,
                           state=state, lines=[])
     got = {c.fact for c in commits}
-    assert set(sps) <= got, sorted(set(sps) - got)
-    assert not any(f.endswith(".unit") for f in got), got    # another kind: unchanged
+    changing = {f for f in have if not s.game.fixed_fact(f)}      # a slot's unit never changes
+    assert changing and changing <= got and not got & (set(have) - changing), sorted(got)
+    assert all(c.version == s.facts.books[side].version(c.fact) + 1 for c in commits)
+    unchanged, _ = outgoing(s.game, s.facts, key, game_id=s.genesis.game_id, side=side,
+                            state=s.state, lines=[])            # nothing changed: the same
+    assert {c.fact for c in unchanged} == got
+
+
+def test_a_reply_that_commits_a_new_version_of_a_revealed_fact_must_open_it():
+    """blue's file 5 reveals red-1.steps, opened before at version 0; red's reply, file 6,
+    commits version 1 (the value changed out of sight) and opens nothing: refused, naming the
+    reply (the versions of the revealed fact are those as of the reply, a reviewer found the
+    keyless-verify fix briefly let this through with the old value)."""
+    from pbem.core.commitment import Opening
+    from pbem.core.errors import FileRejected
+    from pbem.core.records import Turn
+    from pbem.protocol.sealing import Facts, check_reveals
+
+    gid, fact, salt = "ab" * 16, "red-1.steps", bytes(32)
+
+    def turn(seq, sender, commits=(), openings=()):
+        return Turn(game_id=gid, seq=seq, prev="00" * 32, sender=sender, reveal="00" * 32,
+                    commits=list(commits) or msgspec.UNSET,
+                    openings=list(openings) or msgspec.UNSET)
+
+    def c(version, value):
+        return FactCommit(fact=fact, version=version, hash=commit(gid, "red", fact, version,
+                                                                value, salt))
+
+    game = SimpleNamespace(sides=("red", "blue"), reveals=lambda st, side, o: [("red", fact)],
+                           facts=lambda st, owner: {}, disclose=lambda st, owner, v: None)
+    facts = Facts(game, gid, me="blue")
+    facts.take(turn(2, "red", [c(0, 3)], [Opening(fact=fact, version=0, value=3,
+                                                  salt=salt.hex())]), "0002-red.pbem")
+    facts.take(turn(5, "blue"), "0005-blue.pbem")
+    facts.take(turn(6, "red", [c(1, 4)]), "0006-red.pbem")
+    with pytest.raises(FileRejected, match="0006-red.pbem: does not open red's red-1.steps"):
+        check_reveals(game, facts, "blue", "blue", object(), "an attack",
+                      next_name="0006-red.pbem", name="0005-blue.pbem", seq=5)

@@ -25,7 +25,7 @@ from pbem.games.bcs.options import OPTIONS
 from pbem.games.bcs.report import MARKER_STYLES, build_report
 from pbem.games.bcs.setup import new_state
 from pbem.games.bcs.standin import standin
-from pbem.games.bcs.state import BcsState
+from pbem.games.bcs.state import SIDES, BcsState
 from pbem.games.bcs.view import BcsView, build_view, secrets
 
 
@@ -186,6 +186,11 @@ class BcsEngine:
     def condition(self, view: BcsView, side: str, text: str) -> bool:
         """Evaluate a condition on side's own view."""
         return conditions.condition(view, side, text)
+
+    def fixed_fact(self, fact: str) -> bool:
+        """True for a hidden fact that never changes: the unit of a slot (its face, Formation,
+        steps and the side's other facts do change, sealed.py)."""
+        return fact.endswith(".unit") and not fact.startswith(tuple(f"{s}." for s in SIDES))
 
     def public_condition(self, text: str) -> bool:
         """Whether both processors of a sealed game read a condition alike (conditions.py)."""

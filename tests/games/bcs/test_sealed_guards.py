@@ -59,3 +59,24 @@ def test_a_guard_on_a_hidden_fact_is_refused_by_check_and_by_submit_alike(table)
               "--out", str(t.tmp / "never.pbem"))
     assert r.exit_code == 1 and want in r.output and len(r.output.splitlines()) == 1, r.output
     assert snapshot(t.dirs["axis"]) == before and not (t.tmp / "never.pbem").exists()
+
+
+def test_a_guard_no_honest_processor_sends_is_refused_on_receipt_as_cheating(table,
+                                                                             monkeypatch):
+    """PBEM-SEALED: a changed processor sends `if ii-69-pg alive then ...` (a condition the
+    two processors may read differently); the receiver refuses the file as proof (exit 3),
+    naming it, before anything is stored or owed."""
+    from pbem.protocol import sealing
+
+    t = table
+    orders = t.tmp / "alive.txt"
+    orders.write_text("if ii-69-pg alive then activate gerhardt at B20.00\n")
+    out = t.mail("turn-axis")
+    with monkeypatch.context() as m:                  # the cheater's processor
+        m.setattr(sealing, "guarded_problem", lambda *a: "")
+        t.ok("submit", str(t.dirs["axis"]), str(orders), "--key", t.key("axis"), "--out", out)
+    before = snapshot(t.dirs["allied"])
+    r = t.run("receive", str(t.dirs["allied"]), out, "--key", t.key("allied"))
+    assert r.exit_code == 3, r.output
+    assert "turn-axis.pbem" in r.output and "reads a hidden fact" in r.output, r.output
+    assert snapshot(t.dirs["allied"]) == before
