@@ -449,3 +449,32 @@ def test_a_sealed_side_s_own_standing_orders_are_in_its_own_report(tmp_path):
     assert "YOUR STANDING ORDERS" in mine and "standing support match" in mine, mine[-1500:]
     theirs = (t.dirs[t.other(side)] / "reports" / t.other(side) / "latest.txt").read_text()
     assert "support match" not in theirs
+
+
+def test_a_changed_standing_order_does_not_show_in_the_commitment_versions(tmp_path):
+    """Kasserine's hidden facts are its standing orders: every file of a side commits each of
+    them again, changed or not, so the public versions never say which one changed."""
+    from pbem.core.records import read_file
+
+    t = Table(tmp_path, game="kasserine", scenario="historical", mode="sealed",
+              sides=("axis", "us"))
+    t.deliver()
+    side = t.mover()
+    orders = tmp_path / "o.txt"
+    t.ok("bot", str(t.dirs[side]), "--side", side, "--out", str(orders), "--seed", "1")
+    lines = [ln for ln in orders.read_text().splitlines() if not ln.startswith("standing")]
+    orders.write_text("\n".join(["standing support match", "standing stiff never", *lines])
+                      + "\n")
+    t.play_one(orders.read_text().splitlines())
+    for _ in range(12):                        # on to the side's next file (no change)
+        t.deliver()
+        if t.mover() == side:
+            t.play_one()
+            break
+        t.play_one()
+    files = sorted((t.dirs[side] / "files").glob(f"*-{side}.pbem"))
+    commits = [{c.fact: c.version for c in read_file(f).payload.commits or []} for f in files]
+    firsts = [c for c in commits if "standing.support" in c]
+    assert len(firsts) >= 2, commits
+    assert [c["standing.support"] for c in firsts[:2]] == [0, 1]
+    assert all(set(firsts[0]) <= set(c) for c in firsts[1:]), commits

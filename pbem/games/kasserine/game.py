@@ -154,6 +154,12 @@ class KasserineGame:
         """side's hidden facts the game keeps (none: standing orders are the core's)."""
         return sealed.facts(state, side)
 
+    def fixed_fact(self, fact: str) -> bool:
+        """None of Kasserine's hidden facts is fixed (its only ones are standing orders, kept
+        by the core): each is committed again in every file, so that the versions never say
+        that a standing order changed."""
+        return False
+
     def conceal(self, state: KasserineState, side: str) -> KasserineState:
         """side's knowledge state of a sealed game."""
         return sealed.conceal(state, side)
