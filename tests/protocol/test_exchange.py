@@ -400,32 +400,39 @@ def test_an_out_path_among_the_archive_s_own_files_is_refused(tmp_path, where):
         == before
 
 
-def test_a_decision_answered_by_an_automatic_reply_is_not_asked_again_in_the_report(tmp_path):
+def test_a_decision_answered_by_an_automatic_reply_is_not_asked_again_in_the_report(
+        tmp_path, monkeypatch):
     """In a sealed game a standing order answers a reaction through an automatic reply, whose
     dice wait for the other side's next file; the report written with it showed the answered
     reaction as 'YOUR DECISION' with the commands to answer it (a player trial). It shows it
-    answered, waiting for the other side."""
+    answered, waiting for the other side. (Seeded games, searched in order: deterministic.)"""
     import re
 
+    from fixtures.seeded import keys_made, seed_everything
     from pbem.protocol import ops
 
-    t = Table(tmp_path, game="kasserine", scenario="historical", mode="sealed",
-              sides=("axis", "us"))
-    seen = 0
-    for _ in range(40):
-        t.deliver_one() if t.inbox else t.play_one()
-        for side in t.sides:
-            s = ops.open_session(t.dirs[side], key_path=t.key(side))
-            text = (t.dirs[side] / "reports" / side / "latest.txt").read_text()
-            after = int(re.search(r"after file #(\d+)", text).group(1))
-            own = [q for q in s.unresolved() if s.ledger.sender(q) == side]
-            if own and own[-1] == after and side in {d.side for d in s.game.pending(s.state)}:
-                seen += 1
-                assert "YOUR DECISION" not in text and "HOW TO ANSWER" not in text, text[:900]
-                assert f"{side} answered this in file {after}" in text, text[:900]
-        if seen:
-            break
-    assert seen, "no automatic reply waited for its dice"
+    for seed in range(6):
+        seed_everything(monkeypatch, seed, "auto-reply")
+        t = Table(tmp_path / f"seed-{seed}", game="kasserine", scenario="historical",
+                  mode="sealed", sides=("axis", "us"))
+        keys_made(monkeypatch)
+        seen = 0
+        for _ in range(40):
+            t.deliver_one() if t.inbox else t.play_one()
+            for side in t.sides:
+                s = ops.open_session(t.dirs[side], key_path=t.key(side))
+                text = (t.dirs[side] / "reports" / side / "latest.txt").read_text()
+                after = int(re.search(r"after file #(\d+)", text).group(1))
+                own = [q for q in s.unresolved() if s.ledger.sender(q) == side]
+                if own and own[-1] == after and side in {d.side for d in
+                                                         s.game.pending(s.state)}:
+                    seen += 1
+                    assert "YOUR DECISION" not in text and "HOW TO ANSWER" not in text, \
+                        text[:900]
+                    assert f"{side} answered this in file {after}" in text, text[:900]
+            if seen:
+                return
+    raise AssertionError("no automatic reply waited for its dice in the seeded games")
 
 
 def test_a_sealed_side_s_own_standing_orders_are_in_its_own_report(tmp_path):

@@ -6,12 +6,7 @@ Points refused as cheating: the receiver had judged it against its stand-in die'
 
 from __future__ import annotations
 
-import os
-import random
-
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
-import pbem.core.keys as keys
+from fixtures.seeded import keys_made, seed_everything
 from fixtures.table import Table
 from pbem.games.bcs.board import air_bound
 from pbem.protocol import ops
@@ -23,27 +18,14 @@ ENTRY = ("entry_blocking=attack_from_off_map",)
 SEEDS = range(30)
 
 
-def _seeded(monkeypatch, seed: int) -> None:
-    """Every key, dice secret and salt from here on drawn from seed: one game per seed."""
-    rng = random.Random(f"air-{seed}")
-    monkeypatch.setattr(os, "urandom", lambda n: rng.randbytes(n))
-    monkeypatch.setattr(ops, "_now", lambda: "2026-01-01T00:00:00+00:00")
-
-    class SeededKey:
-        generate = staticmethod(lambda: Ed25519PrivateKey.from_private_bytes(rng.randbytes(32)))
-        from_private_bytes = staticmethod(Ed25519PrivateKey.from_private_bytes)
-
-    monkeypatch.setattr(keys, "Ed25519PrivateKey", SeededKey)
-
-
 def _activated(tmp_path, monkeypatch):
     """The table of the first seeded game in which the Axis's Gerhardt activates with a Pass
     SNAFU (the whole MA for the move below) and the Axis holds at least 2 Air Points."""
     for seed in SEEDS:
-        _seeded(monkeypatch, seed)
+        seed_everything(monkeypatch, seed, "air")
         t = Table(tmp_path / f"seed-{seed}", game="bcs", scenario="5.2", mode="sealed",
                   sides=SIDES, options=ENTRY)
-        monkeypatch.setattr(keys, "Ed25519PrivateKey", Ed25519PrivateKey)
+        keys_made(monkeypatch)
         t.deliver()
         t.play_one(["standing retreat rear", "activate gerhardt at B20.00"])
         t.deliver()
