@@ -400,22 +400,20 @@ def test_an_out_path_among_the_archive_s_own_files_is_refused(tmp_path, where):
         == before
 
 
-def test_a_decision_answered_by_an_automatic_reply_is_not_asked_again_in_the_report(
-        tmp_path, monkeypatch):
+def test_a_decision_answered_by_an_automatic_reply_is_not_asked_again_in_the_report(tmp_path):
     """In a sealed game a standing order answers a reaction through an automatic reply, whose
     dice wait for the other side's next file; the report written with it showed the answered
     reaction as 'YOUR DECISION' with the commands to answer it (a player trial). It shows it
     answered, waiting for the other side. (Seeded games, searched in order: deterministic.)"""
     import re
 
-    from fixtures.seeded import keys_made, seed_everything
+    from fixtures.seeded import seeded
     from pbem.protocol import ops
 
     for seed in range(6):
-        seed_everything(monkeypatch, seed, "auto-reply")
-        t = Table(tmp_path / f"seed-{seed}", game="kasserine", scenario="historical",
-                  mode="sealed", sides=("axis", "us"))
-        keys_made(monkeypatch)
+        with seeded(f"auto-reply-{seed}"):          # keys and dice secrets: the game's dice
+            t = Table(tmp_path / f"seed-{seed}", game="kasserine", scenario="historical",
+                      mode="sealed", sides=("axis", "us"))
         seen = 0
         for _ in range(40):
             t.deliver_one() if t.inbox else t.play_one()

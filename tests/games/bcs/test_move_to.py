@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from fixtures.seeded import keys_made, seed_everything
+from fixtures.seeded import seeded
 from fixtures.table import Table
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
@@ -101,14 +101,13 @@ def test_a_signed_destination_only_move_is_refused_by_the_receiver():
     assert e.value.rule == "BCS-5.1-1"
 
 
-def _first_activation(tmp_path, mode: str, monkeypatch) -> Table:
+def _first_activation(tmp_path, mode: str) -> Table:
     """The first seeded game whose Stenkhoff KG activates with a Pass SNAFU (its whole MA: a
     Partial halves it, a Fail allows no move): the search is deterministic."""
     for seed in range(30):
-        seed_everything(monkeypatch, seed, "move-to")
-        t = Table(tmp_path / f"seed-{seed}", game="bcs", scenario="5.2", mode=mode,
-                  sides=("allied", "axis"), options=("entry_blocking=attack_from_off_map",))
-        keys_made(monkeypatch)
+        with seeded(f"move-to-{seed}"):          # keys and dice secrets: the game's dice
+            t = Table(tmp_path / f"seed-{seed}", game="bcs", scenario="5.2", mode=mode,
+                      sides=("allied", "axis"), options=("entry_blocking=attack_from_off_map",))
         t.deliver()
         t.play_one(["activate stenkhoff at B1.14"])
         t.deliver()
@@ -119,11 +118,10 @@ def _first_activation(tmp_path, mode: str, monkeypatch) -> Table:
 
 
 @pytest.mark.parametrize("mode", ["peer", "sealed"])
-def test_check_and_submit_write_the_full_path_and_the_game_goes_on(tmp_path, mode,
-                                                                   monkeypatch):
+def test_check_and_submit_write_the_full_path_and_the_game_goes_on(tmp_path, mode):
     """BCS-5.1-1: check says what each destination-only move is written out as; submit signs
     the full path; the opponent's processor receives the file and both archives verify."""
-    t = _first_activation(tmp_path, mode, monkeypatch)
+    t = _first_activation(tmp_path, mode)
     axis = str(t.dirs["axis"])
     orders = t.tmp / "to.txt"
     orders.write_text("move stenkhoff-hq to B6.12\nmove ii-5-pz to B3.09\n"
