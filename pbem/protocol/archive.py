@@ -195,12 +195,11 @@ class Archive:
         """PbemError if a command's output file or folder (out) would land among the files
         this archive keeps (a reply written over a stored signed file would make the archive
         look forged)."""
-        root = os.path.normcase(str(self.root.resolve())).lower()
-        path = os.path.normcase(str(Path(out).resolve())).lower()
-        if os.path.commonpath([root, path]) != root:
-            return                                  # outside the archive folder
-        rel = Path(str(Path(out).resolve())[len(str(self.root.resolve())):].lstrip("/\\"))
         # compared without case and trailing dots or spaces: one name on macOS and Windows
+        root, path = str(self.root.resolve()), str(Path(out).resolve())
+        if os.path.commonpath([root.lower(), path.lower()]) != root.lower():
+            return                                  # outside the archive folder
+        rel = Path(path[len(root):].lstrip("/\\"))
         if rel.parts and rel.parts[0].lower().rstrip(". ") in self.OWN:
             raise PbemError(f"{out}: inside the archive's own {rel.parts[0]} "
                             f"({self.root / rel.parts[0]}): write it outside the archive "

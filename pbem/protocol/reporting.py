@@ -65,8 +65,7 @@ def report_context(s: Any, side: str, logs: list[Any], state: Any = None, seq: i
 def _own_policy(s: Any, side: str, seq: int | None) -> dict[str, str]:
     """In a sealed game, side's standing orders in force after file seq (its processor alone
     knows them, from its private real orders); empty otherwise."""
-    if getattr(s, "facts", None) is None or getattr(s, "private", None) is None \
-            or side != s.party:
+    if s.facts is None or side != s.party:
         return {}
     from pbem.protocol.sealing import policy_of
 
@@ -76,8 +75,7 @@ def _own_policy(s: Any, side: str, seq: int | None) -> dict[str, str]:
 def _answered(s: Any, side: str) -> tuple[int, list[str]] | None:
     """(the file, the parties it waits for) when side's own file is stored but not resolved
     (an answer whose dice wait for the other side's next file), else None."""
-    unresolved = getattr(s, "unresolved", None)
-    mine = [q for q in unresolved() if s.ledger.sender(q) == side] if unresolved else []
+    mine = [q for q in s.unresolved() if s.ledger.sender(q) == side]
     if not mine:
         return None
     return mine[-1], [p for p in s.ledger.dice_parties(mine[-1]) if p != side]

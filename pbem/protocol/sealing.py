@@ -182,7 +182,8 @@ def check_reveals(game: Any, facts: Facts, me: str, sender: str, state: Any, ord
         if why:
             raise IllegalFile(f"{name}: {why} [PBEM-SEALED]", order=0, reason=why,
                               rule="PBEM-SEALED")
-    opens = order_reveals(game, state, sender, order)
+        return                                  # no branch opens a fact
+    opens = game.reveals(state, sender, order)
     known = {o: game.facts(state, o) for o in {owner for owner, _ in opens}}
     shown: dict[str, dict[str, Any]] = {}
     for owner, fact in opens:

@@ -433,10 +433,9 @@ def test_a_decision_answered_by_an_automatic_reply_is_not_asked_again_in_the_rep
     raise AssertionError("no automatic reply waited for its dice in the seeded games")
 
 
-def test_a_sealed_side_s_own_standing_orders_are_in_its_own_report(tmp_path):
-    """A sealed game's standing stores stay empty (a policy is its owner's secret), so the
-    owner's report showed none of its standing orders; it shows them, and the other side's
-    report none of them."""
+def _kasserine_with_standing_orders(tmp_path):
+    """A sealed Kasserine game at its first decision: the table, the side to move and its bot
+    orders with two standing orders first."""
     t = Table(tmp_path, game="kasserine", scenario="historical", mode="sealed",
               sides=("axis", "us"))
     t.deliver()
@@ -444,11 +443,15 @@ def test_a_sealed_side_s_own_standing_orders_are_in_its_own_report(tmp_path):
     orders = tmp_path / "o.txt"
     t.ok("bot", str(t.dirs[side]), "--side", side, "--out", str(orders), "--seed", "1")
     lines = [ln for ln in orders.read_text().splitlines() if not ln.startswith("standing")]
-    orders.write_text("\n".join(["standing support match", "standing stiff never", *lines])
-                      + "\n")
-    out = t.mail(f"turn-{side}")
-    t.ok("submit", str(t.dirs[side]), str(orders), "--key", t.key(side), "--out", out)
-    t.inbox.append((out, t.other(side)))
+    return t, side, ["standing support match", "standing stiff never", *lines]
+
+
+def test_a_sealed_side_s_own_standing_orders_are_in_its_own_report(tmp_path):
+    """A sealed game's standing stores stay empty (a policy is its owner's secret), so the
+    owner's report showed none of its standing orders; it shows them, and the other side's
+    report none of them."""
+    t, side, lines = _kasserine_with_standing_orders(tmp_path)
+    t.play_one(lines)
     t.deliver()
     mine = (t.dirs[side] / "reports" / side / "latest.txt").read_text()
     assert "YOUR STANDING ORDERS" in mine and "standing support match" in mine, mine[-1500:]
@@ -461,16 +464,8 @@ def test_a_changed_standing_order_does_not_show_in_the_commitment_versions(tmp_p
     them again, changed or not, so the public versions never say which one changed."""
     from pbem.core.records import read_file
 
-    t = Table(tmp_path, game="kasserine", scenario="historical", mode="sealed",
-              sides=("axis", "us"))
-    t.deliver()
-    side = t.mover()
-    orders = tmp_path / "o.txt"
-    t.ok("bot", str(t.dirs[side]), "--side", side, "--out", str(orders), "--seed", "1")
-    lines = [ln for ln in orders.read_text().splitlines() if not ln.startswith("standing")]
-    orders.write_text("\n".join(["standing support match", "standing stiff never", *lines])
-                      + "\n")
-    t.play_one(orders.read_text().splitlines())
+    t, side, lines = _kasserine_with_standing_orders(tmp_path)
+    t.play_one(lines)
     for _ in range(12):                        # on to the side's next file (no change)
         t.deliver()
         if t.mover() == side:

@@ -167,6 +167,20 @@ def test_a_known_fact_opened_again_at_a_new_value_is_written_in():
     assert game.written == []                  # known at its latest version: the rules follow
 
 
+def _signed_turn(gid, seq, sender, commits=(), openings=()):
+    """A turn record carrying only commitments and openings (Facts.take reads nothing else)."""
+    from pbem.core.records import Turn
+
+    return Turn(game_id=gid, seq=seq, prev="00" * 32, sender=sender, reveal="00" * 32,
+                commits=list(commits) or msgspec.UNSET, openings=list(openings) or msgspec.UNSET)
+
+
+def _red_commit(gid, fact, version, value, salt_):
+    """red's commitment to one version of fact."""
+    return FactCommit(fact=fact, version=version,
+                      hash=commit(gid, "red", fact, version, value, salt_))
+
+
 def test_a_fact_opened_before_is_known_to_a_file_resolved_after_later_files_came_in():
     """A keyless `pbem verify` waits for its own side's share of a file while the other side's
     next files are taken: a later file's new version of a fact must not make an order of the
@@ -174,19 +188,15 @@ def test_a_fact_opened_before_is_known_to_a_file_resolved_after_later_files_came
     was called cheating (exit 3) that way: red opened red-1.kind (version 0) in file 94, file 96
     reveals it again, file 97 commits version 1."""
     from pbem.core.commitment import Opening
-    from pbem.core.records import Turn
     from pbem.protocol.sealing import Facts, check_reveals
 
     gid, fact, salt = "ab" * 16, "red-1.kind", bytes(32)
 
     def turn(seq, sender, commits=(), openings=()):
-        return Turn(game_id=gid, seq=seq, prev="00" * 32, sender=sender, reveal="00" * 32,
-                    commits=list(commits) or msgspec.UNSET,
-                    openings=list(openings) or msgspec.UNSET)
+        return _signed_turn(gid, seq, sender, commits, openings)
 
     def c(version, value):
-        return FactCommit(fact=fact, version=version, hash=commit(gid, "red", fact, version,
-                                                                value, salt))
+        return _red_commit(gid, fact, version, value, salt)
 
     disclosed = {}
     game = SimpleNamespace(sides=("red", "blue"), reveals=lambda st, side, o: [("red", fact)],
@@ -250,19 +260,15 @@ def test_a_reply_that_commits_a_new_version_of_a_revealed_fact_must_open_it():
     keyless-verify fix briefly let this through with the old value)."""
     from pbem.core.commitment import Opening
     from pbem.core.errors import FileRejected
-    from pbem.core.records import Turn
     from pbem.protocol.sealing import Facts, check_reveals
 
     gid, fact, salt = "ab" * 16, "red-1.steps", bytes(32)
 
     def turn(seq, sender, commits=(), openings=()):
-        return Turn(game_id=gid, seq=seq, prev="00" * 32, sender=sender, reveal="00" * 32,
-                    commits=list(commits) or msgspec.UNSET,
-                    openings=list(openings) or msgspec.UNSET)
+        return _signed_turn(gid, seq, sender, commits, openings)
 
     def c(version, value):
-        return FactCommit(fact=fact, version=version, hash=commit(gid, "red", fact, version,
-                                                                value, salt))
+        return _red_commit(gid, fact, version, value, salt)
 
     game = SimpleNamespace(sides=("red", "blue"), reveals=lambda st, side, o: [("red", fact)],
                            facts=lambda st, owner: {}, disclose=lambda st, owner, v: None)
