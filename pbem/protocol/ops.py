@@ -15,7 +15,8 @@ from typing import Any, Iterator
 import msgspec
 
 from pbem.core import keys as keymod
-from pbem.core.errors import ArchiveError, FileRejected, IllegalFile, PbemError, WrongKey
+from pbem.core.errors import (ArchiveError, Equivocation, FileRejected, IllegalFile, PbemError,
+                              WrongKey)
 from pbem.core import dicesecret
 from pbem.core.dicesecret import OwnOnions
 from pbem.core.onion import DEFAULT_LENGTH
@@ -444,6 +445,8 @@ def _receive_turn(archive: Archive, f: SignedFile, key: Any, out: str | None,
         if s.genesis.mode == "hosted" and s.party == HOST:
             raise refuse(s, f, e, out) from None
         raise
+    except Equivocation as e:
+        raise Equivocation(f"{e}; kept as evidence in {keep_fork(archive, f)}") from None
     if (s.facts is not None and t.sender != s.party and t.openings
             and getattr(s.game, "sealed_recheck", True)):
         sealing.recheck(s, f.name)      # what it opens may prove an earlier hidden move illegal
@@ -457,6 +460,15 @@ def _receive_turn(archive: Archive, f: SignedFile, key: Any, out: str | None,
     else:
         _after_resolution(s, new_logs, out, result, replied_to_orders=bool(t.orders))
     return result
+
+
+def keep_fork(archive: Archive, f: SignedFile) -> Path:
+    """Store a second, different signed file of one sequence number under evidence/ (named
+    as a game record names it), so the archive itself proves the sender's equivocation."""
+    p = archive.root / "evidence" / f"turn-{f.hash[:16]}.pbem"
+    if not p.is_file():
+        atomic_write(p, f.text)
+    return p
 
 
 def _check_outbox(s: Session, t: Turn, outdir: Path) -> None:

@@ -106,9 +106,24 @@ def test_forked_file_is_equivocation(table):
     t = msgspec.json.decode(payload_of(table.file1))
     t["orders"] = ["pick charliewolf"]
     fork = write(table, "fork.pbem", sign_raw(canonical(t), table.key("red")))
-    rejected(table, fork, "equivocation")
-    r = table.run("verify", str(table.dirs["blue"]), str(fork))
+    blue = table.dirs["blue"]
+    before = snapshot(blue)
+    r = table.run("receive", str(blue), str(fork), "--key", table.key("blue"))
+    assert r.exit_code == 3 and len(r.output.strip().splitlines()) == 1, r.output
+    assert "fork.pbem" in r.output and "equivocation" in r.output and "evidence" in r.output
+    # nothing of the chain changes; the fork is kept, so the archive alone proves it
+    after = snapshot(blue)
+    kept = [k for k in after if k not in before]
+    assert {k: v for k, v in after.items() if k in before} == before
+    assert len(kept) == 1 and kept[0].startswith("evidence/turn-")
+    assert open_text(after[kept[0]].decode()).payload_bytes == payload_of(str(fork))
+    r = table.run("verify", str(blue))
+    assert r.exit_code == 3 and "equivocation" in r.output and "red signed two" in r.output
+    r = table.run("verify", str(blue), str(fork))
     assert r.exit_code == 3 and "equivocation" in r.output and "fork.pbem" in r.output
+    # delivered again: refused again, still one copy of the evidence
+    assert table.run("receive", str(blue), str(fork), "--key", table.key("blue")).exit_code == 3
+    assert snapshot(blue) == after
 
 
 def test_wrong_prev_is_a_fork_of_history(table):
