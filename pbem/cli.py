@@ -230,22 +230,32 @@ def rekey(key: str, no_passphrase: bool) -> None:
 
 
 @cli.command()
+@click.option("--options", "with_options", is_flag=True,
+              help="Also list each game's house options (pbem new --option NAME=VALUE).")
+@click.argument("only", nargs=-1)
 @clean_errors
-def games() -> None:
-    """List the games and their scenarios.
+def games(with_options: bool, only: tuple[str, ...]) -> None:
+    """List the games and their scenarios (only the games named, if any).
 
-    Example: pbem games
+    Example: pbem games --options holdfast
     """
-    from pbem.core.registry import all_games
+    from pbem.core.options import describe
+    from pbem.core.registry import all_games, find_game
 
-    for g in all_games():
+    chosen = [find_game(g) for g in only] if only else all_games()
+    for g in chosen:
         echo(f"{g.id}: {g.title} (sides: {', '.join(g.sides)})")
         for sid, title in g.scenarios().items():
             echo(f"  {sid}: {title}")
-    from pbem.games.bcs.info import listing
+        if with_options:
+            echo("  house options (pbem new ... --option NAME=VALUE; the default first):")
+            for line in describe(g.options()):
+                echo(f"    {line}")
+    if not only or "bcs" in only:
+        from pbem.games.bcs.info import listing
 
-    for line in listing():                  # Baptism By Fire's scenarios that are data only
-        echo(line)
+        for line in listing():              # Baptism By Fire's scenarios that are data only
+            echo(line)
 
 
 @cli.command()

@@ -153,3 +153,39 @@ def _value_cond(spec: OptionSpec, value: Any) -> dict[str, tuple[Any, ...]]:
         if v == value:
             return dict(cond)
     return {}
+
+
+def as_typed(value: Any) -> str:
+    """An option value as a player writes it after --option NAME= (true/false, numbers)."""
+    if value is True or value is False:
+        return "true" if value else "false"
+    return "(none)" if value is None else str(value)
+
+
+def describe(specs: Mapping[str, OptionSpec]) -> list[str]:
+    """One line per house option: name, default, the other choices and the gap it settles."""
+    out = []
+    for k in sorted(specs):
+        spec = specs[k]
+        head = (f"{k} (required: one of {', '.join(map(as_typed, spec.choices))})" if spec.required
+                else f"{k} = {as_typed(spec.default)}" + (
+                    f" (or {', '.join(as_typed(c) for c in spec.choices if c != spec.default)})"
+                    if len(spec.choices) > 1 else " (fixed)"))
+        out.append(f"{head}: {spec.doc}")
+    return out
+
+
+def chosen(specs: Mapping[str, OptionSpec], values: Mapping[str, Any],
+           implied: Mapping[str, Any] | None = None) -> str:
+    """What a proposal chose, in one line: the options set away from their defaults (and the
+    required ones); the rest are said to be the defaults. implied: options pbem itself sets
+    (a sealed game's), left out at those values."""
+    implied = implied or {}
+    picked = [f"{k}={as_typed(v)}" for k, v in sorted(values.items())
+              if k in specs and (specs[k].required or v != specs[k].default)
+              and not (k in implied and implied[k] == v)]
+    unknown = sorted(k for k in values if k not in specs)
+    if unknown:
+        picked.append("unknown to this version: " + ", ".join(unknown))
+    return ("House options: " + ", ".join(picked) + "; every other option at its default"
+            if picked else "House options: every option at its default")

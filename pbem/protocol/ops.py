@@ -154,6 +154,15 @@ def _commitments(root: bytes, bind: str, party: str, classes: list[str], length:
 ASK_OPTION = "give it with --option {k}=VALUE"   # how `pbem new` and `pbem host` take one
 
 
+def _options_line(game: Any, values: dict[str, Any], mode: str) -> str:
+    """The house options a proposal sets, in one line, and where they are all listed."""
+    from pbem.core.options import chosen
+
+    implied = getattr(game, "sealed_only_options", {}) if mode == "sealed" else {}
+    return (f"{chosen(game.options(), values, implied)} "
+            f"(`pbem games --options {game.id}` lists them all)")
+
+
 def _propose(game: Any, scenario: str, root: str | Path, *, proposer: str, key: Any,
              pubs: dict[str, bytes], mode: str, out: str, options: dict[str, Any],
              names: dict[str, str], key_path: str) -> Outcome:
@@ -194,6 +203,7 @@ def _propose(game: Any, scenario: str, root: str | Path, *, proposer: str, key: 
             f"{'the referee' if proposer == HOST else proposer}. The game id is fixed once "
             "every party has accepted.",
             f"Key fingerprints: {fps} (compare them out of band).",
+            _options_line(game, terms["options"], mode),
             f"Send {out} to your {'players' if mode == 'hosted' else 'opponent'}."]
     if mode == "peer":
         msg.append("Peer mode: both processors hold the full game state (hidden units "
@@ -309,6 +319,8 @@ def join_game(proposal_path: str, *, key_path: str, root: str | Path, out: str) 
                              f"Proposer {p.proposer}'s key fingerprint: "
                              f"{keymod.fingerprint(genesis.pubs[p.proposer])} "
                              "(compare it with them out of band).",
+                             _options_line(game, p.options, p.mode)
+                             + " (if you do not agree to them, do not send the acceptance)",
                              f"Send {out} to {to}.", *first], written=written)
 
 

@@ -202,3 +202,37 @@ def test_genesis_resolve_options_is_the_core_resolver(choosy: None) -> None:
     assert resolve_options(game, {"bonus": 1}) == resolve(SPECS, {"bonus": 1})
     with pytest.raises(PbemError, match="^x.pbem: option bonus is required for choosy"):
         resolve_options(game, {}, name="x.pbem")
+
+
+def test_new_and_join_say_which_options_the_proposal_sets(tmp_path: Path, choosy: None) -> None:
+    """The joiner sees the proposal's non-default options before sending the acceptance."""
+    t = Table(tmp_path)                               # its keys; a game of its own follows
+    r = t.run("new", "choosy", "short", str(tmp_path / "c-red"), "--side", "red", "--key",
+              t.key("red"), "--opponent", t.pub("blue"), "--option", "bonus=0", "--option",
+              "gusts=1", "--option", "gust_strength=2", "--out", str(tmp_path / "p.pbem"))
+    assert r.exit_code == 0, r.output
+    line = next(x for x in r.output.splitlines() if x.startswith("House options:"))
+    assert "bonus=0" in line and "gusts=1" in line and "gust_strength=2" in line
+    assert "pbem games --options choosy" in line
+    j = t.run("join", str(tmp_path / "p.pbem"), "--key", t.key("blue"), "--dir",
+              str(tmp_path / "c-blue"), "--out", str(tmp_path / "a.pbem"))
+    assert j.exit_code == 0, j.output
+    line = next(x for x in j.output.splitlines() if x.startswith("House options:"))
+    assert "gust_strength=2" in line and "do not send the acceptance" in line
+    r = t.run("new", "choosy", "short", str(tmp_path / "d-red"), "--side", "red", "--key",
+              t.key("red"), "--opponent", t.pub("blue"), "--option", "bonus=1",
+              "--out", str(tmp_path / "p2.pbem"))
+    line = next(x for x in r.output.splitlines() if x.startswith("House options:"))
+    assert line.startswith("House options: bonus=1; every other option at its default")
+
+
+def test_games_lists_house_options_with_defaults_and_choices(tmp_path: Path) -> None:
+    """`pbem games --options GAME` names every option of the game, its default and choices."""
+    t = Table(tmp_path)
+    r = t.run("games", "--options", "kasserine")
+    assert r.exit_code == 0 and "holdfast" not in r.output
+    for name, spec in registry.find_game("kasserine").options().items():
+        line = next(x for x in r.output.splitlines() if x.strip().startswith(name + " "))
+        assert spec.doc in line
+    assert "sbeitla_hex = 2714 (or 2706)" in r.output
+    assert t.run("games", "nosuch").exit_code == 1
