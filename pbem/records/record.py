@@ -223,8 +223,18 @@ def write_shared(path: str | Path, data: str | bytes, *, durable: bool = True) -
     os.chmod(p, 0o666 & ~mask)
 
 
+def outside_archive(source: str | Path, out: str | Path) -> None:
+    """PbemError if source is an archive folder and out would land among its own files."""
+    from pbem.protocol.archive import Archive
+
+    archive = Archive(source)
+    if archive.exists():
+        archive.check_out(out)
+
+
 def export_archive(root: str | Path, out: str | Path) -> tuple[str, int]:
     """Write the record of an archive to out (atomically); returns (result, entries)."""
+    outside_archive(root, out)
     text, g, n = _export(root)
     write_shared(out, text)
     return g.result, n

@@ -384,7 +384,8 @@ def test_an_out_path_among_the_archive_s_own_files_is_refused(tmp_path, where):
     assert r.exit_code == 1 and str(target) in r.output and "outside the archive" in r.output
     assert len(r.output.splitlines()) == 1, r.output
     assert snapshot(d) == before
-    for cmd in (["bot", str(d), "--side", side], ["report", str(d), "--side", side]):
+    for cmd in (["bot", str(d), "--side", side], ["report", str(d), "--side", side],
+                ["export", str(d)], ["replay", str(d)], ["log", str(d)]):
         r = t.run(*cmd, "--out", str(target))
         assert r.exit_code == 1 and "outside the archive" in r.output, (cmd, r.output)
     assert snapshot(d) == before
