@@ -20,7 +20,7 @@ from pbem.games.bcs.shock import check_shock, shock
 from pbem.games.bcs.command import formations_lost, on_map_units
 from pbem.games.bcs.mixing import coordinate, hq_mixed_with, mixed_with, stacked_with
 from pbem.games.bcs.movement import check_move, do_move, flip_allowed, step_back
-from pbem.games.bcs.state import BcsState
+from pbem.games.bcs.state import BcsState, other
 from pbem.games.bcs.victory import may_control
 
 
@@ -91,7 +91,9 @@ def _apply(state: BcsState, side: str, order: o.Order, ctx: Context) -> None:
         _leave_stack(state, order.units, ctx)
         entered = do_move(state, side, order.units, walks, ctx)
         end = entered[-1] if entered else ""
-        ctx.log(_public_move(state, order.units, end), hexes=tuple(entered))
+        # the enemy reads what it sees of the move, the mover its own line: not both
+        ctx.log(_public_move(state, order.units, end), hexes=tuple(entered),
+                visible_to=other(side))
         ctx.log(f"{'+'.join(order.units)} moves to {end}", visible_to=side,
                 hexes=tuple(entered))
         hq_retreat.jump(state, side, entered, ctx)
