@@ -250,7 +250,7 @@ def _move(state: KasserineState, data: KasserineData, side: str, rng: random.Ran
           plan: Plan) -> str:
     mobile_phase = state.phase == "mobile-movement"
     movers = [uid for uid in on_map(state, side) if not state.units[uid].moved
-              and not state.units[uid].mobile_moved
+              and not state.units[uid].mobile_moved and state.units[uid].barred != "advanced"
               and (data.units[uid].mobile or not mobile_phase)]
     arrivals = [uid for uid, u in state.units.items() if u.side == side and can_arrive(state, data, uid)]
     todo = [x for x in arrivals + movers if x not in plan.done]

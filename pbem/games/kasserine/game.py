@@ -31,7 +31,7 @@ class KasserineGame:
     title = TITLE
     sides = ("axis", "us")
     state_type = KasserineState
-    rules_version = "kasserine-engine-5"
+    rules_version = "kasserine-engine-6"
 
     def scenarios(self) -> dict[str, str]:
         """Scenario id -> title (read once per process)."""

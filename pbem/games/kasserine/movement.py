@@ -254,6 +254,9 @@ def check_move(state: KasserineState, data: KasserineData, side: str, uid: str,
         raise IllegalOrder(f"{uid} moved in the Movement Phase", rule="KAS-5.5-a")
     if u.moved or u.mobile_moved:
         raise IllegalOrder(f"{uid} has already moved this turn", rule="KAS-5.2-h")
+    if u.barred == "advanced":
+        raise IllegalOrder(f"{uid} advanced after combat this turn: no other activity",
+                           rule="KAS-8.5-g")
     if entering:
         _check_arrival(state, data, side, uid, path, mobile_phase)
     else:

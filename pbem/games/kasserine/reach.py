@@ -48,8 +48,8 @@ def movers(state: KasserineState, data: KasserineData, side: str) -> tuple[list[
     on_map, entering = [], []
     for uid in sorted(state.units):
         u = state.units[uid]
-        if u.side != side or u.moved or u.mobile_moved:
-            continue
+        if u.side != side or u.moved or u.mobile_moved or u.barred == "advanced":
+            continue                                      # 8.5-g: an advance ends its turn
         if mobile_phase and not data.units[uid].mobile:
             continue
         if u.status == "map" and not penny_packet(state, data, uid, u.hex):

@@ -17,8 +17,17 @@ def routes(state: KasserineState, data: KasserineData, uid: str, n: int) -> list
     """Every retreat route of 1..n hexes, each hex one farther from the combat hex (8.3-e/f/h)."""
     u = state.units[uid]
     out: list[list[str]] = []
-    _grow(state, data, u.side, u.hex, ezoc(state, data, u.side), occupancy(state), n, [], out)
+    _grow(state, data, u.side, u.hex, _blocking_zoc(state, data, uid), occupancy(state), n, [],
+          out)
     return out
+
+
+def _blocking_zoc(state: KasserineState, data: KasserineData, uid: str) -> frozenset[str]:
+    """The EZOC hexes uid may not retreat or be displaced into: none for the Rangers, who
+    "may always ignore enemy zones of control" (13.1, an exclusive rule over 8.3 and 8.3.1)."""
+    if data.units[uid].commando:
+        return frozenset()
+    return ezoc(state, data, state.units[uid].side)
 
 
 def _grow(state: KasserineState, data: KasserineData, side: str, origin: str,
@@ -46,7 +55,7 @@ def _displace_hexes(state: KasserineState, data: KasserineData, uid: str,
                     forbidden: set[str]) -> list[str]:
     """Adjacent hexes a displaced unit might enter, in the engine's order of preference."""
     u = state.units[uid]
-    bad = ezoc(state, data, u.side)
+    bad = _blocking_zoc(state, data, uid)
     occ = occupancy(state)
     return sorted((h for h in data.map.grid.neighbours(u.hex) if h not in data.prohibited
                    and h not in bad and h not in forbidden
@@ -205,7 +214,7 @@ def check_path(state: KasserineState, data: KasserineData, uid: str, n: int, bom
     if path in ch.legal():
         return ch
     u = state.units[uid]
-    grid, occ, bad = data.map.grid, occupancy(state), ezoc(state, data, u.side)
+    grid, occ, bad = data.map.grid, occupancy(state), _blocking_zoc(state, data, uid)
     prev = u.hex
     for i, h in enumerate(path):
         if not grid.is_hex(h):
