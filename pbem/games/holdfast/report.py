@@ -109,7 +109,9 @@ def build_report(state: HoldfastState, w: World, side: str) -> ReportModel:
                                       + (f" (roll {v.weather_roll})" if v.weather else ""),)),
         Panel(title="Supply", lines=tuple(
             f"{u.name} [{u.id}] {u.hex}: {'in supply' if u.in_supply else 'OUT OF SUPPLY'}"
-            for u in v.units if u.where == "map") or ("no units on the map",)),
+            for u in v.units if u.where == "map" and u.in_supply is not None)
+            or (("not traced: the game is over",) if any(u.where == "map" for u in v.units)
+                else ("no units on the map",))),
         Panel(title="Reinforcements due", lines=tuple(
             _due_line(state, w, side, u)
             for u in sorted(v.units, key=lambda x: (x.entry_turn, x.id)) if u.where == "track")

@@ -68,3 +68,18 @@ def test_options_and_files() -> None:
     files = [p.name for p in GAME.data_files("campaign")]
     assert files[-1] == "campaign.toml" and "map.toml" in files
     assert set(GAME.scenarios()) >= {"campaign", "race-to-tunis"}
+
+
+def test_supply_panel_of_a_finished_game_claims_nothing() -> None:
+    """Once the game is over no supply is traced: the panel says so instead of listing every
+    unit as OUT OF SUPPLY (a newcomer's demo showed all 48 units out of supply at the end)."""
+    from pbem.games.holdfast.state import Result
+
+    state = _started()
+    panels = {p.title: p.lines for p in GAME.report(state, "allied").panels}
+    assert any("in supply" in line for line in panels["Supply"])
+    state.public.phase = "over"
+    state.public.result = Result(winner="axis", reason="test")
+    for side in ("allied", "axis"):
+        panels = {p.title: p.lines for p in GAME.report(state, side).panels}
+        assert panels["Supply"] == ("not traced: the game is over",)
