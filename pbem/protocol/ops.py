@@ -730,6 +730,25 @@ def write_cache(s: Session, *, only_changed: bool = False) -> bool:
                          only_changed=only_changed)
 
 
+def _not_now(s: Session, root: str | Path) -> str:
+    """Why this party may not send its next file now (empty if it may): the same answer for
+    check and submit, so check never passes orders submit then refuses."""
+    seq = s.ledger.tip_seq + 1
+    if owes_reply(s):
+        return (f"{root}: you owe the automatic reply to file {seq - 1}, which was received but "
+                "not answered (the receive was interrupted): run the same 'pbem receive' again")
+    if s.unresolved():
+        return (f"{root}: waiting for the opponent's reply to file {s.unresolved()[0]}; nothing "
+                "to submit yet")
+    expected = s.may_send()
+    if s.party not in expected or s.party not in s.pending_sides:
+        others = sorted(expected - {s.party})
+        return (f"{root}: you have no decision to make now; file {seq} must come from "
+                f"{', '.join(sorted(expected)) or 'nobody'}"
+                + (f" (when it arrives: pbem receive {root} FILE)" if others else ""))
+    return ""
+
+
 def check_file(root: str | Path, orders_path: str, *, key_path: str | None = None,
                side: str | None = None) -> tuple[Checked, Session]:
     """Check an orders file against the archive's current state without signing."""
@@ -741,21 +760,29 @@ def check_file(root: str | Path, orders_path: str, *, key_path: str | None = Non
     if me == HOST:
         raise PbemError("the referee does not write orders")
     numbered = read_lines(orders_path)
+    checked = _check_own(s, me, numbered, Path(orders_path).name)
+    if me == s.party and not s.over:
+        why_not = _not_now(s, root)      # the orders are still checked as far as they can be
+        if why_not:
+            checked.problems.append(why_not)
+    return checked, s
+
+
+def _check_own(s: Session, me: str, numbered: list[tuple[int, str]], name: str) -> Checked:
+    """check_file's check of the orders themselves (sealed: what the other side would see)."""
     if me == s.party:
-        numbered, answered = _sealed_answers(s, numbered, Path(orders_path).name)
+        numbered, answered = _sealed_answers(s, numbered, name)
         if answered:
-            checked = check_orders(s.game, s.state, me, numbered, name=Path(orders_path).name,
-                                   sealed=True)
+            checked = check_orders(s.game, s.state, me, numbered, name=name, sealed=True)
             checked.warnings.append(_answered_text(answered))
-            return checked, s
-    checked = check_orders(s.game, s.state, me, numbered, name=Path(orders_path).name,
-                           sealed=s.facts is not None)
+            return checked
+    checked = check_orders(s.game, s.state, me, numbered, name=name, sealed=s.facts is not None)
     if checked.ok and s.facts is not None and me == s.party:
         try:      # what the other side will see: submit refuses what cannot be shown
             sealing.project(s.game, s.state, me, checked.lines)
         except PbemError as e:
-            checked.problems.append(f"{Path(orders_path).name}: {e}")
-    return checked, s
+            checked.problems.append(f"{name}: {e}")
+    return checked
 
 
 def submit_orders(root: str | Path, orders_path: str, *, key_path: str, out: str,
@@ -790,17 +817,9 @@ def submit_orders(root: str | Path, orders_path: str, *, key_path: str, out: str
         if s.over:
             raise PbemError(f"{root}: the game is over")
         opening = reveal_after_own_file(s)
-        if owes_reply(s):
-            raise PbemError(f"{root}: you owe the automatic reply to file {seq - 1}, which "
-                            "was received but not answered (the receive was interrupted): run "
-                            "the same 'pbem receive' again")
-        if s.unresolved():
-            raise PbemError(f"{root}: waiting for the opponent's reply to file "
-                            f"{s.unresolved()[0]}; nothing to submit yet")
-        expected = s.may_send()
-        if s.party not in expected or s.party not in s.pending_sides:
-            raise PbemError(f"{root}: you have no decision to make now; file {seq} must come "
-                            f"from {', '.join(sorted(expected)) or 'nobody'}")
+        why_not = _not_now(s, root)
+        if why_not:
+            raise PbemError(why_not)
         standing_queue.check_queue(archive, s.game)
         numbered = read_lines(orders_path)
         if opening and not numbered:

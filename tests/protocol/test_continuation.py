@@ -355,7 +355,8 @@ def test_guarded_orders_choose_on_the_writers_own_view_after_the_dice(tmp_path):
     assert "if score red" not in blue_reports
     r = t.run("check", str(t.dirs["red"]), _orders(t, ["if banana then pass"]))
     assert r.exit_code != 0 and "unknown condition 'banana'" in r.output
-    assert len(r.output.strip().splitlines()) == 1
+    lines = r.output.strip().splitlines()     # the problem, and that submit must wait
+    assert len(lines) == 2 and "banana" in lines[0] and "waiting for the opponent" in lines[1]
 
 
 def test_standing_orders_ride_in_an_automatic_reply(tmp_path):

@@ -479,3 +479,23 @@ def test_a_changed_standing_order_does_not_show_in_the_commitment_versions(tmp_p
     assert len(firsts) >= 2, commits
     assert [c["standing.support"] for c in firsts[:2]] == [0, 1]
     assert all(set(firsts[0]) <= set(c) for c in firsts[1:]), commits
+
+
+def test_check_refuses_what_submit_would_refuse_before_the_opponent_s_file(tmp_path):
+    """A newcomer's check passed (exit 0, orders 'wait') before the opponent's file had been
+    received; submit then refused. check now fails the same way, says to receive the file,
+    and still reports the orders' own problems."""
+    t = Table(tmp_path)
+    t.deliver()
+    side = t.other(t.mover())
+    d = t.dirs[side]
+    orders = tmp_path / "o.txt"
+    orders.write_text("end\n")
+    r = t.run("check", str(d), str(orders))
+    assert r.exit_code == 1 and "no decision to make now" in r.output, r.output
+    assert f"pbem receive {d}" in r.output
+    s = t.run("submit", str(d), str(orders), "--key", t.key(side), "--out", str(tmp_path / "x"))
+    assert s.exit_code == 1 and "no decision to make now" in s.output
+    orders.write_text("frobnicate\nend\n")
+    r = t.run("check", str(d), str(orders))
+    assert r.exit_code == 1 and "frobnicate" in r.output and "no decision" in r.output
