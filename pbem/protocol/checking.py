@@ -39,6 +39,7 @@ class Checked:
         self.wait_reason: str = ""
         self.notes: list[str] = []          # what was and was not checked, for the player
         self.blocking: list[str] = []       # problems that make the resolver refuse the file
+        self.unexpanded: list[int] = []     # destination-only moves no position could write out
 
     @property
     def ok(self) -> bool:
@@ -187,6 +188,7 @@ def _no_search(parsed: list[tuple[int, str, Any]], start: int, why: str, out: Ch
                    "full path")
             out.problems.append(msg)
             out.blocking.append(msg)
+            out.unexpanded.append(n)
 
 
 def _probe(game: Game, state: Any, side: str, parsed: list[tuple[int, str, Any]], first: int,

@@ -10,7 +10,7 @@ import datetime
 import os
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import msgspec
 
@@ -903,14 +903,26 @@ def check_messages(checked: Checked) -> list[str]:
     return out
 
 
-def same_orders(game: Any, side: str, orders_path: str, message: str, f: SignedFile) -> bool:
+def as_signed(game: Any, side: str, numbered: list[tuple[int, str]], name: str,
+              before: Callable[[], Any] | None = None, sealed: bool = False) -> Checked:
+    """The canonical lines submit signs for these orders: their syntax alone, unless a
+    destination-only move needs the position it was written out in (before() gives it: the
+    state before the file; the same check then writes it out the same way)."""
+    checked = check_orders(game, None, side, numbered, name=name, syntax_only=True)
+    if before is None or len(checked.unexpanded) != len(checked.problems) or checked.ok:
+        return checked
+    return check_orders(game, before(), side, numbered, name=name, sealed=sealed)
+
+
+def same_orders(game: Any, side: str, orders_path: str, message: str, f: SignedFile,
+                before: Callable[[], Any] | None = None) -> bool:
     """True if signed file f carries exactly these orders (in canonical notation) and message,
-    after the queued standing orders it carried first (pbem.protocol.standing_queue)."""
+    after the queued standing orders it carried first (pbem.protocol.standing_queue).
+    before: the state before f, for destination-only moves (as_signed)."""
     t = f.payload
     if not isinstance(t, Turn) or t.message != message:
         return False
-    checked = check_orders(game, None, side, read_lines(orders_path),
-                           name=Path(orders_path).name, syntax_only=True)
+    checked = as_signed(game, side, read_lines(orders_path), Path(orders_path).name, before)
     n = len(t.orders) - len(checked.lines)
     return (checked.ok and n >= 0 and t.orders[n:] == checked.lines
             and all(is_standing(x) or is_draw_line(x) for x in t.orders[:n]))
@@ -926,7 +938,12 @@ def _sent_before(s: Session, orders_path: str, message: str) -> SignedFile | Non
         return None
     if s.facts is not None:      # sealed: the file holds projections; the real orders are private
         return f if _same_sealed_orders(s, orders_path, message, f) else None
-    return f if same_orders(s.game, s.party, orders_path, message, f) else None
+
+    def before() -> Any:
+        return load(s.archive.root, key=s.key, use_cache=True,
+                    upto=f.payload.seq - 1).state  # type: ignore[union-attr]
+
+    return f if same_orders(s.game, s.party, orders_path, message, f, before) else None
 
 
 def _same_sealed_orders(s: Session, orders_path: str, message: str, f: SignedFile) -> bool:
@@ -938,16 +955,17 @@ def _same_sealed_orders(s: Session, orders_path: str, message: str, f: SignedFil
     if real is None or t.message != message:  # type: ignore[union-attr]
         return False
     numbered = read_lines(orders_path)
-    plain = check_orders(s.game, None, s.party, numbered, name=Path(orders_path).name,
-                         syntax_only=True)
+    name = Path(orders_path).name
+    plain = check_orders(s.game, None, s.party, numbered, name=name, syntax_only=True)
     it = iter(real)
-    if not plain.ok or not all(line in it for line in plain.lines):
+    if plain.unexpanded and len(plain.unexpanded) == len(plain.problems):
+        pass                               # destination-only moves: compared once written out
+    elif not plain.ok or not all(line in it for line in plain.lines):
         return False                       # not even a subsequence: other orders
     before = load(s.archive.root, key=s.key, upto=t.seq - 1)  # type: ignore[union-attr]
     before.private = {k: v for k, v in before.private.items() if k < t.seq}  # type: ignore[union-attr]
     numbered, _ = _sealed_answers(before, numbered)
-    checked = check_orders(s.game, None, s.party, numbered, name=Path(orders_path).name,
-                           syntax_only=True)
+    checked = as_signed(s.game, s.party, numbered, name, lambda: before.state, sealed=True)
     n = len(real) - len(checked.lines)
     return (checked.ok and n >= 0 and real[n:] == checked.lines
             and all(is_standing(x) for x in real[:n]))

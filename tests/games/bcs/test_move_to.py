@@ -5,6 +5,8 @@ sealed games alike; a receiver never searches."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from fixtures.seeded import seeded
@@ -133,6 +135,10 @@ def test_check_and_submit_write_the_full_path_and_the_game_goes_on(tmp_path, mod
         in r.output, r.output
     out = t.mail("turn-axis")
     t.ok("submit", axis, str(orders), "--key", t.key("axis"), "--out", out)
+    # run again (interrupted, or twice): the same signed file, written again (docs/cli.md)
+    again = t.ok("submit", axis, str(orders), "--key", t.key("axis"), "--out", out + ".again")
+    assert "already signed and stored" in again.output, again.output
+    assert Path(out + ".again").read_text() == Path(out).read_text()
     log = t.ok("log", axis).output
     assert "move stenkhoff-hq B1.13 B1.12 B2.12 B3.12 B4.12 B5.12 B6.12" in log, log
     assert "move stenkhoff-hq to B6.12" not in log
