@@ -319,6 +319,7 @@ class Audited(msgspec.Struct, kw_only=True):
     facts: GameFacts
     zip: bytes
     digest: str
+    what: str = "archive"        # archive (a folder) or record (a one-file game record)
 
 
 def audit_submission(path: str | Path, *, require_over: bool = True,
@@ -375,4 +376,4 @@ def audit_submission(path: str | Path, *, require_over: bool = True,
                               f"{facts.last_seq}): submit it once it has ended, after "
                               "receiving its last files")
         data = zip_folder(copy, f"{facts.game_id}-{facts.party}")
-    return Audited(path=shown, facts=facts, zip=data, digest=sha256_hex(data))
+    return Audited(path=shown, facts=facts, zip=data, digest=sha256_hex(data), what=what)

@@ -2,8 +2,10 @@
 
 The game is recorded only if the archive verifies (pbem's full audit of a private copy),
 the game is over, both sides' keys belong to two different registered players, the ladder
-accepts the game and scenario, and the game is not recorded yet. The same game submitted
-again (by the other player, or the referee) is refused as a duplicate; an archive of a
+accepts the game and scenario, and the game is not recorded yet. A hosted game is recorded
+only from the referee's archive: a hosted player's archive holds the referee's signed views,
+whose result its audit cannot replay. The same game submitted again (by the other player,
+or a hosted player after the referee) is refused as a duplicate; an archive of a
 recorded game whose chain or result differs from the recorded archive is a conflict: both
 archives are kept as evidence (`ladder conflicts`, `ladder export`) and the command fails.
 """
@@ -69,6 +71,16 @@ def side_players(conn: sqlite3.Connection, f: GameFacts, name: str, *,
     return out
 
 
+def check_replayed(f: GameFacts, name: str, what: str = "archive") -> None:
+    """LadderError unless the archive's audit replayed the rules (a hosted player's does not)."""
+    if f.kind == "hosted-player":
+        raise LadderError(
+            f"{name}: a hosted player's {what} cannot prove the result (its audit checks the "
+            "referee's signatures and the dice it saw, not the rules, so the referee could "
+            "have signed any result): submit the referee's archive or its record, whose audit "
+            "replays the game")
+
+
 def _stored_facts(row: sqlite3.Row) -> tuple[dict[int, str], Any]:
     return ({int(k): v for k, v in json.loads(row["facts"]).items()},
             json.loads(row["outcome"]) if row["outcome"] else None)
@@ -118,6 +130,7 @@ def submit(conn: sqlite3.Connection, path: str | Path, *, allow_retired: bool = 
                         f"from a different archive: {problem}; both archives are kept as "
                         "evidence (pbem ladder conflicts)")
         else:
+            check_replayed(f, name, a.what)
             rec = _record(conn, a, allow_retired=allow_retired)
     if conflict is not None:
         raise LadderError(conflict)

@@ -34,7 +34,8 @@ def pool(tmp_path_factory: pytest.TempPathFactory) -> Pool:
         t.rng = random.Random(i)
         t.play_to_end()
         dirs = {k: v for k, v in t.dirs.items() if v.exists()}
-        submitter = ["red", "blue", "host"][i % 3] if mode == "hosted" else ["red", "blue"][i % 2]
+        # a hosted game counts only from the referee's archive (docs/ladder.md)
+        submitter = "host" if mode == "hosted" else ["red", "blue"][i % 2]
         p.games.append(Game(mode=mode, dirs=dirs, players={"red": red, "blue": blue},
                             submit=dirs[submitter], table=t))
     ok("demo", root / "demo-peer", "--game", "holdfast", "--scenario", "race-to-tunis",
@@ -91,7 +92,7 @@ def full_ladder_master(tmp_path_factory: pytest.TempPathFactory, pool: Pool) -> 
     for g in pool.games:
         ok("ladder", "submit", db, g.submit)
     ok("ladder", "submit", db, pool.demo_peer / "axis")
-    ok("ladder", "submit", db, pool.demo_hosted / "allied")
+    ok("ladder", "submit", db, pool.demo_hosted / "referee")
     return db
 
 

@@ -48,10 +48,19 @@ def test_a_valid_record_is_recorded_like_its_archive(pool: Pool, ladder: Path,
     assert verify_archive(folder).ok
 
 
-def test_a_hosted_players_record_is_recorded(pool: Pool, ladder: Path, tmp_path: Path) -> None:
+def test_a_hosted_players_record_is_refused_and_the_referees_is_recorded(
+        pool: Pool, ladder: Path, tmp_path: Path) -> None:
+    """A hosted player's record, like its archive, holds views whose result its audit cannot
+    replay: refused, naming the referee's; the referee's record is recorded."""
     hosted = next(g for g in pool.games if g.mode == "hosted")
     rec = _export(hosted.dirs["blue"], tmp_path / "blue.pbemrec")
-    assert ok("ladder", "submit", ladder, rec).output.startswith("Recorded game #1 ")
+    err = refused("ladder", "submit", ladder, rec)
+    assert f"{rec}: a hosted player's record cannot prove the result" in err, err
+    assert "submit the referee's archive or its record" in err
+    assert _games(ladder) == 0
+    ref = _export(hosted.dirs["host"], tmp_path / "host.pbemrec")
+    assert ok("ladder", "submit", ladder, ref).output.startswith("Recorded game #1 ")
+    assert "duplicate" in refused("ladder", "submit", ladder, rec)
 
 
 def test_a_tampered_record_is_refused(pool: Pool, ladder: Path, tmp_path: Path) -> None:

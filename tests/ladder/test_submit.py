@@ -60,13 +60,68 @@ def test_the_same_game_from_the_other_player_or_the_referee_is_a_duplicate(
     peer = next(g for g in pool.games if g.mode == "peer")
     hosted = next(g for g in pool.games if g.mode == "hosted")
     ok("ladder", "submit", ladder, peer.dirs["red"])
-    ok("ladder", "submit", ladder, hosted.dirs["blue"])
+    before = digest(ladder)
+    # a hosted player's archive first: refused, nothing kept; then the referee's counts
+    assert "cannot prove the result" in refused("ladder", "submit", ladder, hosted.dirs["blue"])
+    assert digest(ladder) == before
+    ok("ladder", "submit", ladder, hosted.dirs["host"])
     before = digest(ladder)
     for again in (peer.dirs["red"], peer.dirs["blue"], hosted.dirs["red"], hosted.dirs["host"],
                   hosted.dirs["blue"]):
         err = refused("ladder", "submit", ladder, again)
         assert "duplicate" in err and "already recorded" in err, err
     assert digest(ladder) == before
+
+
+def _forge_result(player: Path, host_key: Path, dest: Path) -> str:
+    """A copy of a hosted player's archive whose last view, signed again with the referee's
+    key, says the other side won (a dishonest referee); returns the invented winner."""
+    import msgspec
+
+    from pbem.core.keys import load_private
+    from pbem.core.records import read_file, seal
+
+    shutil.copytree(player, dest)
+    shutil.rmtree(dest / "cache", ignore_errors=True)
+    last = sorted((dest / "files").glob("view-*.pbem"))[-1]
+    view = read_file(last).payload
+    winner = next(s for s in ("allied", "axis") if s != view.outcome["winner"])
+    forged = msgspec.structs.replace(view, outcome={"winner": winner, "reason": "invented"})
+    last.write_text(seal(forged, load_private(host_key)).text)
+    return winner
+
+
+def test_a_result_the_referee_invented_is_never_recorded(pool: Pool, ladder: Path,
+                                                         tmp_path: Path) -> None:
+    """A referee signs a player views whose outcome it made up: the player's archive
+    verifies (its audit cannot replay the rules), so the ladder takes a hosted game's result
+    only from the referee's archive, whose audit replays it."""
+    demo = pool.demo_hosted
+    for side, name in (("allied", "Gus"), ("axis", "Hal")):
+        ok("ladder", "add-player", ladder, name, demo / "keys" / f"{side}.pub")
+    forged = tmp_path / "allied"
+    winner = _forge_result(demo / "allied", demo / "keys" / "host.key", forged)
+    assert verify_archive(forged).ok             # the player's own audit cannot tell
+    before = digest(ladder)
+    err = refused("ladder", "submit", ladder, forged)
+    assert err.startswith(f"Error: {forged}: a hosted player's archive cannot prove the "
+                          "result"), err
+    assert "the referee's archive" in err
+    assert "duplicate" not in refused("ladder", "submit", ladder, demo / "axis")
+    assert digest(ladder) == before
+    # The referee's archive is recorded with the result the rules give.
+    r = ok("ladder", "submit", ladder, demo / "referee")
+    assert r.output.startswith("Recorded game #1 "), r.output
+    true = "Hal" if winner == "allied" else "Gus"
+    assert f"{true} won" in r.output, r.output
+    # The player's archives afterwards: the honest one is a duplicate, the forged one is
+    # evidence of a referee who signed two results (a conflict; the recorded game stands).
+    assert "duplicate" in refused("ladder", "submit", ladder, demo / "axis")
+    err = refused("ladder", "submit", ladder, forged)
+    assert "conflict" in err and "its result" in err, err
+    rows = {r["name"]: r for r in json.loads(
+        ok("ladder", "standings", ladder, "--format", "json").output)}
+    assert rows[true]["wins"] == 1 and sum(r["games"] for r in rows.values()) == 2
 
 
 def test_a_tampered_archive_is_refused(pool: Pool, ladder: Path, tmp_path: Path) -> None:
