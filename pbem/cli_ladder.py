@@ -366,17 +366,19 @@ def forfeits(db: str, status: str | None, fmt: str) -> None:
 @command("rebut")
 @click.argument("db")
 @click.argument("claim_id", type=int)
-@click.argument("file")
-def rebut(db: str, claim_id: int, file: str) -> None:
-    """Record the opponent's proof of a reply: a later file of the game it signed.
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+def rebut(db: str, claim_id: int, files: tuple[str, ...]) -> None:
+    """Record the opponent's proof of a reply: the files that chain from the claimed file, up
+    to one the opponent signed.
 
-    Example: pbem ladder rebut club.ladder 3 mail/0006-blue.pbem
+    Example: pbem ladder rebut club.ladder 3 mail/0002-blue.pbem
     """
     from pbem.ladder.forfeits import rebut as do_rebut
 
-    c = do_rebut(_open(db), claim_id, file)
-    echo(f"Claim #{claim_id} rebutted: {c['opponent_name']} signed a later file; the director "
-         "decides (pbem ladder confirm / dismiss).")
+    c = do_rebut(_open(db), claim_id, files)
+    echo(f"Claim #{claim_id} rebutted: {c['opponent_name']} signed a file that chains from file "
+         f"{c['last_seq']} the claim names; the director decides (pbem ladder confirm / "
+         "dismiss).")
 
 
 @command("confirm")

@@ -10,8 +10,10 @@ deadline policy, the opponent's proof of a reply, and the director's decision.
    both, docs/sealed.md), and the claim must be signed
    by the claimant's key pinned in the genesis, at least reply_days after the file was sent.
    The claim is then pending, shown as such in `ladder forfeits`, the standings and the site.
-3. The opponent rebuts it (`rebut`) with a later file of the game it signed: the proof that
-   it did answer. A rebuttal is kept and shown; the director still decides.
+3. The opponent rebuts it (`rebut`) with the files that chain from the claimed file (each
+   file's prev the hash of the one before), each signed by its sender's key in the game, up
+   to a file the opponent signed: the proof that it did answer. A rebuttal is kept and
+   shown; the director still decides.
 4. The director confirms (a loss for the opponent, recorded and rated like any result) or
    dismisses it (`decide`). A finished game submitted meanwhile dismisses it.
 """
@@ -22,7 +24,7 @@ import datetime
 import json
 import sqlite3
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import msgspec
 
@@ -166,9 +168,10 @@ def file_claim(conn: sqlite3.Connection, claim_path: str | Path, archive: str | 
     notice = (f"Forfeit claim #{claim_id} in game {f.game_id} ({f.title}, {f.scenario}):\n"
               f"{who} ({c.claimant}) states that {other} ({c.opponent}) has not answered file "
               f"{c.last_seq}, sent {c.sent}, within the {f.reply_days} days the game's policy "
-              f"allows{owed}.\nIf you did answer, send the ladder director the file you signed after "
-              f"file {c.last_seq}\n(the director runs: pbem ladder rebut LADDER {claim_id} "
-              f"FILE). Otherwise the director may confirm the forfeit: a loss.\n")
+              f"allows{owed}.\nIf you did answer, send the ladder director the files that follow "
+              f"file {c.last_seq}, up to the one you signed\n(in hosted mode the referee's "
+              f"archive holds those in between; the director runs: pbem ladder rebut LADDER "
+              f"{claim_id} FILE...). Otherwise the director may confirm the forfeit: a loss.\n")
     return Filed(id=claim_id, game_id=f.game_id, claimant=who, opponent=other, notice=notice)
 
 
@@ -183,38 +186,97 @@ def claim(conn: sqlite3.Connection, claim_id: int) -> sqlite3.Row:
     return row
 
 
-def rebut(conn: sqlite3.Connection, claim_id: int, file: str | Path) -> sqlite3.Row:
-    """Record the opponent's proof of a reply: a file of the game, signed by the opponent's
-    key, later than the file the claim names; LadderError (nothing changed) otherwise."""
+def rebut(conn: sqlite3.Connection, claim_id: int, files: Sequence[str | Path]
+          ) -> sqlite3.Row:
+    """Record the opponent's proof of a reply: the files that chain from the claimed file,
+    each signed by its sender's key in this game, up to one the opponent signed; LadderError
+    (nothing changed) otherwise."""
     row = claim(conn, claim_id)
     if row["status"] not in ("pending",):
         raise LadderError(f"claim #{claim_id}: is {row['status']}; only a pending claim can be "
                           "rebutted")
-    try:
-        f = read_file(file)
-    except PbemError as e:
-        raise LadderError(str(e)) from None
-    t = f.payload
-    name = f.name
-    if not isinstance(t, Turn):
-        raise LadderError(f"{name}: not a turn file (the proof is a file the opponent signed)")
-    if t.game_id != row["game_id"]:
-        raise LadderError(f"{name}: belongs to another game ({t.game_id})")
-    if t.sender != row["opponent_side"]:
-        raise LadderError(f"{name}: sent by {t.sender}, not by {row['opponent_side']}")
-    if not f.signed_by(bytes.fromhex(row["opponent_pub"])):
-        raise LadderError(f"{name}: bad signature (not signed by {row['opponent_side']}'s key in "
-                          "this game)")
-    if t.seq <= row["last_seq"]:
-        raise LadderError(f"{name}: file {t.seq} is not later than file {row['last_seq']} the "
-                          "claim names")
-    if t.seq == row["last_seq"] + 1 and t.prev != row["last_hash"]:
-        raise LadderError(f"{name}: file {t.seq} does not answer file {row['last_seq']} (it "
-                          "follows another file: a fork)")
+    if not files:
+        raise LadderError(f"claim #{claim_id}: no file given (the rebuttal is the files that "
+                          f"follow file {row['last_seq']})")
+    keys = game_keys(conn, row)
+    chain = rebuttal_chain(row, [_turn_of(p, row, keys) for p in files])
     with transaction(conn):
         conn.execute("UPDATE forfeits SET status = 'rebutted', rebuttal = ?, rebutted = ? "
-                     "WHERE id = ? AND status = 'pending'", (f.text, now(), claim_id))
+                     "WHERE id = ? AND status = 'pending'",
+                     ("".join(f.text for f in chain), now(), claim_id))
     return claim(conn, claim_id)
+
+
+def game_keys(conn: sqlite3.Connection, row: sqlite3.Row) -> dict[str, bytes]:
+    """Every party's key pinned in the genesis of a claim's game (the referee's too), read
+    from the proposal in the claimant's archive the ladder audited when filing it."""
+    import io
+    import zipfile
+
+    from pbem.core.records import Proposal, open_text
+
+    data = conn.execute("SELECT zip FROM archives WHERE id = ?",
+                        (row["archive_id"],)).fetchone()[0]
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        name = next((n for n in z.namelist() if n.endswith("/files/0000-proposal.pbem")), None)
+        if name is None:
+            raise LadderError(f"claim #{row['id']}: the stored archive holds no proposal")
+        p = open_text(z.read(name).decode("ascii"), name=name, strict=True).payload
+    if not isinstance(p, Proposal):
+        raise LadderError(f"claim #{row['id']}: the stored archive's proposal is not one")
+    keys = {k.party: bytes.fromhex(k.pub) for k in p.parties}
+    if (keys.get(row["claimant_side"], b"").hex(), keys.get(row["opponent_side"], b"").hex()
+            ) != (row["claimant_pub"], row["opponent_pub"]):
+        raise LadderError(f"claim #{row['id']}: the stored archive's keys are not the claim's")
+    return keys
+
+
+def _turn_of(path: str | Path, row: sqlite3.Row, keys: dict[str, bytes]) -> Any:
+    """A turn file of the claim's game signed by its sender's key in the game; LadderError."""
+    try:
+        f = read_file(path)
+    except PbemError as e:
+        raise LadderError(str(e)) from None
+    t, name = f.payload, f.name
+    if not isinstance(t, Turn):
+        raise LadderError(f"{name}: not a turn file (a rebuttal is the turn files that follow "
+                          "the claimed file)")
+    if t.game_id != row["game_id"]:
+        raise LadderError(f"{name}: belongs to another game ({t.game_id})")
+    if t.sender not in keys:
+        raise LadderError(f"{name}: sent by {t.sender}, not a party of this game")
+    if not f.signed_by(keys[t.sender]):
+        raise LadderError(f"{name}: bad signature (not signed by {t.sender}'s key in this "
+                          "game)")
+    return f
+
+
+def rebuttal_chain(row: sqlite3.Row, files: list[Any]) -> list[Any]:
+    """The files in chain order from the claimed file (each file's prev the hash of the one
+    before, the first's the claimed file's), leading to a file of the opponent; LadderError
+    naming the first file that does not fit."""
+    chain = sorted(files, key=lambda f: f.payload.seq)
+    seq, tip, what = row["last_seq"], row["last_hash"], f"file {row['last_seq']} the claim names"
+    for i, f in enumerate(chain):
+        t, name = f.payload, f.name
+        if t.seq <= seq:
+            twice = i > 0 and t.seq == seq
+            raise LadderError(f"{name}: " + (f"a second file {t.seq} among the files given"
+                                             if twice else
+                                             f"file {t.seq} is not later than {what}"))
+        if t.seq != seq + 1:
+            raise LadderError(f"{name}: file {t.seq} does not follow {what}: file {seq + 1} is "
+                              "missing (give every file from the claimed one on; in hosted "
+                              "mode the referee's archive holds those in between)")
+        if t.prev != tip:
+            raise LadderError(f"{name}: file {t.seq} does not answer {what} (its prev is not "
+                              "that file's hash: it chains from no file of this claim)")
+        seq, tip, what = t.seq, f.hash, f"file {t.seq} ({name})"
+    if not any(f.payload.sender == row["opponent_side"] for f in chain):
+        raise LadderError(f"{chain[-1].name}: no file given is signed by "
+                          f"{row['opponent_side']}, the side the claim is against (a rebuttal "
+                          "leads to one of its files)")
+    return chain
 
 
 def decide(conn: sqlite3.Connection, claim_id: int, confirm: bool, note: str = "") -> sqlite3.Row:

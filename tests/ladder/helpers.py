@@ -121,7 +121,23 @@ def play_forfeit(root: Path, mode: str, keys: dict[str, Path]) -> dict[str, Path
     answer = Path(t.play_one())           # blue's late file: the rebuttal
     t.deliver()                           # red's live archive goes on
     return {"red": stuck, "blue": other, "answer": answer, "red_key": t.tmp / "keys/red.key",
-            "blue_key": t.tmp / "keys/blue.key", "red_live": t.dirs["red"]}
+            "blue_key": t.tmp / "keys/blue.key", "red_live": t.dirs["red"],
+            "between": _between(t, stuck, answer)}
+
+
+def _between(t: Table, stuck: Path, answer: Path) -> list[Path]:
+    """The files of the chain after the last one red's stuck archive knows and before blue's
+    answer (hosted: red's file and the referee's record, from the referee's archive; peer:
+    none), which a rebuttal gives with the answer."""
+    if t.mode != "hosted":
+        return []
+    from pbem.core.records import read_file
+
+    seen = max((read_file(v).payload.seq for v in (stuck / "files").glob("view-*.pbem")),
+               default=0)
+    last = read_file(answer).payload.seq
+    return sorted(p for p in (t.dirs["host"] / "files").glob("[0-9]*.pbem")
+                  if seen < int(p.name[:4]) < last)
 
 
 def today() -> datetime.date:

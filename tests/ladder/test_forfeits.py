@@ -40,8 +40,10 @@ def test_claim_pending_rebuttal_and_the_directors_decision(ladder: Path, pool: P
     ok("ladder", "site", ladder, tmp_path / "site")
     page = (tmp_path / "site" / "index.html").read_text()
     assert "Open forfeit claims" in page and "pending" in page
-    # The opponent's later signed file rebuts it.
-    r = ok("ladder", "rebut", ladder, "1", f["answer"])
+    # The opponent's later signed file rebuts it, with the files that chain to it from the
+    # claimed file (hosted: red's file and the referee's record, from the referee's archive).
+    assert len(f["between"]) == (2 if mode == "hosted" else 0)
+    r = ok("ladder", "rebut", ladder, "1", *f["between"], f["answer"])
     assert "rebutted" in r.output
     rows = json.loads(ok("ladder", "forfeits", ladder, "--format", "json").output)
     assert rows[0]["status"] == "rebutted"
@@ -132,7 +134,8 @@ def test_a_rebuttal_must_be_a_later_file_signed_by_the_opponent(ladder: Path, po
     ok("ladder", "file-claim", ladder, _claim(pool, "peer", tmp_path), f["red"])
     before = digest(ladder)
     own = sorted((f["red"] / "files").glob("0001-red.pbem"))[0]
-    assert "sent by red, not by blue" in refused("ladder", "rebut", ladder, "1", own)
+    assert "file 1 is not later than file 1 the claim names" in refused(
+        "ladder", "rebut", ladder, "1", own)
     other = sorted((pool.games[0].dirs["blue"] / "files").glob("0002-blue.pbem"))[0]
     assert "belongs to another game" in refused("ladder", "rebut", ladder, "1", other)
     assert "no such forfeit claim" in refused("ladder", "rebut", ladder, "9", f["answer"])
@@ -160,3 +163,76 @@ def test_a_finished_game_settles_an_open_claim(pool: Pool, ladder: Path, tmp_pat
     ok("ladder", "submit", ladder, g.submit)
     status, note = con.execute("SELECT status, note FROM forfeits").fetchone()
     assert status == "dismissed" and "finished game was recorded" in note
+
+
+def _signed_as(src: Path, key: Path, dest: Path, **changes) -> Path:  # type: ignore[no-untyped-def]
+    """A copy of a turn file with changed fields, signed with another (or the same) key."""
+    import msgspec
+
+    from pbem.core.keys import load_private
+    from pbem.core.records import read_file, seal
+
+    turn = msgspec.structs.replace(read_file(src).payload, **changes)
+    dest.write_text(seal(turn, load_private(key)).text)
+    return dest
+
+
+def test_a_rebuttal_must_chain_from_the_claimed_file(ladder: Path, pool: Pool,
+                                                     tmp_path: Path) -> None:
+    """A file the opponent signed that belongs to no chain (seq 99, prev of 64 zeros), or
+    that follows no file the claim names, does not rebut a claim; the real answer does."""
+    f = pool.forfeit["peer"]
+    ok("ladder", "file-claim", ladder, _claim(pool, "peer", tmp_path), f["red"])
+    before = digest(ladder)
+    fake = _signed_as(f["answer"], f["blue_key"], tmp_path / "fake99.pbem", seq=99,
+                      prev="0" * 64)
+    err = refused("ladder", "rebut", ladder, "1", fake)
+    assert err == ("Error: fake99.pbem: file 99 does not follow file 1 the claim names: file 2 "
+                   "is missing (give every file from the claimed one on; in hosted mode the "
+                   "referee's archive holds those in between)"), err
+    unlinked = _signed_as(f["answer"], f["blue_key"], tmp_path / "unlinked.pbem", prev="0" * 64)
+    err = refused("ladder", "rebut", ladder, "1", unlinked)
+    assert err.startswith("Error: unlinked.pbem: file 2 does not answer file 1 the claim names"
+                          " (its prev is not that file's hash"), err
+    # signed with a key that is not blue's in this game, or sent by nobody of the game
+    forged = _signed_as(f["answer"], pool.key("ann"), tmp_path / "forged.pbem")
+    assert refused("ladder", "rebut", ladder, "1", forged) == (
+        "Error: forged.pbem: bad signature (not signed by blue's key in this game)")
+    stranger = _signed_as(f["answer"], f["blue_key"], tmp_path / "stranger.pbem",
+                          sender="green")
+    assert "sent by green, not a party of this game" in refused("ladder", "rebut", ladder, "1",
+                                                                stranger)
+    # the real answer with a fake after it: the fake is still refused
+    assert "fake99.pbem: file 99 does not follow file 2 (" in refused(
+        "ladder", "rebut", ladder, "1", f["answer"], fake)
+    assert digest(ladder) == before
+    r = ok("ladder", "rebut", ladder, "1", f["answer"])
+    assert "Claim #1 rebutted: Dov signed a file that chains from file 1" in r.output
+
+
+def test_a_hosted_rebuttal_is_the_whole_chain_up_to_the_opponents_file(
+        ladder: Path, pool: Pool, tmp_path: Path) -> None:
+    """Hosted: the claimant's last view is the genesis; the opponent's answer chains from it
+    through the claimant's file and the referee's record, which must be given too."""
+    f = pool.forfeit["hosted"]
+    ok("ladder", "file-claim", ladder, _claim(pool, "hosted", tmp_path), f["red"])
+    before = digest(ladder)
+    mine, host = f["between"]
+    err = refused("ladder", "rebut", ladder, "1", f["answer"])
+    assert f"{f['answer'].name}: file 3 does not follow file 0 the claim names" in err, err
+    err = refused("ladder", "rebut", ladder, "1", mine, f["answer"])
+    assert f"{f['answer'].name}: file 3 does not follow file 1 ({mine.name})" in err, err
+    err = refused("ladder", "rebut", ladder, "1", mine, host)
+    assert err == (f"Error: {host.name}: no file given is signed by blue, the side the claim is "
+                   "against (a rebuttal leads to one of its files)"), err
+    assert "a second file 1" in refused("ladder", "rebut", ladder, "1", mine, mine, host,
+                                        f["answer"])
+    forged = _signed_as(host, pool.key("ann"), tmp_path / "0002-host.pbem")
+    assert "bad signature (not signed by host's key in this game)" in refused(
+        "ladder", "rebut", ladder, "1", mine, forged, f["answer"])
+    assert digest(ladder) == before
+    ok("ladder", "rebut", ladder, "1", f["answer"], host, mine)      # in any order
+    stored = json.loads(ok("ladder", "forfeits", ladder, "--format", "json").output)[0]
+    assert stored["status"] == "rebutted"
+    text = sqlite3.connect(ladder).execute("SELECT rebuttal FROM forfeits").fetchone()[0]
+    assert text.count("-----BEGIN PBEM FILE-----") == 3
