@@ -226,6 +226,9 @@ class Archive:
             return msgspec.json.decode(p.read_bytes(), type=ArchiveInfo)
         except FileNotFoundError:
             raise ArchiveError(f"{self.root}: not a pbem archive (no archive.json)") from None
+        except NotADirectoryError:
+            raise ArchiveError(f"{self.root}: a file, not an archive folder (the archive folder "
+                               "comes first: pbem COMMAND DIR FILE)") from None
         except (OSError, msgspec.DecodeError, msgspec.ValidationError) as e:
             raise ArchiveError(f"{p}: damaged ({e})") from None
 

@@ -976,8 +976,13 @@ def open_session(root: str | Path, *, key_path: str | None = None,
     """Load an archive, with this party's key when given (needed to resolve received files);
     genesis_read: read_genesis of the archive, if the caller has just read it."""
     key = keymod.load_private(key_path) if key_path else None
+    read = genesis_read or read_genesis(Archive(root))
+    if not read[1].complete:
+        missing = [p for p in read[1].acceptors() if p not in read[1].acceptances]
+        raise ArchiveError(f"{root}: the game has not started: waiting for the acceptance of "
+                           f"{', '.join(missing)} (when it arrives: pbem receive {root} FILE)")
     with _naming_key(key_path, root):
-        return load(root, key=key, use_cache=True, genesis_read=genesis_read)
+        return load(root, key=key, use_cache=True, genesis_read=read)
 
 
 # -- status ----------------------------------------------------------------------------------

@@ -499,3 +499,33 @@ def test_check_refuses_what_submit_would_refuse_before_the_opponent_s_file(tmp_p
     orders.write_text("frobnicate\nend\n")
     r = t.run("check", str(d), str(orders))
     assert r.exit_code == 1 and "frobnicate" in r.output and "no decision" in r.output
+
+
+def test_newcomer_mistakes_get_a_line_that_says_what_to_do(tmp_path):
+    """The arguments of receive swapped said 'FILE/archive.json: damaged (Not a directory)';
+    check or submit before the acceptance arrived said only that the game id was not known."""
+    from pbem.cli import cli
+    from click.testing import CliRunner
+
+    runner = CliRunner()
+    keys = tmp_path / "keys"
+    for p in ("red", "blue"):
+        assert runner.invoke(cli, ["keygen", p, "--dir", str(keys), "--no-passphrase"]).exit_code == 0
+    red = tmp_path / "red"
+    r = runner.invoke(cli, ["new", "dash", "short", str(red), "--side", "red", "--key",
+                            str(keys / "red.key"), "--opponent", str(keys / "blue.pub"),
+                            "--out", str(tmp_path / "p.pbem")])
+    assert r.exit_code == 0, r.output
+    orders = tmp_path / "o.txt"
+    orders.write_text("end\n")
+    for cmd in (["check", str(red), str(orders)],
+                ["submit", str(red), str(orders), "--key", str(keys / "red.key"), "--out",
+                 str(tmp_path / "x.pbem")]):
+        r = runner.invoke(cli, cmd)
+        assert r.exit_code == 1 and len(r.output.strip().splitlines()) == 1, r.output
+        assert f"{red}: the game has not started: waiting for the acceptance of blue" in r.output
+        assert f"pbem receive {red} FILE" in r.output
+    r = runner.invoke(cli, ["receive", str(tmp_path / "p.pbem"), str(red), "--key",
+                            str(keys / "red.key")])
+    assert r.exit_code == 1 and "a file, not an archive folder" in r.output, r.output
+    assert "damaged" not in r.output
