@@ -45,14 +45,24 @@ def _entry_text(data: KasserineData, state: KasserineState, uid: str) -> str:
     return ", ".join(arrival_hexes(state, data, uid)) or "no entry hex open now"
 
 
+def _due_turn(data: KasserineData, state: KasserineState, gid: str) -> int | None:
+    """The game turn a reinforcement group is (or was) first due; None while it waits for an
+    event that has not happened."""
+    g = data.reinforcements[gid]
+    if g.trigger.kind == "turn":
+        return g.trigger.turn
+    if gid in state.triggered:
+        t = state.triggered[gid]
+        return t + 1 if g.arrival == "next_game_turn" else max(t, g.trigger.turn)
+    return None
+
+
 def _group_when(data: KasserineData, state: KasserineState, gid: str) -> str:
     """When a reinforcement group arrives: its turn, or the event it waits for."""
     g = data.reinforcements[gid]
-    if g.trigger.kind == "turn":
-        return f"turn {g.trigger.turn}"
-    if gid in state.triggered:
-        t = state.triggered[gid]
-        return f"turn {t + 1 if g.arrival == 'next_game_turn' else max(t, g.trigger.turn)}"
+    due = _due_turn(data, state, gid)
+    if due is not None:
+        return f"turn {due}"
     earliest = f", turn {g.trigger.turn} at the earliest" if g.trigger.turn > 1 else ""
     return "on an event" + earliest
 
@@ -69,7 +79,8 @@ def placements(state: KasserineState, data: KasserineData, side: str) -> list[Pl
         group, _ = data.arrival_of[uid]
         hexes = tuple(arrival_hexes(state, data, uid))
         out.append(Placement(unit=uid, name=data.units[uid].name, values=f"{a}-{d}-{m}",
-                             turn=state.turn, kind="reinforcement", hexes=hexes,
+                             turn=_due_turn(data, state, group.id) or state.turn,
+                             kind="reinforcement", hexes=hexes,
                              order=f"enter {uid} HEX...",
                              note=group.title if hexes else "every entry hex is enemy-occupied"))
     return out

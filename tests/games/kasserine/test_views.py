@@ -72,3 +72,13 @@ def test_reveal_is_public() -> None:
     texts = [e.text for e in ctx.events if e.visible_to == "all"]
     assert any("markers revealed: axis +4 +1, us +3 +3" in t for t in texts)
     assert GAME.secrets(state, "axis") == [] and GAME.secrets(state, "us") == []
+
+
+def test_a_late_reinforcement_shows_the_turn_it_was_due() -> None:
+    """A Game Turn One unit still waiting to enter on turn 3 was listed as 'due turn 3' (the
+    current turn) in the units to place: it shows the turn it was due, 1."""
+    state = GAME.setup("historical", {})
+    state.turn, state.phase, state.active = 3, "movement", "axis"
+    state.units["k10"].status, state.units["k10"].hex = "off", ""
+    places = {p.unit: p for p in GAME.report(state, "axis").placements}
+    assert places["k10"].turn == 1 and places["k10"].kind == "reinforcement"
