@@ -62,6 +62,8 @@ def verify_archive(root: str | Path, extra: list[str] | None = None, *,
             ps = load_player(archive, strict=True)
             audit.loaded = ps
             nd = sum(len(v.payload.rolls) for v in ps.views)  # type: ignore[union-attr]
+            _check_rejected_dir(archive, genesis, ps.own_by_seq(), _refused_names(ps.rejections),
+                                audit, ahead_ok=False)
             audit.summary.append(f"Hosted player archive of {info.party}: genesis, "
                                  f"{len(ps.own_files)} own files and {len(ps.views)} referee "
                                  f"views verified; {nd} visible dice recomputed.")
@@ -73,6 +75,7 @@ def verify_archive(root: str | Path, extra: list[str] | None = None, *,
             # The collector's archive while acceptances are still outstanding: no game yet.
             waiting = [p for p in genesis.acceptors() if p not in genesis.acceptances]
             _check_files_dir(archive, audit)
+            _check_rejected_dir(archive, genesis, {}, set(), audit, ahead_ok=False)
             audit.summary.append(f"The genesis is not complete: the proposal and "
                                  f"{len(genesis.acceptances)} acceptance(s) verified; waiting "
                                  f"for the acceptance of {', '.join(waiting)}.")
@@ -84,6 +87,10 @@ def verify_archive(root: str | Path, extra: list[str] | None = None, *,
     refused = {p.name.split("-")[2][:16] for p in archive.rejection_files()}
     extras = []
     _check_files_dir(archive, audit)
+    hosted = s.genesis.mode == "hosted"
+    _check_rejected_dir(archive, s.genesis, dict(enumerate(s.ledger.files, 1)),
+                        _refused_names(_rejections(archive)) if hosted else set(), audit,
+                        ahead_ok=hosted)
     for path in [*map(str, archive.evidence_files()), *(extra or [])]:
         try:
             f = read_file(path)
@@ -160,3 +167,78 @@ def _check_files_dir(archive: Archive, audit: Audit) -> int:
                              "command were ignored (the next pbem command that writes to this "
                              "archive removes them).")
     return temps
+
+
+def _rejections(archive: Archive) -> list[Any]:
+    """The readable rejections in files/ (an unreadable one is named by audit_rejections)."""
+    out = []
+    for p in archive.rejection_files():
+        try:
+            out.append(read_file(p, strict=True))
+        except PbemError:
+            continue
+    return out
+
+
+def _refused_names(rejections: list[Any]) -> set[str]:
+    """The names under rejected/ of the files these signed rejections refuse."""
+    from pbem.core.records import Rejection
+    from pbem.protocol.rejection import refused_file_name
+
+    return {refused_file_name(r.payload) for r in rejections if isinstance(r.payload, Rejection)}
+
+
+def _check_rejected_dir(archive: Archive, genesis: Any, chain: dict[int, Any],
+                        expected: set[str], audit: Audit, *, ahead_ok: bool) -> None:
+    """Every file under rejected/ must be the refused file of a signed rejection in files/
+    (expected: their names; hosted mode only, checked with the rejection). Any other signed
+    turn file of the chain's sender that differs from the chain's file of its sequence number
+    is equivocation, as in evidence/; a hosted archive may also hold what an interrupted
+    command left (a copy of the chain's own file, or with ahead_ok, the referee's, a refused
+    file beyond the chain whose rejection was not stored yet: only noted); anything else is
+    refused. chain: sequence number -> the file the archive's chain holds."""
+    d = archive.rejected_dir
+    names = sorted(p.name for p in d.glob("*.pbem")
+                   if p.is_file() and not p.name.startswith(".")) if d.is_dir() else []
+    hosted, left = genesis.mode == "hosted", 0
+    for name in names:
+        if name in expected:
+            continue
+        why = _stray_rejected(archive.rejected_dir / name, genesis, chain, ahead_ok)
+        if why == "leftover" and hosted:
+            left += 1
+            continue
+        if why.startswith("equivocation"):
+            audit.failed = True
+        elif why in ("", "leftover"):
+            why = ("not the refused file of any signed rejection in files/" if hosted else
+                   "a peer archive keeps no refused files (only a referee's signed rejection "
+                   "puts a file under rejected/)")
+        audit.problems.append(f"rejected/{name}: {why}")
+    if left:
+        audit.summary.append(f"Note: {left} refused file(s) under rejected/ whose rejection an "
+                             "interrupted command has not stored yet were ignored.")
+
+
+def _stray_rejected(path: Path, genesis: Any, chain: dict[int, Any], ahead_ok: bool) -> str:
+    """What a file under rejected/ with no rejection is: 'equivocation: ...' (a second,
+    different file signed by the sender of the chain's file of that number), 'leftover' (a
+    copy of the chain's file, or with ahead_ok a validly signed file beyond the chain), a
+    problem, or '' (a signed file that is none of these)."""
+    try:
+        f = read_file(path, strict=True)
+    except PbemError as e:
+        return str(e)
+    t = f.payload
+    if not isinstance(t, Turn) or not genesis.complete or t.game_id != genesis.game_id:
+        return ""
+    pub = genesis.pubs.get(t.sender)
+    if pub is None or not f.signed_by(pub):
+        return ""
+    old = chain.get(t.seq)
+    if old is not None and old.payload.sender == t.sender:
+        if old.payload_bytes != f.payload_bytes:
+            return (f"equivocation: {t.sender} signed two different files with sequence "
+                    f"number {t.seq} ({old.name})")
+        return "leftover"
+    return "leftover" if ahead_ok and old is None and t.seq > len(chain) else ""

@@ -299,6 +299,7 @@ def parse_record(text: str, *, name: str = "record") -> Record:
             raise FileRejected(f"{where}: the name does not fit the signed file it holds "
                                f"(its contents give {folder}/{want})")
         entries.append(e)
+    _unique_paths(entries, party, name)
     genesis = genesis_of(entries, name)
     if party not in genesis.pubs:
         raise FileRejected(f"{name}: 'archive of: {party}' names no party of this game")
@@ -306,6 +307,18 @@ def parse_record(text: str, *, name: str = "record") -> Record:
     if again != text:
         raise FileRejected(f"{name}: {_first_difference(text, again)}")
     return Record(party, result, entries, name)
+
+
+def _unique_paths(entries: list[Entry], party: str, name: str) -> None:
+    """FileRejected if two entries name one archive path (an archive holds one file there, so
+    the second would be written over the first, hiding what it holds: an equivocation)."""
+    seen: dict[str, int] = {}
+    for i, e in enumerate(entries, 1):
+        path = f"{e.folder}/{entry_name(e, party)}"
+        if path in seen:
+            raise FileRejected(f"{name}: entry {i} ({path}): a second entry with the same path "
+                               f"as entry {seen[path]} (a record holds each file once)")
+        seen[path] = i
 
 
 def _first_difference(got: str, want: str) -> str:

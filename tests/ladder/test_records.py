@@ -151,3 +151,37 @@ def test_a_forfeit_claim_is_filed_with_the_claimants_record(pool: Pool, ladder: 
     rows = {d["name"]: d for d in json.loads(ok("ladder", "standings", ladder, "--format",
                                                 "json").output)}
     assert rows["Cat"]["wins"] == 1 and rows["Dov"]["losses"] == 1
+
+
+def _forked_records(pool: Pool, tmp_path: Path) -> tuple[Path, list[Path]]:
+    """fork_a's record, and the same with fork_b's different file of one sequence number (same
+    sender, validly signed) inserted as a second files/ entry or as a rejected/ entry."""
+    from pbem.core.records import open_text
+    from pbem.records.record import Entry, genesis_of, parse_record, render
+
+    good = _export(pool.fork_a, tmp_path / "fork-a.pbemrec")
+    name = next(p.name for p in sorted((pool.fork_a / "files").glob("0*.pbem"))
+                if (pool.fork_b / "files" / p.name).read_bytes() != p.read_bytes())
+    other = open_text((pool.fork_b / "files" / name).read_text())
+    rec = parse_record(good.read_text())
+    at = rec.paths().index(f"files/{name}")
+    out = []
+    for folder in ("files", "rejected"):
+        entries = [*rec.entries[:at], Entry(folder, other), *rec.entries[at:]]
+        p = tmp_path / f"hidden-in-{folder}.pbemrec"
+        p.write_text(render(rec.party, rec.result, entries, genesis_of(entries, "x")))
+        out.append(p)
+    return good, out
+
+
+def test_a_record_hiding_an_equivocation_is_not_recorded(pool: Pool, ladder: Path,
+                                                         tmp_path: Path) -> None:
+    """A second, different signed file of one sequence number hidden in a record (a second
+    entry of one path, or under rejected/) made `pbem verify` say OK and the ladder record the
+    game; both are refused now, and the ladder is untouched."""
+    _, (dup, rejected) = _forked_records(pool, tmp_path)
+    before = digest(ladder)
+    assert "same path" in refused("ladder", "submit", ladder, dup)
+    err = refused("ladder", "submit", ladder, rejected)
+    assert "rejected/" in err and "equivocation" in err
+    assert digest(ladder) == before and _games(ladder) == 0
