@@ -144,11 +144,12 @@ def build_library(root: str | Path, out: str | Path, *, replays: bool = False,
                   progress: Progress | None = None) -> Built:
     """Index every record under root into out/library.json and out/index.html."""
     from pbem.core.inputs import read_limited
-    from pbem.records.record import MAX_RECORD_BYTES, write_shared
+    from pbem.records.record import MAX_RECORD_BYTES, outside_archives, write_shared
 
     root, out = Path(root), Path(out)
     if not root.is_dir():
         raise PbemError(f"{root}: not a folder")
+    outside_archives(out)
     out.mkdir(parents=True, exist_ok=True)
     old = read_index(out)
     by_path = {i.file: i for i in old.records}

@@ -224,12 +224,31 @@ def write_shared(path: str | Path, data: str | bytes, *, durable: bool = True) -
 
 
 def outside_archive(source: str | Path, out: str | Path) -> None:
-    """PbemError if source is an archive folder and out would land among its own files."""
+    """PbemError if out would land among the own files of an archive folder: source's (if it
+    is one) or any archive folder holding out (see outside_archives)."""
     from pbem.protocol.archive import Archive
 
     archive = Archive(source)
     if archive.exists():
         archive.check_out(out)
+    outside_archives(out)
+
+
+def outside_archives(out: str | Path) -> None:
+    """PbemError if out (a file or folder a command writes) lies among the own files
+    (files/, evidence/, rejected/, ...) of any archive folder that contains it: walks up from
+    out to every folder holding archive.json (pages written there would make it fail)."""
+    from pbem.protocol.archive import Archive
+
+    path = Path(out).resolve()
+    for folder in [path, *path.parents]:
+        archive = Archive(folder)
+        try:
+            found = archive.exists()
+        except OSError:                     # a folder we may not look into holds no archive
+            continue
+        if found:
+            archive.check_out(out)
 
 
 def export_archive(root: str | Path, out: str | Path) -> tuple[str, int]:
@@ -372,6 +391,7 @@ def import_record(path: str | Path, root: str | Path) -> tuple[Record, Any]:
     Returns (record, the verified game)."""
     from pbem.records.source import load_verified
 
+    outside_archives(root)
     rec = read_record(path)
     with materialized(rec) as tmp:
         g = load_verified(tmp, record=rec)

@@ -133,3 +133,41 @@ def test_a_folder_named_like_a_scheme_is_linked_as_a_path(dash_peer, tmp_path):
     assert "javascript%3Adocument.body.setAttribute%28%27data-pwned%27%2C%27yes%27%29/g.pbemrec" \
         in hrefs
     assert "plain%20dir/h.pbemrec" in hrefs
+
+
+def _errors(r) -> list[str]:
+    """The 'Error: ...' lines of a run (standard error), each checked to be one clean line."""
+    lines = [ln for ln in r.output.splitlines() if ln.startswith("Error: ")]
+    assert "Traceback" not in r.output, r.output
+    return lines
+
+
+def test_an_out_among_an_archive_s_own_files_is_refused(dash_peer, tmp_path):
+    """`pbem library --out somegame/files` wrote pages among the archive's signed files, so
+    the archive no longer verified. Every record command that writes an output refuses a path
+    among the own files of any archive folder that contains it, in one line, nothing written."""
+    game = tmp_path / "game"
+    shutil.copytree(dash_peer / "red", game)
+    recs = tmp_path / "records"
+    recs.mkdir()
+    rec = recs / "game.pbemrec"
+    rec.write_text(export_text(dash_peer / "blue"))
+    before = sorted(p.relative_to(game) for p in game.rglob("*"))
+    attempts = [
+        ("library", str(recs), "--out", str(game / "files")),
+        ("library", str(recs), "--out", str(game / "evidence" / "site")),
+        ("library", str(game), "--out", str(game / "Files" / "site")),
+        ("export", str(dash_peer / "blue"), "--out", str(game / "files" / "x.pbemrec")),
+        ("replay", str(rec), "--out", str(game / "files" / "r.html")),
+        ("log", str(rec), "--out", str(game / "rejected" / "log.txt")),
+        ("import", str(rec), "--dir", str(game / "files" / "copy")),
+    ]
+    for args in attempts:
+        r = run(*args)
+        assert r.exit_code == 1, (args, r.output)
+        [err] = _errors(r)
+        assert "inside the archive's own" in err and r.output.strip() == err, (args, r.output)
+    assert sorted(p.relative_to(game) for p in game.rglob("*")) == before
+    assert run("verify", str(game)).exit_code == 0
+    # beside the archive's own files is fine
+    assert run("library", str(recs), "--out", str(game / "site")).exit_code == 0
