@@ -151,14 +151,30 @@ def log_cmd(source: str, as_json: bool, view: str | None, out: str | None) -> No
 def library_cmd(directory: str, out: str, replays: bool) -> None:
     """Index a folder of records into a browsable page and a JSON index (incremental).
 
-    Each record is verified once; later runs verify only new or changed records.
-    Example: pbem library records/ --out site/
+    Each record is verified once; later runs verify only new or changed records (known by
+    their SHA-256). A record that cannot be read or does not verify is listed with its
+    problem and named on standard error; the library is still written, and the exit status
+    is then 1. Example: pbem library records/ --out site/
     """
+    from pbem.core.textsafe import one_line
     from pbem.records.library import build_library
 
     lib = build_library(directory, out, replays=replays, progress=_progress())
+    for it in lib.items:
+        if not it.ok:
+            echo(f"Error: {one_line(_named(it.file, it.problem))}", err=True)
+    extra = f", {lib.no_replay} without a replay page" if lib.no_replay else ""
     echo(f"Indexed {lib.total} records in {out}: {lib.verified} verified now, {lib.reused} "
-         f"unchanged, {lib.failed} that do not verify.")
+         f"unchanged, {lib.failed} that do not verify{extra}.")
+    if lib.failed:
+        sys.exit(1)
+
+
+def _named(rel: str, problem: str) -> str:
+    """A record's problem named by its path in the library (not only its file name)."""
+    name = rel.rsplit("/", 1)[-1]
+    rest = problem[len(name) + 2:] if problem.startswith(f"{name}: ") else problem
+    return f"{rel}: {rest}"
 
 
 COMMANDS = [export_cmd, import_cmd, replay_cmd, stats_cmd, log_cmd, library_cmd]

@@ -1,11 +1,11 @@
 """A library of games: index a folder of records into library.json and a browsable index.html.
 
-Indexing is incremental and verifies each record once: a record whose path, size and
-modification time are those of the last run is taken from the old index as it is; any other
-file is hashed, and a record whose SHA-256 the old index holds (a moved or copied file) is
-not verified again. Everything else is verified as `pbem verify` does, and a record that does
-not verify is listed with its problem. With replays, a replay page per record is written once
-(named by the record's hash).
+Indexing is incremental and verifies each record once: every file is hashed, and a record
+whose SHA-256 the old index holds (unchanged, moved or copied) is taken from it; size and
+modification time are never trusted. Everything else is verified as `pbem verify` does, and
+a record that cannot be read (too large, unreadable) or does not verify is listed with its
+problem: one bad file never stops the library being written. With replays, a replay page
+per record is written once (named by the record's hash).
 """
 
 from __future__ import annotations
@@ -68,7 +68,8 @@ class Built(msgspec.Struct, kw_only=True):
     total: int = 0
     verified: int = 0          # verified in this run
     reused: int = 0            # taken from the previous index
-    failed: int = 0            # records that do not verify
+    failed: int = 0            # records that cannot be read or do not verify
+    no_replay: int = 0         # verified records whose replay page could not be made
     items: list[Item] = []
 
 
@@ -142,42 +143,26 @@ def index_record(path: Path, rel: str, raw: bytes, st: os.stat_result,
 
 def build_library(root: str | Path, out: str | Path, *, replays: bool = False,
                   progress: Progress | None = None) -> Built:
-    """Index every record under root into out/library.json and out/index.html."""
-    from pbem.core.inputs import read_limited
-    from pbem.records.record import MAX_RECORD_BYTES, outside_archives, write_shared
+    """Index every record under root into out/library.json and out/index.html. A record that
+    cannot be read or does not verify is listed with its problem (counted in failed), and one
+    whose replay page cannot be made keeps the reason in its problem: the library is written."""
+    from pbem.records.record import outside_archives, write_shared
 
     root, out = Path(root), Path(out)
     if not root.is_dir():
         raise PbemError(f"{root}: not a folder")
     outside_archives(out)
     out.mkdir(parents=True, exist_ok=True)
-    old = read_index(out)
-    by_path = {i.file: i for i in old.records}
-    by_hash = {i.sha256: i for i in old.records}
+    by_hash = {i.sha256: i for i in read_index(out).records if i.sha256}
     paths = find_records(root, skip=out)
     built = Built(total=len(paths))
     for n, path in enumerate(paths, 1):
         rel = path.relative_to(root).as_posix()
-        st = path.stat()
-        prev = by_path.get(rel)
-        v = None
-        if prev is not None and (prev.size, prev.mtime_ns) == (st.st_size, st.st_mtime_ns):
-            item = prev
-            built.reused += 1
-        else:
-            raw = read_limited(path, MAX_RECORD_BYTES, what="record")
-            digest = hashlib.sha256(raw).hexdigest()
-            known = by_hash.get(digest)
-            if known is not None:
-                item = msgspec.structs.replace(known, file=rel, size=st.st_size,
-                                               mtime_ns=st.st_mtime_ns)
-                built.reused += 1
-            else:
-                item, v = index_record(path, rel, raw, st, digest)
-                built.verified += 1
-        if replays and item.ok:
-            item.replay = _replay(path, item, out, v)
+        item, v = _indexed(path, rel, by_hash, built)
+        if replays and item.ok and not item.problem:
+            item = _with_replay(path, item, out, v)
         built.failed += not item.ok
+        built.no_replay += bool(item.ok and item.problem)
         built.items.append(item)
         if progress is not None:
             progress(n, len(paths), rel)
@@ -185,6 +170,49 @@ def build_library(root: str | Path, out: str | Path, *, replays: bool = False,
     write_shared(out / "library.json", msgspec.json.encode(index), durable=False)
     write_shared(out / "index.html", render_index(index, root, out), durable=False)
     return built
+
+
+def _indexed(path: Path, rel: str, by_hash: dict[str, Item], built: Built) -> tuple[Item, Any]:
+    """One record's item: taken from the previous index only if the SHA-256 of its bytes is
+    one the index holds, else verified; (item, the verified game or None)."""
+    from pbem.core.inputs import read_limited
+    from pbem.records.record import MAX_RECORD_BYTES
+
+    try:
+        st = path.stat()
+        raw = read_limited(path, MAX_RECORD_BYTES, what="record")
+    except (PbemError, OSError) as e:
+        built.verified += 1
+        return _unreadable(path, rel, e), None
+    digest = hashlib.sha256(raw).hexdigest()
+    known = by_hash.get(digest)
+    if known is not None:
+        built.reused += 1
+        return msgspec.structs.replace(known, file=rel, size=st.st_size,
+                                       mtime_ns=st.st_mtime_ns), None
+    built.verified += 1
+    return index_record(path, rel, raw, st, digest)
+
+
+def _unreadable(path: Path, rel: str, e: Exception) -> Item:
+    """The item of a record that cannot be read (too large, gone, not permitted)."""
+    problem = str(e) if isinstance(e, PbemError) else f"{path.name}: cannot read ({e.strerror})"
+    try:
+        st = path.stat()
+        size, mtime = st.st_size, st.st_mtime_ns
+    except OSError:
+        size, mtime = 0, 0
+    return Item(file=rel, size=size, mtime_ns=mtime, sha256="", ok=False, problem=problem)
+
+
+def _with_replay(path: Path, item: Item, out: Path, v: Any) -> Item:
+    """The item with its replay page written, or with the reason there is none (a referee's
+    game in progress shows one side only, chosen with `pbem replay --view`)."""
+    try:
+        rel = _replay(path, item, out, v)
+    except PbemError as e:
+        return msgspec.structs.replace(item, replay="", problem=f"no replay page: {e}")
+    return msgspec.structs.replace(item, replay=rel)
 
 
 def _replay(path: Path, item: Item, out: Path, v: Any) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -10,7 +11,7 @@ from click.testing import CliRunner
 
 from fixtures.table import Table
 from pbem.cli import cli
-from pbem.records import library
+from pbem.records import library, record
 from pbem.records.record import export_text
 
 
@@ -38,9 +39,10 @@ def test_library_indexes_verifies_once_and_lists_bad_records(dash_peer, dash_hos
     monkeypatch.setattr(library, "index_record",
                         lambda *a: calls.append(a[1]) or real(*a))
     r = run("library", str(recs), "--out", str(site))
-    assert r.exit_code == 0, r.output
+    assert r.exit_code == 1, r.output          # written, but one record does not verify
     assert "Indexed 5 records" in r.output and "1 that do not verify" in r.output
-    assert r.output.count("\n") == 1          # no progress lines: not a terminal
+    assert r.output.count("\n") == 2          # no progress lines: not a terminal
+    assert r.output.startswith("Error: bad.pbemrec: ")
     assert sorted(calls) == ["bad.pbemrec", "club/blue.pbemrec", "club/referee.pbemrec",
                              "club/waiting.pbemrec", "peer-red.pbemrec"]
     index = json.loads((site / "library.json").read_text())
@@ -65,7 +67,7 @@ def test_library_indexes_verifies_once_and_lists_bad_records(dash_peer, dash_hos
     shutil.move(recs / "peer-red.pbemrec", recs / "club" / "moved.pbemrec")
     (recs / "again.pbemrec").write_text(export_text(dash_peer / "blue"))
     r = run("library", str(recs), "--out", str(site))
-    assert r.exit_code == 0, r.output
+    assert r.exit_code == 1, r.output
     assert calls == ["again.pbemrec"]
     assert "1 verified now, 5 unchanged" in r.output
     items = {x["file"]: x for x in json.loads((site / "library.json").read_text())["records"]}
@@ -140,6 +142,78 @@ def _errors(r) -> list[str]:
     lines = [ln for ln in r.output.splitlines() if ln.startswith("Error: ")]
     assert "Traceback" not in r.output, r.output
     return lines
+
+
+def test_one_bad_file_never_stops_the_library(dash_peer, tmp_path):
+    """Anyone who can drop a file into a shared records tree stopped `pbem library` (exit 1,
+    nothing written) with a 300 MB file that starts like a record, or, with --replays, a
+    referee's record of a game in progress (whose page must choose a side). Now each is
+    listed with its one-line problem, the library is written, and the exit status is 1 only
+    for files that do not verify."""
+    recs = tmp_path / "records"
+    recs.mkdir()
+    (recs / "good.pbemrec").write_text(export_text(dash_peer / "red"))
+    big = recs / "big.pbemrec"
+    big.write_text(record.FIRST_LINE + "\n")
+    os.truncate(big, 300 * 1024 * 1024)                  # sparse: costs no disk
+    t = Table(tmp_path / "running", mode="hosted")
+    for _ in range(2):
+        t.deliver()
+        t.play_one()
+    t.deliver()
+    (recs / "referee.pbemrec").write_text(export_text(t.dirs["host"]))
+    site = tmp_path / "site"
+    r = run("library", str(recs), "--out", str(site), "--replays")
+    assert r.exit_code == 1, r.output
+    [err] = _errors(r)
+    assert err.startswith(f"Error: big.pbemrec: record is too large ({300 * 1024 * 1024} "
+                          "bytes"), r.output
+    assert ("Indexed 3 records in" in r.output and "1 that do not verify, 1 without a replay "
+            "page." in r.output)
+    items = {x["file"]: x for x in json.loads((site / "library.json").read_text())["records"]}
+    assert not items["big.pbemrec"]["ok"] and "too large" in items["big.pbemrec"]["problem"]
+    ref = items["referee.pbemrec"]
+    assert ref["ok"] and not ref["replay"] and ref["problem"].startswith(
+        "no replay page: ") and "the game is not over" in ref["problem"]
+    assert items["good.pbemrec"]["ok"] and items["good.pbemrec"]["replay"]
+    page = (site / "index.html").read_text()
+    assert "Does not verify: big.pbemrec" in page and "no replay page: " in page
+    # the next run verifies nothing again (the referee's record is known by its hash)
+    r = run("library", str(recs), "--out", str(site), "--replays")
+    assert r.exit_code == 1 and "0 verified now" not in r.output   # big.pbemrec is read again
+    assert "1 verified now, 2 unchanged, 1 that do not verify" in r.output, r.output
+    big.unlink()
+    r = run("library", str(recs), "--out", str(site), "--replays")
+    assert r.exit_code == 0 and not _errors(r), r.output
+
+
+def test_a_record_changed_with_its_size_and_mtime_kept_is_verified_again(dash_peer, tmp_path):
+    """The attack: after a first run, forge the result line with one of the same length and
+    restore the file's modification time: the next run said 'unchanged' and kept it as
+    verified (with the old hash) while `pbem verify` refuses it. Only the SHA-256 is trusted."""
+    recs = tmp_path / "records"
+    recs.mkdir()
+    rec = recs / "game.pbemrec"
+    text = export_text(dash_peer / "red")
+    rec.write_text(text)
+    site = tmp_path / "site"
+    assert run("library", str(recs), "--out", str(site)).exit_code == 0
+    line = next(ln for ln in text.splitlines() if ln.startswith("result: "))
+    winner = line.split()[1]
+    loser = "blue" if winner == "red" else "red"
+    forged = f"result: {loser} wins (by forfeit, the other side never answered)"
+    forged = (forged + " " * len(line))[:len(line)]
+    assert len(forged) == len(line) and forged != line
+    st = rec.stat()
+    rec.write_text(text.replace(line, forged, 1))
+    os.utime(rec, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert (rec.stat().st_size, rec.stat().st_mtime_ns) == (st.st_size, st.st_mtime_ns)
+    assert run("verify", str(rec)).exit_code == 1
+    r = run("library", str(recs), "--out", str(site))
+    assert r.exit_code == 1 and "1 verified now, 0 unchanged, 1 that do not verify" in r.output
+    [item] = json.loads((site / "library.json").read_text())["records"]
+    assert not item["ok"] and "states the result" in item["problem"]
+    assert item["sha256"] == hashlib.sha256(rec.read_bytes()).hexdigest()
 
 
 def test_an_out_among_an_archive_s_own_files_is_refused(dash_peer, tmp_path):
