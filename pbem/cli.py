@@ -416,8 +416,11 @@ def verify(directory: str, extra: tuple[str, ...], key: str | None) -> None:
               show_default=True)
 @click.option("--turn", type=int, default=None, help="The last report of this game turn.")
 @click.option("--out", default=None, help="Write to a file instead of standard output.")
+@click.option("--key", "key", default=None,
+              help="Your key: resolves a received file whose dice need your share.")
 @clean_errors
-def report(directory: str, side: str, fmt: str, turn: int | None, out: str | None) -> None:
+def report(directory: str, side: str, fmt: str, turn: int | None, out: str | None,
+           key: str | None) -> None:
     """Render a side's report (the latest, or the last one of a game turn).
 
     Example: pbem report game-a --side allied --format html --turn 2 --out t2.html
@@ -427,7 +430,7 @@ def report(directory: str, side: str, fmt: str, turn: int | None, out: str | Non
 
     if out:
         Archive(directory).check_out(out)
-    text = render_report(directory, side, fmt=fmt, turn=turn)
+    text = render_report(directory, side, fmt=fmt, turn=turn, key_path=key)
     if out:
         Path(out).write_text(text, encoding="utf-8")
         echo(f"Wrote {out}")

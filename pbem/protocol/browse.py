@@ -9,8 +9,10 @@ from pbem.protocol.archive import Archive
 from pbem.protocol.genesis import HOST
 
 
-def render_report(root: str | Path, side: str, *, fmt: str = "text", turn: int | None = None) -> str:
-    """Render the latest report of a side, or the last report of a game turn."""
+def render_report(root: str | Path, side: str, *, fmt: str = "text", turn: int | None = None,
+                  key_path: str | None = None) -> str:
+    """Render the latest report of a side, or the last report of a game turn (key_path: the
+    archive party's key, which resolves a received file whose dice need its share)."""
     from pbem.protocol.hosted import load_player, player_report_context
     from pbem.protocol.reporting import report_context
     from pbem.protocol.session import load, read_genesis
@@ -34,7 +36,16 @@ def render_report(root: str | Path, side: str, *, fmt: str = "text", turn: int |
             raise PbemError(f"{root}: no report of turn {turn}")
         ctx = player_report_context(ps, pick[-1].payload, pick[-1])  # type: ignore[arg-type]
     else:
-        s = load(root, key=None)
+        from pbem.core.keys import load_private
+
+        s = load(root, key=load_private(key_path) if key_path else None)
+        waiting = s.unresolved()[:1]
+        if (turn is None and key_path is None and waiting
+                and s.ledger.files[waiting[0] - 1].payload.sender != info.party):
+            # a received file's dice need this side's own share (its next file reveals it)
+            raise PbemError(f"{root}: file {waiting[0]} is stored but its dice need "
+                            f"{info.party}'s share, which only your key computes: give --key "
+                            "KEY (or read the report that receive wrote)")
         seqs = sorted(s.states)
         if turn is not None:
             seqs = [q for q in seqs if s.game.turn(s.states[q]) == turn]

@@ -529,3 +529,31 @@ def test_newcomer_mistakes_get_a_line_that_says_what_to_do(tmp_path):
                             str(keys / "red.key")])
     assert r.exit_code == 1 and "a file, not an archive folder" in r.output, r.output
     assert "damaged" not in r.output
+
+
+def test_report_command_shows_the_latest_file_or_says_it_needs_the_key(tmp_path):
+    """`pbem report` replayed without the key, so it stopped before a received file whose dice
+    need the receiver's share and printed the report one file behind without a word (a rules
+    trial). With --key it shows what receive showed; without, it says the key is needed."""
+    import re
+
+    t = Table(tmp_path)
+    refused = 0
+    for _ in range(40):
+        t.deliver()
+        if t.mover() is None:
+            break
+        for side in t.sides:
+            d = t.dirs[side]
+            latest = (d / "reports" / side / "latest.txt").read_text()
+            shown = re.search(r"after file #(\d+)", latest)
+            r = t.ok("report", str(d), "--side", side, "--key", t.key(side))
+            assert shown is None or shown.group(0) in r.output, (side, r.output[:300])
+            r = t.run("report", str(d), "--side", side)
+            if r.exit_code:
+                refused += 1
+                assert "give --key" in r.output and len(r.output.strip().splitlines()) == 1
+            else:
+                assert shown is None or shown.group(0) in r.output
+        t.play_one()
+    assert refused, "no received file waited for its receiver's dice share"
