@@ -844,7 +844,7 @@ def submit_orders(root: str | Path, orders_path: str, *, key_path: str, out: str
         n = len(checked.lines)
         result.messages.append(f"File {seq} signed with {n} order{'s' if n != 1 else ''}: "
                                f"send {out} to your opponent.")
-        result.messages.extend(check_messages(checked))
+        result.messages.extend(check_messages(checked) + checked.notes)
         if answered:
             result.messages.append(_answered_text(answered))
         if new_logs:
@@ -893,14 +893,25 @@ def check_messages(checked: Checked) -> list[str]:
     """Plain words on the orders checked only later: after dice, or waiting for an answer."""
     out = list(checked.problems) + list(checked.warnings)
     if checked.after_dice:
-        out.append("Orders on lines " + ", ".join(map(str, checked.after_dice)) + " come after "
-                   "dice: they are checked again when the file is resolved and skipped if the "
-                   "dice made them illegal.")
+        one = len(checked.after_dice) == 1
+        out.append(f"{_on_lines(checked.after_dice)} {'comes' if one else 'come'} after dice: "
+                   f"{'it is' if one else 'they are'} checked again when the file is resolved "
+                   "and skipped if the dice made "
+                   f"{'it' if one else 'them'} illegal.")
     if checked.waiting:
-        out.append("Orders on lines " + ", ".join(map(str, checked.waiting)) + " wait: the game "
-                   f"then {checked.wait_reason}. They resume, in order, when that answer "
-                   "arrives (skipped if it made them illegal).")
+        one = len(checked.waiting) == 1
+        out.append(f"{_on_lines(checked.waiting)} {'waits' if one else 'wait'}: the game then "
+                   f"{checked.wait_reason}. {'It resumes' if one else 'They resume, in order,'} "
+                   f"when that answer arrives (skipped if it made {'it' if one else 'them'} "
+                   "illegal).")
     return out
+
+
+def _on_lines(numbers: list[int]) -> str:
+    """'The order on line 9' or 'Orders on lines 9, 10'."""
+    if len(numbers) == 1:
+        return f"The order on line {numbers[0]}"
+    return "Orders on lines " + ", ".join(map(str, numbers))
 
 
 def as_signed(game: Any, side: str, numbered: list[tuple[int, str]], name: str,

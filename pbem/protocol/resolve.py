@@ -123,6 +123,13 @@ def _waits_for(game: Game, state: Any) -> str:
 SEALED_RETURN_RULE = "PBEM-SEALED-RETURN"
 
 
+def _orders_of(first: int, last: int, seq: int) -> str:
+    """'Order 9 of file 4 waits' or 'Orders 9-12 of file 4 wait' (held orders, in a log)."""
+    if first == last:
+        return f"Order {first} of file {seq} waits"
+    return f"Orders {first}-{last} of file {seq} wait"
+
+
 def standing_decision(game: Game, state: Any, side: str) -> bool:
     """Sealed mode: True if a decision pending on side is one a standing order could answer
     (the game's `standing_answers` gives lines for it with every topic set). Public: it reads
@@ -299,16 +306,15 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
                     if not (orders[j] is None or isinstance(orders[j], StandingOrder))]
             own_held = [HeldOrder(seq=turn.seq, index=j, side=turn.sender, line=texts[j],
                                   own=True) for j in rest]
-            events.append(Event(text=f"Orders {i + 1}-{len(orders)} of file {turn.seq} wait "
-                                f"for {turn.sender}'s answer: {_waits_for(game, state)}",
+            events.append(Event(text=f"{_orders_of(i + 1, len(orders), turn.seq)} for "
+                                f"{turn.sender}'s answer: {_waits_for(game, state)}",
                                 visible_to=turn.sender, kind="held"))
             break
         if turn.sender not in pending and pending:
             own_held = [HeldOrder(seq=turn.seq, index=i, side=turn.sender, line=line)]
-            which = (f"Order {i + 1}" if i + 1 == len(orders)
-                     else f"Orders {i + 1}-{len(orders)}")
-            events.append(Event(text=f"{which} of file {turn.seq} wait for {_waits_for(game, state)}",
-                                visible_to=turn.sender, kind="held"))
+            events.append(Event(text=f"{_orders_of(i + 1, len(orders), turn.seq)} for "
+                                f"{_waits_for(game, state)}", visible_to=turn.sender,
+                                kind="held"))
             continue
         if sealed and rolled and hidden_legality(game, order):
             # Sealed: after dice its writer could not see, an order only the writer's processor
@@ -350,9 +356,8 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
             own_held = [HeldOrder(seq=turn.seq, index=j, side=turn.sender, line=texts[j],
                                   own=True) for j in rest]
             if own_held:
-                events.append(Event(text=f"Orders {rest[0] + 1}-{len(orders)} of file "
-                                    f"{turn.seq} wait for {turn.sender}'s answer: "
-                                    f"{_waits_for(game, state)}",
+                events.append(Event(text=f"{_orders_of(rest[0] + 1, len(orders), turn.seq)} "
+                                    f"for {turn.sender}'s answer: {_waits_for(game, state)}",
                                     visible_to=turn.sender, kind="held"))
             break
     resume_held()
