@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import email.policy
 import hashlib
+import os
 import signal
+import sys
 import threading
+import traceback
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.utils import formatdate, getaddresses
@@ -32,6 +35,7 @@ from pbem.protocol.archive import Archive
 from pbem.protocol.genesis import HOST
 from pbem.protocol.ops import receive_file
 from pbem.protocol.rejection import Refused
+from pbem.turn_commands import DEBUG_ENV, error_line
 
 Log = Callable[[str], None]
 
@@ -42,6 +46,21 @@ def _h(*parts: bytes | str) -> str:
         b = p.encode("utf-8", "surrogateescape") if isinstance(p, str) else p
         d.update(len(b).to_bytes(8, "big") + b)
     return d.hexdigest()
+
+
+#: The longest Message-ID the gateway keeps (RFC 5322 allows 998 characters a line; real ids
+#: are well under 100).
+MAX_MSGID = 250
+
+
+def safe_msgid(value: object) -> str:
+    """A Message-ID as one line of printable ASCII of bounded length with no encoded word
+    ('=?'), else "" (dropped: the gateway then keys the message by its bytes)."""
+    text = str(value or "").strip()
+    if not 0 < len(text) <= MAX_MSGID or not all(" " <= c <= "~" for c in text) \
+            or "=?" in text:
+        return ""
+    return text
 
 
 @dataclass
@@ -65,11 +84,11 @@ def build_mail(cfg: Config, *, msgid_seed: str, to: list[str], subject: str, bod
     m["Message-ID"] = msgid
     m["From"] = cfg.address
     m["To"] = ", ".join(to)
-    m["Subject"] = printable(subject).replace("\n", " ")[:200]
+    m["Subject"] = " ".join(printable(subject).splitlines())[:200]   # U+2028 ends a line too
     m["Date"] = formatdate(localtime=False)
     m["X-Pbem-Gateway"] = "1"
-    if in_reply_to:
-        m["In-Reply-To"] = in_reply_to
+    if safe_msgid(in_reply_to):
+        m["In-Reply-To"] = safe_msgid(in_reply_to)
     if auto:
         m["Auto-Submitted"] = "auto-replied"     # RFC 3834: never answered automatically
     m.set_content(body)
@@ -156,7 +175,7 @@ class Gateway:
         except extract.MessageRefused as e:          # refused before the parser reads it
             return _h("raw", raw_hash), Result("failed", str(e))
         try:
-            msgid = str(msg.get("Message-ID", "") or "").strip()
+            msgid = safe_msgid(msg.get("Message-ID", ""))     # a CRLF in it: dropped
             frm = [a.lower() for _, a in getaddresses([str(msg.get("From", "") or "")]) if a]
             auto = str(msg.get("Auto-Submitted", "no") or "no").strip().lower()
             subject = str(msg.get("Subject", "") or "")
@@ -252,7 +271,10 @@ class Gateway:
             self.source.move(p, "failed")
             return f"failed {self.source.name(p)}: {e}"
         raw_hash = hashlib.sha256(raw).hexdigest()
-        key, res = self._process(raw, raw_hash, games)
+        try:
+            key, res = self._process(raw, raw_hash, games)
+        except Exception as e:              # noqa: BLE001  one message never stops the gateway
+            return self._crashed(p, e)
         if res.status == "duplicate":
             st = self.journal.status(key, raw_hash) or "done"
             self.source.move(p, st)
@@ -260,6 +282,14 @@ class Gateway:
         self.journal.finish(key, raw_hash, res.status, res.detail, res.mails)
         self.source.move(p, res.status)
         return f"{res.status} {self.source.name(p)}: {res.detail}"
+
+    def _crashed(self, p, e: Exception) -> str:
+        """File a message whose handling failed unexpectedly (a bug) under failed, unjournaled
+        (so a copy is processed again once pbem is fixed); the log line names the error."""
+        if os.environ.get(DEBUG_ENV):
+            traceback.print_exception(e, file=sys.stderr)
+        self.source.move(p, "failed")
+        return f"failed {self.source.name(p)}: {error_line(e)[0]}"
 
     # -- passes --------------------------------------------------------------------------
 

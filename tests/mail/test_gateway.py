@@ -11,6 +11,8 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fixtures.table import Table, snapshot
 from mail.helpers import pbem_process, write_config
@@ -210,3 +212,74 @@ def test_a_mailbox_entry_named_with_a_newline_logs_one_line(red):
     assert not any(ln.startswith("done red: turn 9") for ln in r.output.splitlines()), r.output
     assert any(ln.startswith("failed 3.x done red: turn 9") for ln in r.output.splitlines()), \
         r.output
+
+
+def test_a_message_id_with_a_line_break_is_dropped_and_the_gateway_goes_on(red):
+    """A player's address with an encoded Message-ID that decodes to CRLF (a header
+    injection into the failure reply's In-Reply-To): before, every pass died with exit 4 on
+    it and never moved it. It is answered without that id, and the next message is handled;
+    so is a Subject with a Unicode line separator (U+2028), which the reply's Subject kept."""
+    t, cfg, office, md = red
+    deliver(md, b"From: blue@blue.test\r\nTo: red@red.test\r\nSubject: turn\r\n"
+                b"Message-ID: =?utf-8?b?YQ0KQmNjOiB2aWN0aW1AeC5vcmcNCg==?=\r\n\r\n"
+                b"no file here\r\n")
+    deliver(md, b"From: blue@blue.test\r\nTo: red@red.test\r\nMessage-ID: <m3@blue.test>\r\n"
+                b"Subject: =?utf-8?q?turn=E2=80=A8Bcc:_victim@x.org?=\r\n\r\nno file\r\n")
+    deliver(md, _msg("nothing either", msgid="<m2@blue.test>"))
+    r = t.ok("mail", "poll", "--config", cfg)
+    assert "3 message(s) processed" in r.output and "internal error" not in r.output, r.output
+    assert _count(md, "failed") == 3 and not list((md / "new").iterdir())
+    assert len(office.received) == 3
+    for _, rcpt, raw in office.received:
+        m = email.message_from_bytes(raw, policy=email.policy.default)
+        assert rcpt == [BLUE] and m["Bcc"] is None
+        assert not any(ln.lower().startswith(b"bcc") for ln in raw.splitlines())
+        assert m["In-Reply-To"] in (None, "<m2@blue.test>", "<m3@blue.test>")
+
+
+def test_a_message_that_trips_a_bug_is_filed_as_failed_and_the_next_goes_on(red, monkeypatch):
+    """One message must never stop the gateway: an unexpected error while handling it files
+    it under failed with one log line naming the error as a bug, and the pass goes on."""
+    from pbem.mail import addressbook
+
+    t, cfg, office, md = red
+    acc = Path(t.inbox[0][0]).read_text()
+    route = addressbook.route
+
+    def buggy(games, f):
+        if type(f.payload).__name__ == "Acceptance" and not buggy.done:
+            buggy.done = True
+            raise RuntimeError("boom\nforged line")
+        return route(games, f)
+    buggy.done = False
+    monkeypatch.setattr(addressbook, "route", buggy)
+    deliver(md, _msg("first\n\n" + acc))
+    deliver(md, _msg("second\n\n" + acc, msgid="<m2@blue.test>"))
+    r = t.ok("mail", "poll", "--config", cfg)
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 3 and "Traceback" not in r.output, r.output
+    assert lines[0].startswith("failed ") and "internal error (a bug in pbem): RuntimeError: " \
+        "boom forged line" in lines[0], lines[0]
+    assert lines[1].startswith("done ") and "acceptance 0 from blue received" in lines[1]
+    assert _count(md, "failed") == 1 and _count(md, "done") == 1
+    assert not office.received                      # no answer to a bug, red owes no reply
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(), st.text())
+def test_any_message_id_and_subject_make_a_mail_with_only_its_own_headers(msgid, subject):
+    """Whatever a message's Message-ID and Subject decode to (CR, LF, NUL, encoded words,
+    any length), the failure reply is built, and carries no header of the sender's making."""
+    from types import SimpleNamespace
+
+    from pbem.mail.gateway import build_mail, safe_msgid
+
+    _, _, raw = build_mail(SimpleNamespace(address=RED), msgid_seed="ab" * 20, to=[BLUE],
+                           subject=f"Re: {subject}", body="x", in_reply_to=safe_msgid(msgid),
+                           auto=True)
+    m = email.message_from_bytes(raw, policy=email.policy.default)
+    own = {"message-id", "from", "to", "subject", "date", "x-pbem-gateway", "auto-submitted",
+           "content-type", "content-transfer-encoding", "mime-version"}
+    assert {k.lower() for k in m.keys()} - own <= {"in-reply-to"}
+    kept = safe_msgid(msgid)
+    assert m["In-Reply-To"] == (kept or None) and "\n" not in kept and "\r" not in kept
