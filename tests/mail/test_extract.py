@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import base64
+import io
 from email.message import EmailMessage
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fixtures.table import Table
 from pbem.mail import extract
@@ -115,3 +118,35 @@ def test_a_message_with_a_few_parts_still_parses():
     for i in range(30):
         m.add_attachment(f"part {i}\n-----\n", filename=f"p{i}.txt")
     assert extract.parse(bytes(m)).is_multipart()
+
+
+ENDS = st.lists(st.sampled_from([b"\n", b"\r\n", b"\r"]), min_size=1, max_size=6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(ENDS, st.integers(4 * extract.MAX_PARTS, 4 * extract.MAX_PARTS + 50))
+def test_many_tiny_parts_are_refused_unparsed_whatever_ends_the_lines(ends, n):
+    """The email parser ends a line at CRLF, LF or a bare CR: a message of tiny parts is
+    refused before parsing with any of them, or a mix (a bare CR slipped past the count)."""
+    from unittest import mock
+
+    lines = [b"From: mallory@evil.test", b"MIME-Version: 1.0",
+             b"Content-Type: multipart/mixed; boundary=P", b""]
+    lines += [b"--P", b"", b"x"] * n + [b"--P--", b""]
+    raw = b"".join(ln + ends[i % len(ends)] for i, ln in enumerate(lines))
+    with mock.patch.object(extract.email, "message_from_bytes",
+                           side_effect=AssertionError("the parser was called")):
+        with pytest.raises(extract.MessageRefused, match="lines open a part"):
+            extract.parse(raw)
+
+
+@settings(max_examples=300)
+@given(st.lists(st.sampled_from([b"--", b"-", b"\r", b"\n", b"\r\n", b"x", b"\x85", b"\x0c"]),
+                max_size=40))
+def test_the_part_count_sees_the_lines_the_parser_sees(chunks):
+    """The pre-parse count is the number of lines beginning '--' as the parser splits them
+    (io's universal newlines: CRLF, LF, bare CR; not form feeds or NEL)."""
+    raw = b"".join(chunks)
+    text = raw.decode("ascii", "surrogateescape")
+    seen = sum(ln.startswith("--") for ln in io.StringIO(text, newline="").readlines())
+    assert extract.part_lines(raw) == seen
