@@ -201,7 +201,8 @@ class Gateway:
             return fail(_h("msg", msgid, raw_hash), str(e))
         except Exception as e:               # noqa: BLE001  anything the parser trips on
             return fail(_h("msg", msgid, raw_hash), f"unreadable message ({type(e).__name__})")
-        key = _h("msg", msgid or raw_hash, *sorted(f.hash for f in files))
+        # the sender is part of the key: a stranger's refusal never marks a player's message
+        key = _h("msg", msgid or raw_hash, sender, *sorted(f.hash for f in files))
         if self.journal.status(key, raw_hash):
             return key, Result("duplicate", "already processed")
         if not sender:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS messages (
-  key TEXT PRIMARY KEY,           -- sha256 of Message-ID and the files it carries
+  key TEXT PRIMARY KEY,           -- sha256 of Message-ID, From address and the files
   raw_hash TEXT NOT NULL,          -- sha256 of the raw message bytes
   status TEXT NOT NULL,            -- done | failed
   detail TEXT NOT NULL,

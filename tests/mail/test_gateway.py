@@ -288,3 +288,35 @@ def test_any_message_id_and_subject_make_a_mail_with_only_its_own_headers(msgid,
     assert {k.lower() for k in m.keys()} - own <= {"in-reply-to"}
     kept = safe_msgid(msgid)
     assert m["In-Reply-To"] == (kept or None) and "\n" not in kept and "\r" not in kept
+
+
+def _attached(acc: str, frm: str, subject: str = "turn") -> bytes:
+    """A message carrying the file as an attachment, Message-ID <m1@blue.test>."""
+    m = EmailMessage()
+    m["From"], m["To"], m["Subject"], m["Message-ID"] = frm, RED, subject, "<m1@blue.test>"
+    m.set_content("my file")
+    m.add_attachment(acc.encode(), maintype="application", subtype="octet-stream",
+                     filename="accept.pbem")
+    return bytes(m)
+
+
+def test_a_stranger_cannot_make_a_players_message_a_duplicate(red):
+    """A stranger sends the player's file with the player's Message-ID first: refused (a
+    stranger), and the player's own message after it is still received (before: 'duplicate
+    ...: already failed', the file never received); a true duplicate from the player, the
+    same bytes or another copy, is still recognised."""
+    t, cfg, office, md = red
+    acc = Path(t.inbox[0][0]).read_text()
+    deliver(md, _attached(acc, "mallory@evil.test"))
+    r = t.ok("mail", "poll", "--config", cfg)
+    assert "mallory@evil.test is not an address of blue" in r.output, r.output
+    assert _count(md, "failed") == 1 and not office.received
+    deliver(md, _attached(acc, BLUE))
+    r = t.ok("mail", "poll", "--config", cfg)
+    assert "acceptance 0 from blue received" in r.output and "duplicate" not in r.output, r.output
+    assert _count(md, "done") == 1 and t.status("red")["pending"] == ["red"]
+    deliver(md, _attached(acc, BLUE))
+    deliver(md, _attached(acc, BLUE, subject="turn (again)"))
+    r = t.ok("mail", "poll", "--config", cfg)
+    assert r.output.count("already done") == 2, r.output
+    assert _count(md, "done") == 3 and _count(md, "failed") == 1 and not office.received
