@@ -99,6 +99,15 @@ def with_policy(game: Any, state: Any, side: str, policy: dict[str, str]) -> Any
     return trial
 
 
+def answering_policy(game: Any, state: Any, side: str, policy: dict[str, str],
+                     answer: list[str]) -> dict[str, str]:
+    """The standing orders of policy that give this answer on their own (the ones a message
+    should name); the whole policy if none does alone."""
+    alone = {k: v for k, v in policy.items()
+             if standing_answers(game, state, side, {k: v}) == answer}
+    return alone or dict(policy)
+
+
 def policy_text(policy: dict[str, str]) -> str:
     """A policy as the standing orders that set it, for messages."""
     return ", ".join(f"standing {k} {v}" for k, v in sorted(policy.items()))

@@ -19,7 +19,7 @@ from pbem.core.dice import NoDice
 from pbem.core.errors import (FileRejected, IllegalFile, IllegalOrder, OrderSyntaxError,
                               PbemError)
 from pbem.core.game import Context, NeedsDice
-from pbem.core.sealed import policy_text, set_policy, standing_answers
+from pbem.core.sealed import answering_policy, policy_text, set_policy, standing_answers
 from pbem.core.standing import apply_order, format_line, is_standing, parse_line
 from pbem.protocol.resolve import copy_state, resolve
 from pbem.protocol.sealing import policy_of
@@ -53,8 +53,9 @@ def insert_answers(s: Any, numbered: list[tuple[int, str]], queued: list[str] = 
             if answer is None or _canonical(game, state, side, line) == answer[0]:
                 break
             if _answers_otherwise(game, state, side, line, answer[0]):
+                why = policy_text(answering_policy(game, state, side, policy, answer))
                 raise PbemError(f"{name}: line {n}: {line.strip()!r}: your standing orders "
-                                f"({policy_text(policy)}) answer this decision with "
+                                f"({why}) answer this decision with "
                                 f"{'; '.join(answer)!r}, and a sealed game holds you to them: "
                                 "drop the line or change the standing order [PBEM-STANDING]")
             out += [(n, a) for a in answer]

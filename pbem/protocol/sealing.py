@@ -23,8 +23,8 @@ from pbem.core.game import Context, NeedsDice
 from pbem.core.dice import NoDice
 from pbem.core.records import FactCommit, FinalReveal, Turn
 from pbem.protocol.resolve import SEALED_STANDING
-from pbem.core.sealed import (order_reveals, policy_text, set_policy, standing_answers,
-                              standing_facts, with_policy)
+from pbem.core.sealed import (answering_policy, order_reveals, policy_text, set_policy,
+                              standing_answers, standing_facts, with_policy)
 from pbem.core.standing import (GuardedOrder, StandingOrder, apply_order, format_guarded,
                                 is_standing, parse_line)
 
@@ -648,7 +648,7 @@ def _answer_check(game: Any, name: str, side: str, real: list[str],
             return
         got = real[i:i + len(want)]
         if got != want:
-            rule = policy_text(now)
+            rule = policy_text(answering_policy(game, state, side, now, want))
             raise IllegalFile(f"{name}: illegal order {i + 1} {real[i]!r}: {side}'s committed "
                               f"standing orders ({rule}) answer this decision with "
                               f"{'; '.join(want)!r} [PBEM-STANDING]", order=i + 1,

@@ -313,13 +313,15 @@ def test_KAS_8_4_a_an_answer_against_the_standing_order_set_in_the_same_file_is_
     else:
         raise AssertionError("no stiff decision in 300 files")
     orders = t.tmp / "contrary.txt"
-    orders.write_text("standing stiff never\nstiff yes\n")
+    # the message names the standing order that answers, not every one in force
+    orders.write_text("standing support two\nstanding stiff never\nstiff yes\n")
     before = snapshot(t.dirs[side])
     for cmd in ("check", "submit"):
         extra = ("--out", t.mail("refused")) if cmd == "submit" else ()
         r = t.run(cmd, str(t.dirs[side]), str(orders), "--key", t.key(side), *extra)
         assert r.exit_code not in (0, 3), r.output
-        assert "contrary.txt: line 2: 'stiff yes'" in r.output, r.output
+        assert "contrary.txt: line 3: 'stiff yes'" in r.output, r.output
+        assert "(standing stiff never)" in r.output and "support" not in r.output, r.output
         assert "'stiff no'" in r.output and "PBEM-STANDING" in r.output, r.output
         assert len(r.output.strip().splitlines()) == 1, r.output
         assert snapshot(t.dirs[side]) == before
