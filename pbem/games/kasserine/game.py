@@ -69,13 +69,14 @@ class KasserineGame:
 
     def apply(self, state: KasserineState, side: str, order: orders.Order, ctx: Context) -> None:
         """Check and apply one order, then run the automatic steps."""
-        if isinstance(order, orders.MoveTo):
+        if isinstance(order, (orders.MoveTo, orders.EnterTo)):
             raise IllegalOrder(orders.UNEXPANDED, rule="KAS-5.1-a")
         actions.apply(state, data_of(state), side, order, ctx)
 
     def expand_order(self, state: Any, side: str, order: orders.Order) -> orders.Order:
-        """A destination-only move as the Move along its cheapest legal path; others as given."""
-        if isinstance(order, orders.MoveTo):
+        """A destination-only move (or arrival) as the Move (Enter) along its cheapest legal
+        path; others as given."""
+        if isinstance(order, (orders.MoveTo, orders.EnterTo)):
             from pbem.games.kasserine.movement import expand
 
             return expand(state, data_of(state), side, order)

@@ -356,16 +356,29 @@ def do_move(state: KasserineState, data: KasserineData, side: str, uid: str, pat
 
 
 def cheapest_path(state: KasserineState, data: KasserineData, side: str, uid: str,
-                  dest: str) -> list[str] | None:
-    """The cheapest path the movement rules allow from the unit's hex to dest, or None.
+                  dest: str, entry: str | None = None) -> list[str] | None:
+    """The cheapest path the movement rules allow from the unit's hex (an arriving unit: from
+    its entry hex, which the path then starts with) to dest, or None.
 
     Every step is checked by the Walker (terrain, EZOC stops, minefields, the allowance).
     Ties are broken deterministically: the fewest hexes entered, then the path whose hex ids
     come first in order (compared hex by hex), so that every processor writes the same path.
     """
-    start = Walker(state, data, uid, False)
+    start = Walker(state, data, uid, entry is not None)
+    first: tuple[str, ...] = ()
+    if entry is not None:
+        try:
+            start = start.branch(entry)
+        except IllegalOrder:
+            return None
+        first = (entry,)
+        if entry == dest:
+            return [entry] if start.occ.get(dest) in (None, uid) else None
     seen: dict[tuple[str | None, bool], tuple[int, int, tuple[str, ...]]] = {}
-    heap: list[tuple[int, int, tuple[str, ...], int, Walker]] = [(start.spent, 0, (), 0, start)]
+    if first:
+        seen[(entry, start.stopped)] = (start.spent, 1, first)
+    heap: list[tuple[int, int, tuple[str, ...], int, Walker]] = [
+        (start.spent, len(first), first, 0, start)]
     tick = 0
     while heap:
         spent, n, path, _, w = heapq.heappop(heap)
@@ -395,12 +408,16 @@ def cheapest_path(state: KasserineState, data: KasserineData, side: str, uid: st
 
 
 def expand(state: KasserineState, data: KasserineData, side: str, order: Any) -> Any:
-    """A destination-only move (orders.MoveTo) as the Move along its cheapest legal path.
+    """A destination-only move (orders.MoveTo) as the Move along its cheapest legal path; an
+    arrival (orders.EnterTo) as the Enter from its entry hex along the cheapest path.
 
     Problems that are not about the path (not your unit, wrong phase, already moved, ...) are
     left to the rules: the Move then names the destination alone and apply refuses it.
     """
-    from pbem.games.kasserine.orders import Move
+    from pbem.games.kasserine.orders import Enter, EnterTo, Move
+
+    if isinstance(order, EnterTo):
+        return _expand_entry(state, data, side, order, Enter)
 
     u = state.units.get(order.unit)
     if (u is None or u.side != side or u.status != "map" or u.hex is None
@@ -421,3 +438,26 @@ def expand(state: KasserineState, data: KasserineData, side: str, order: Any) ->
                            "phase (its allowance, terrain, enemy units and zones of control "
                            "allow none)", rule="KAS-5.2-d")
     return Move(unit=order.unit, path=path)
+
+
+def _expand_entry(state: KasserineState, data: KasserineData, side: str, order: Any,
+                  enter: Any) -> Any:
+    """expand for an arrival: the entry hex, then the cheapest path on to the destination."""
+    u = state.units.get(order.unit)
+    plain = enter(unit=order.unit, path=[order.entry, order.dest])
+    if u is None or u.side != side:
+        return plain                     # the rules name what is wrong
+    try:
+        check_move(state, data, side, order.unit, [order.entry], True)
+    except IllegalOrder as e:
+        if e.rule != "KAS-5.3-b":        # not yet the stacking rule: the arrival itself fails
+            raise
+    if order.dest != order.entry and penny_packet(state, data, order.unit, order.entry):
+        raise IllegalOrder(f"{order.unit} enters west of Kasserine on turn {state.turn}: it may "
+                           "enter its first hex only", rule="KAS-17.1")
+    path = cheapest_path(state, data, side, order.unit, order.dest, entry=order.entry)
+    if path is None:
+        raise IllegalOrder(f"{order.unit} has no legal path from its entry hex {order.entry} "
+                           f"to {order.dest} this phase (its allowance, terrain, enemy units and "
+                           "zones of control allow none)", rule="KAS-5.2-d")
+    return enter(unit=order.unit, path=path)

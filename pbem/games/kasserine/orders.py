@@ -39,6 +39,16 @@ class MoveTo(msgspec.Struct, tag="move-to"):
     dest: str
 
 
+class EnterTo(msgspec.Struct, tag="enter-to"):
+    """An arrival naming its entry hex and destination only; expanded to a full Enter before
+    signing."""
+
+    needs_path: ClassVar[bool] = True
+    unit: str
+    entry: str
+    dest: str
+
+
 class Enter(msgspec.Struct, tag="enter"):
     """Bring a reinforcement onto the map at its first hex, then move on."""
 
@@ -115,7 +125,7 @@ class Loss(msgspec.Struct, tag="loss"):
     unit: str
 
 
-Order = Union[Move, MoveTo, Enter, End, Bombard, Attack, Support, Box, Stiff, Retreat, Displace,
+Order = Union[Move, MoveTo, Enter, EnterTo, End, Bombard, Attack, Support, Box, Stiff, Retreat, Displace,
               Advance, Loss, StandingOrder]
 
 STANDING_MODES = {"support": ("never", "one", "two", "match", "ask"),
@@ -245,6 +255,12 @@ def parse_order(text: str) -> Order:
             if len(words) != 4:
                 raise OrderSyntaxError("expected 'move UNIT to HEX': one destination hex", rule=RULE)
             return MoveTo(unit=_unit(words[1]), dest=_hexes([words[3]], "move")[0])
+        if verb == "enter" and "to" in words[2:]:
+            if len(words) != 5 or words[3] != "to":
+                raise OrderSyntaxError("expected 'enter UNIT ENTRYHEX to HEX': the entry hex, "
+                                       "then one destination hex", rule=RULE)
+            entry, dest = _hexes([words[2], words[4]], "enter")
+            return EnterTo(unit=_unit(words[1]), entry=entry, dest=dest)
         cls = Move if verb == "move" else Enter
         return cls(unit=_unit(words[1]), path=_hexes(_path(words[2:]), verb))
     if verb == "end" and len(words) == 1:
@@ -295,6 +311,8 @@ def format_order(order: Order) -> str:
         return f"{'move' if isinstance(order, Move) else 'enter'} {order.unit} {' '.join(order.path)}"
     if isinstance(order, MoveTo):
         return f"move {order.unit} to {order.dest}"
+    if isinstance(order, EnterTo):
+        return f"enter {order.unit} {order.entry} to {order.dest}"
     if isinstance(order, End):
         return "end"
     if isinstance(order, Bombard):

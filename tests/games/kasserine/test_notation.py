@@ -12,7 +12,7 @@ from pbem.core.errors import IllegalOrder, OrderSyntaxError
 from pbem.core.records import read_file
 from pbem.games.kasserine.board import data_of
 from pbem.games.kasserine.movement import Walker, check_move
-from pbem.games.kasserine.orders import Move, MoveTo, format_order, parse_order
+from pbem.games.kasserine.orders import EnterTo, Move, MoveTo, format_order, parse_order
 from pbem.protocol.ops import open_session
 
 
@@ -35,6 +35,13 @@ def test_destination_only_notation():
     assert format_order(MoveTo(unit="s501", dest="3215")) == "move s501 to 3215"
     with pytest.raises(OrderSyntaxError, match="one destination hex"):
         parse_order("move s501 to 3215 3216")
+    # an arrival: the entry hex, then the destination (KAS-11.0-a)
+    assert parse_order("enter s501 3918 to 3717") == EnterTo(unit="s501", entry="3918",
+                                                             dest="3717")
+    assert format_order(parse_order("enter s501 3918 to 3717")) == "enter s501 3918 to 3717"
+    for bad in ("enter s501 to 3717", "enter s501 3918 to 3717 3716", "enter s501 3918 3817 to 3717"):
+        with pytest.raises(OrderSyntaxError, match="the entry hex, then one destination hex"):
+            parse_order(bad)
 
 
 @pytest.mark.parametrize("text,word", [("mvoe s501 3214", "move"), ("atack 3313 with a", "attack"),
@@ -127,6 +134,43 @@ def test_destination_only_move_is_written_out_before_signing(tmp_path):
     signed = read_file(str(out)).payload.orders
     best = sorted(x for x in _paths(s, uid, start, 12, limit=paths[0][0]) if x[2][-1] == dest)
     assert signed == [format_order(Move(unit=uid, path=list(best[0][2])))]
+    t.inbox.append((str(out), "axis"))
+    t.deliver()
+    assert t.status("us")["seq"] == t.status("axis")["seq"]
+
+
+def test_destination_only_arrival_is_written_out_before_signing(tmp_path):
+    """KAS-11.0-a: 'enter UNIT ENTRY to HEX' (a newcomer's first try for a reinforcement) is
+    written out by check and submit as the entry hex and the cheapest path on; the Axis
+    processor accepts it as signed."""
+    from pbem.games.kasserine.movement import can_arrive, cheapest_path
+
+    t = _new_game(tmp_path / "game")
+    s = open_session(str(t.dirs["us"]))
+    data = data_of(s.state)
+    found = None
+    for uid, u in sorted(s.state.units.items()):
+        if u.side != "us" or not can_arrive(s.state, data, uid):
+            continue
+        for entry in data.entry_hexes(data.arrival_of[uid][1].entry):
+            for dest in sorted(data.map.grid.within(entry, 2)):
+                path = cheapest_path(s.state, data, "us", uid, dest, entry=entry)
+                if path and len(path) == 3:
+                    found = uid, entry, dest, path
+                    break
+            if found:
+                break
+        if found:
+            break
+    assert found, "no US reinforcement can enter and go two hexes on"
+    uid, entry, dest, path = found
+    orders = tmp_path / "orders.txt"
+    orders.write_text(f"enter {uid} {entry} to {dest}\npass\n")
+    r = t.ok("check", str(t.dirs["us"]), str(orders))
+    assert f"is written out as 'enter {uid} {' '.join(path)}'" in r.output, r.output
+    out = tmp_path / "turn.pbem"
+    t.ok("submit", str(t.dirs["us"]), str(orders), "--key", t.key("us"), "--out", str(out))
+    assert read_file(str(out)).payload.orders == [f"enter {uid} {' '.join(path)}"]
     t.inbox.append((str(out), "axis"))
     t.deliver()
     assert t.status("us")["seq"] == t.status("axis")["seq"]

@@ -184,3 +184,58 @@ def test_can_arrive_is_exactly_a_legal_enter_order(name: str) -> None:
         assert can_arrive(state, data, uid) == legal, (name, uid, u.status, legal)
         seen[legal] += 1
     assert seen[False] and (seen[True] or state.phase == "combat"), (name, seen)
+
+
+def entry_oracle(state: KasserineState, uid: str, entry: str) -> dict[str, Label]:
+    """oracle for an arriving unit: per hex, the least (half-MP, hexes, path) of an 'enter UNIT
+    ENTRY ...' path that check_move accepts (the path starts with the entry hex)."""
+    data = data_of(state)
+    side = state.units[uid].side
+    free = copy.deepcopy(state)
+    for k, u in free.units.items():
+        if k != uid and u.side == side and u.status == "map":
+            u.status, u.hex = "dead", ""
+    w0 = check_move(free, data, side, uid, [entry], True)
+    best: dict[tuple[str, bool], Label] = {(entry, w0.stopped): (w0.spent, 1, (entry,))}
+    heap: list[tuple[int, int, tuple[str, ...], bool]] = [(w0.spent, 1, (entry,), w0.stopped)]
+    while heap:
+        spent, n, path, stopped = heapq.heappop(heap)
+        if best[(path[-1], stopped)] != (spent, n, path) or stopped:
+            continue
+        for h in sorted(data.map.grid.neighbours(path[-1])):
+            if h in path:
+                continue
+            try:
+                w = check_move(free, data, side, uid, [*path, h], True)
+            except IllegalOrder:
+                continue
+            key, label = (h, w.stopped), (w.spent, n + 1, (*path, h))
+            if key not in best or label < best[key]:
+                best[key] = label
+                heapq.heappush(heap, (*label, w.stopped))
+    return least(best)
+
+
+@pytest.mark.parametrize("name", ["axis movement phase", "us movement phase"])
+def test_destination_only_arrival_is_the_rules_cheapest_path(name: str) -> None:
+    """KAS-11.0-a / KAS-5.2-d: 'enter UNIT ENTRY to HEX' is written out as the least-MP path
+    from the entry hex that check_move accepts for the arrival (fewest hexes, then the first
+    hex ids); None where no legal arrival ends."""
+    state = build(**ARRIVALS[name])
+    data = data_of(state)
+    occ = occupancy(state)
+    tried = 0
+    for uid, u in sorted(state.units.items()):
+        if u.status != "off" or u.side != state.active or not can_arrive(state, data, uid):
+            continue
+        for entry in data.entry_hexes(data.arrival_of[uid][1].entry)[:2]:
+            try:
+                want = entry_oracle(state, uid, entry)
+            except IllegalOrder:
+                continue
+            for h in sorted(data.map.grid.within(entry, 3)):
+                got = cheapest_path(state, data, state.active, uid, h, entry=entry)
+                expected = list(want[h][2]) if h in want and occ.get(h) in (None,) else None
+                assert got == expected, (name, uid, entry, h, got, expected)
+                tried += got is not None
+    assert tried, name
