@@ -50,6 +50,11 @@ class IllegalFile(FileRejected):
                                                     "rule": self.rule}))
 
 
+class OutOfOrder(FileRejected):
+    """A file of the game numbered past the next one: the files before it are not stored yet
+    (mail may deliver them late), so it may be received once they are."""
+
+
 class Equivocation(FileRejected):
     """Two validly signed files claim the same (game id, sequence number)."""
 

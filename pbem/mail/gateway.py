@@ -23,7 +23,7 @@ from email.utils import formatdate, getaddresses
 from pathlib import Path
 from typing import Callable
 
-from pbem.core.errors import PbemError
+from pbem.core.errors import OutOfOrder, PbemError
 from pbem.core.records import SignedFile
 from pbem.core.textsafe import one_line, printable
 from pbem.mail import addressbook, extract
@@ -145,6 +145,7 @@ class Gateway:
         self.journal = Journal(cfg.state)
         self.work = cfg.state.parent / (cfg.state.name + ".work")
         self.sender = Sender(cfg.smtp)
+        self.held: list = []      # this round's messages whose files wait for earlier ones
 
     @property
     def source(self):
@@ -240,6 +241,10 @@ class Gateway:
                 details.append(f"{game.name}: {one_line(str(e))}")
                 done_any = True
                 continue
+            except OutOfOrder as e:
+                # mail may deliver a later file first: it waits in the inbox for the ones
+                # before it (nothing journaled, nothing answered)
+                return key, Result("held", one_line(str(e)))
             except PbemError as e:
                 if _stored(game, f):
                     continue                # an old file quoted in the reply: nothing to do
@@ -280,6 +285,10 @@ class Gateway:
             st = self.journal.status(key, raw_hash) or "done"
             self.source.move(p, st)
             return f"duplicate {self.source.name(p)}: already {st}"
+        if res.status == "held":
+            self.held.append(p)
+            return (f"held {self.source.name(p)}: {res.detail}; left in the inbox until the "
+                    "files before it arrive")
         self.journal.finish(key, raw_hash, res.status, res.detail, res.mails)
         self.source.move(p, res.status)
         return f"{res.status} {self.source.name(p)}: {res.detail}"
@@ -346,11 +355,17 @@ class Gateway:
                 down = e
         send()
         n = 0
-        for p in self.source.keys():
-            games = addressbook.games(self.cfg)
-            self.log(one_line(self.handle(p, games)))   # a mailbox entry's name may hold a newline
-            n += 1
-            send()
+        queue = self.source.keys()
+        while queue:
+            self.held = []
+            for p in queue:
+                games = addressbook.games(self.cfg)
+                self.log(one_line(self.handle(p, games)))   # an entry's name may hold a newline
+                n += 1
+                send()
+            if len(self.held) == len(queue):
+                break                   # nothing came in before them: the next pass tries again
+            queue = self.held           # a file before a held one came in: try it again now
         self.sender.close()
         if down is not None:
             waiting = self.journal.counts().get("unsent", 0)

@@ -7,7 +7,7 @@ import re
 import msgspec
 
 from pbem.core import renewal
-from pbem.core.errors import Equivocation, FileRejected
+from pbem.core.errors import Equivocation, FileRejected, OutOfOrder
 from pbem.core.dicesecret import OwnOnions
 from pbem.core.onion import proves, walk_down
 from pbem.core.records import Renewal, SignedFile, SignedRenewal, Turn
@@ -122,8 +122,8 @@ class Ledger:
                                    f"files with sequence number {t.seq} (fork of {old.name})")
             raise FileRejected(f"{name}: stale: sequence number {t.seq} is already taken")
         if t.seq != self.tip_seq + 1:
-            raise FileRejected(f"{name}: out of order: expected file {self.tip_seq + 1}, "
-                               f"got {t.seq}")
+            raise OutOfOrder(f"{name}: out of order: expected file {self.tip_seq + 1}, "
+                             f"got {t.seq}")
         if t.prev != self.tip_hash:
             raise FileRejected(f"{name}: does not follow the last file (previous-file hash "
                                "differs: a fork or a file from another history)")

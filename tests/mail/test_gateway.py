@@ -320,3 +320,52 @@ def test_a_stranger_cannot_make_a_players_message_a_duplicate(red):
     r = t.ok("mail", "poll", "--config", cfg)
     assert r.output.count("already done") == 2, r.output
     assert _count(md, "done") == 3 and _count(md, "failed") == 1 and not office.received
+
+
+def test_files_delivered_out_of_order_wait_in_the_inbox_and_are_received(tmp_path, smtp_server):
+    """Mail does not keep order: two files blue sent one after the other (an automatic reply
+    and its next file, say) reached red's gateway the other way round. The later one was
+    refused ('out of order') and filed as failed for good, blue told to resend. It now waits
+    in the inbox, is tried again in the same pass once the file before it is in, and both
+    are received."""
+    office, port, ca = smtp_server
+    office.hold = True
+    t = Table(tmp_path, game="blind", mode="sealed")   # sealed: openings travel in files of their own
+    cfg = str(write_config(tmp_path / "red.toml", address=RED, key=t.key("red"),
+                           archives=tmp_path, maildir=tmp_path / "inbox", port=port,
+                           cafile=ca, games={"red": {"red": RED, "blue": BLUE}}))
+    md = tmp_path / "inbox"
+    t.ok("mail", "poll", "--config", cfg)             # creates the Maildir
+    for _ in range(400):
+        reds = [p for p, to in t.inbox if to == "red"]
+        if len(reds) >= 2:
+            break
+        blue = [x for x in t.inbox if x[1] == "blue"]
+        if blue:                            # blue receives at once; red's files are held back
+            t.inbox.remove(blue[0])
+            t.inbox.insert(0, blue[0])
+            t.deliver_one()
+            continue
+        side = t.mover()
+        assert side is not None or reds, "the game ended first"
+        if side == "blue" or not reds:
+            t.play_one()
+        else:
+            t.deliver()
+    else:
+        raise AssertionError("blue never sent two files in a row")
+    first, second = reds[:2]
+    t.inbox = [x for x in t.inbox if x[0] not in (first, second)]
+    seq = t.status("red")["seq"]
+    late = _attached(Path(second).read_text(), BLUE).replace(b"<m1@blue.test>", b"<l@blue.test>")
+    deliver(md, late)
+    r = t.ok("mail", "poll", "--config", cfg)          # the later file alone: it waits
+    assert "held" in r.output and "out of order" in r.output, r.output
+    assert not (md / ".failed").exists() or _count(md, "failed") == 0
+    assert t.status("red")["seq"] == seq
+    deliver(md, _attached(Path(first).read_text(), BLUE))
+    r = t.ok("mail", "poll", "--config", cfg)          # the earlier one, then the held one
+    assert r.output.count(" from blue received") == 2, r.output
+    assert _count(md, "done") == 2
+    assert t.status("red")["seq"] == seq + 2
+    assert "OK" in t.ok("verify", str(t.dirs["red"])).output
