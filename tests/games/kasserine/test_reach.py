@@ -37,11 +37,12 @@ def build(**position: Any) -> KasserineState:
     return HOOKS.build(Case(id="KAS-5.1-a", position=position))
 
 
-def oracle(state: KasserineState, uid: str) -> dict[tuple[str, bool], Label]:
+def oracle(state: KasserineState, uid: str,
+           entry: str | None = None) -> dict[tuple[str, bool], Label]:
     """Per (hex, must stop there), the least (half-MP spent, hexes entered, path) of a path that
     check_move accepts. The mover's own side's other units are taken off a copy first, so that
     a path may pass through them (they never negate an EZOC, 6.0-c; check_move refuses only
-    ending stacked)."""
+    ending stacked). entry: an arriving unit's entry hex (its paths start with it)."""
     data = data_of(state)
     side = state.units[uid].side
     free = copy.deepcopy(state)
@@ -51,6 +52,10 @@ def oracle(state: KasserineState, uid: str) -> dict[tuple[str, bool], Label]:
     start = state.units[uid].hex
     best: dict[tuple[str, bool], Label] = {}
     heap: list[tuple[int, int, tuple[str, ...], bool]] = [(state.units[uid].mp, 0, (), False)]
+    if entry is not None:
+        w0 = check_move(free, data, side, uid, [entry], True)
+        best[(entry, w0.stopped)] = (w0.spent, 1, (entry,))
+        heap = [(w0.spent, 1, (entry,), w0.stopped)]
     while heap:
         spent, n, path, stopped = heapq.heappop(heap)
         if path and best[(path[-1], stopped)] != (spent, n, path):
@@ -61,7 +66,7 @@ def oracle(state: KasserineState, uid: str) -> dict[tuple[str, bool], Label]:
             if h == start or h in path:
                 continue
             try:
-                w = check_move(free, data, side, uid, [*path, h], False)
+                w = check_move(free, data, side, uid, [*path, h], entry is not None)
             except IllegalOrder:
                 continue
             key, label = (h, w.stopped), (w.spent, n + 1, (*path, h))
@@ -186,36 +191,6 @@ def test_can_arrive_is_exactly_a_legal_enter_order(name: str) -> None:
     assert seen[False] and (seen[True] or state.phase == "combat"), (name, seen)
 
 
-def entry_oracle(state: KasserineState, uid: str, entry: str) -> dict[str, Label]:
-    """oracle for an arriving unit: per hex, the least (half-MP, hexes, path) of an 'enter UNIT
-    ENTRY ...' path that check_move accepts (the path starts with the entry hex)."""
-    data = data_of(state)
-    side = state.units[uid].side
-    free = copy.deepcopy(state)
-    for k, u in free.units.items():
-        if k != uid and u.side == side and u.status == "map":
-            u.status, u.hex = "dead", ""
-    w0 = check_move(free, data, side, uid, [entry], True)
-    best: dict[tuple[str, bool], Label] = {(entry, w0.stopped): (w0.spent, 1, (entry,))}
-    heap: list[tuple[int, int, tuple[str, ...], bool]] = [(w0.spent, 1, (entry,), w0.stopped)]
-    while heap:
-        spent, n, path, stopped = heapq.heappop(heap)
-        if best[(path[-1], stopped)] != (spent, n, path) or stopped:
-            continue
-        for h in sorted(data.map.grid.neighbours(path[-1])):
-            if h in path:
-                continue
-            try:
-                w = check_move(free, data, side, uid, [*path, h], True)
-            except IllegalOrder:
-                continue
-            key, label = (h, w.stopped), (w.spent, n + 1, (*path, h))
-            if key not in best or label < best[key]:
-                best[key] = label
-                heapq.heappush(heap, (*label, w.stopped))
-    return least(best)
-
-
 @pytest.mark.parametrize("name", ["axis movement phase", "us movement phase"])
 def test_destination_only_arrival_is_the_rules_cheapest_path(name: str) -> None:
     """KAS-11.0-a / KAS-5.2-d: 'enter UNIT ENTRY to HEX' is written out as the least-MP path
@@ -230,7 +205,7 @@ def test_destination_only_arrival_is_the_rules_cheapest_path(name: str) -> None:
             continue
         for entry in data.entry_hexes(data.arrival_of[uid][1].entry)[:2]:
             try:
-                want = entry_oracle(state, uid, entry)
+                want = least(oracle(state, uid, entry))
             except IllegalOrder:
                 continue
             for h in sorted(data.map.grid.within(entry, 3)):
