@@ -56,4 +56,4 @@ def render_report(root: str | Path, side: str, *, fmt: str = "text", turn: int |
                      and s.game.turn(s.states[q]) != s.game.turn(s.states[seq])], default=0)
         logs = [log for log in s.log if first < log.seq <= seq]
         ctx = report_context(s, side, logs, state=s.states[seq], seq=seq)
-    return render_html(ctx, game_map) if fmt == "html" else render_text(ctx)
+    return render_html(ctx, game_map) if fmt == "html" else render_text(ctx, game_map)

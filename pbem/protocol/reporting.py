@@ -119,7 +119,7 @@ def write_report_files(folder: Any, ctx: Any, game_map: Any, seq: int, title: st
 
     html_path, text_path = folder / f"{seq:04d}.html", folder / f"{seq:04d}.txt"
     changed = _put(html_path, render_html(ctx, game_map), only_changed)
-    text = render_text(ctx)
+    text = render_text(ctx, game_map)
     changed = _put(text_path, text, only_changed) or changed
     rows = [r for r in read_index(folder) if r.seq != seq]
     if all(r.seq < seq for r in rows):       # the newest: also as latest.txt, a fixed name

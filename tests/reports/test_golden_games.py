@@ -52,7 +52,7 @@ def test_golden_game_reports(name):
                             events=visible_events(events, side), rolls=visible_rolls(rolls, side),
                             game_id="0" * 32, seq=len(script), file_name="golden.pbem",
                             file_hash="0" * 64, fingerprints={})
-        text = render_text(ctx)
+        text = render_text(ctx, game.game_map(scenario))
         path = GOLDEN / f"{name}-{side}.txt"
         if os.environ.get("PBEM_REGEN_GOLDEN") == "1":
             path.write_text(text, encoding="utf-8")
