@@ -430,7 +430,9 @@ def report(directory: str, side: str, fmt: str, turn: int | None, out: str | Non
 
     if out:
         Archive(directory).check_out(out)
-    text = render_report(directory, side, fmt=fmt, turn=turn, key_path=key)
+    text, note = render_report(directory, side, fmt=fmt, turn=turn, key_path=key)
+    if note:
+        echo(note, err=True)
     if out:
         Path(out).write_text(text, encoding="utf-8")
         echo(f"Wrote {out}")

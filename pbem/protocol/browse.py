@@ -10,9 +10,10 @@ from pbem.protocol.genesis import HOST
 
 
 def render_report(root: str | Path, side: str, *, fmt: str = "text", turn: int | None = None,
-                  key_path: str | None = None) -> str:
+                  key_path: str | None = None) -> tuple[str, str]:
     """Render the latest report of a side, or the last report of a game turn (key_path: the
-    archive party's key, which resolves a received file whose dice need its share)."""
+    archive party's key, which resolves a received file whose dice need its share); returns
+    (the report, a note for the player: '' or why it is not the latest file's)."""
     from pbem.protocol.hosted import load_player, player_report_context
     from pbem.protocol.reporting import report_context
     from pbem.protocol.session import load, read_genesis
@@ -28,6 +29,7 @@ def render_report(root: str | Path, side: str, *, fmt: str = "text", turn: int |
                         f"{info.party}'s "
                         "reports (the other side's would reveal its hidden units)")
     game_map = game.game_map(genesis.p.scenario)
+    note = ""
     if genesis.mode == "hosted" and info.party != HOST:
         ps = load_player(archive)
         pick = [f for f in ps.views
@@ -43,9 +45,9 @@ def render_report(root: str | Path, side: str, *, fmt: str = "text", turn: int |
         if (turn is None and key_path is None and waiting
                 and s.ledger.files[waiting[0] - 1].payload.sender != info.party):
             # a received file's dice need this side's own share (its next file reveals it)
-            raise PbemError(f"{root}: file {waiting[0]} is stored but its dice need "
-                            f"{info.party}'s share, which only your key computes: give --key "
-                            "KEY (or read the report that receive wrote)")
+            note = (f"Note: file {waiting[0]} is stored but its dice need {info.party}'s "
+                    f"share, which only your key computes: this report is as of file "
+                    f"{s.resolved}; give --key KEY for the latest.")
         seqs = sorted(s.states)
         if turn is not None:
             seqs = [q for q in seqs if s.game.turn(s.states[q]) == turn]
@@ -56,4 +58,4 @@ def render_report(root: str | Path, side: str, *, fmt: str = "text", turn: int |
                      and s.game.turn(s.states[q]) != s.game.turn(s.states[seq])], default=0)
         logs = [log for log in s.log if first < log.seq <= seq]
         ctx = report_context(s, side, logs, state=s.states[seq], seq=seq)
-    return render_html(ctx, game_map) if fmt == "html" else render_text(ctx, game_map)
+    return (render_html(ctx, game_map) if fmt == "html" else render_text(ctx, game_map)), note

@@ -534,7 +534,8 @@ def test_newcomer_mistakes_get_a_line_that_says_what_to_do(tmp_path):
 def test_report_command_shows_the_latest_file_or_says_it_needs_the_key(tmp_path):
     """`pbem report` replayed without the key, so it stopped before a received file whose dice
     need the receiver's share and printed the report one file behind without a word (a rules
-    trial). With --key it shows what receive showed; without, it says the key is needed."""
+    trial). With --key it shows what receive showed; without, it says (on standard error)
+    which file it is as of and that the key gives the latest."""
     import re
 
     t = Table(tmp_path)
@@ -549,11 +550,13 @@ def test_report_command_shows_the_latest_file_or_says_it_needs_the_key(tmp_path)
             shown = re.search(r"after file #(\d+)", latest)
             r = t.ok("report", str(d), "--side", side, "--key", t.key(side))
             assert shown is None or shown.group(0) in r.output, (side, r.output[:300])
-            r = t.run("report", str(d), "--side", side)
-            if r.exit_code:
+            r = t.ok("report", str(d), "--side", side)
+            if r.stderr:
                 refused += 1
-                assert "give --key" in r.output and len(r.output.strip().splitlines()) == 1
+                assert "give --key KEY for the latest" in r.stderr
+                assert len(r.stderr.strip().splitlines()) == 1 and shown is not None
+                assert shown.group(0) not in r.stdout        # one file behind, and it says so
             else:
-                assert shown is None or shown.group(0) in r.output
+                assert shown is None or shown.group(0) in r.stdout
         t.play_one()
     assert refused, "no received file waited for its receiver's dice share"
