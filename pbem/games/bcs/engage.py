@@ -171,10 +171,12 @@ def engage(state: BcsState, side: str, hex_id: str, uid: str, ctx: Context,
     act.engaged = True
     foe = other(side)
     named = hex_id
+    chosen = True                      # the targeted player chose a target in another hex
     if host_p is None and stopping_engagement(state, firer, hex_id):
-        target = stopping_target(state, firer, hex_id)
+        chosen = _only_provider(state, firer, hex_id) is None
+        target = stopping_target(state, firer, hex_id, ctx)
     else:
-        target = _target(state, foe, hex_id)
+        target = _target(state, foe, hex_id, ctx)
     hex_id = target.hex
     units = _foes(state, foe, hex_id)
     tsupport: Piece | None = None
@@ -191,7 +193,7 @@ def engage(state: BcsState, side: str, hex_id: str, uid: str, ctx: Context,
     what = target.id if tsupport is None else f"the Support of {target.id}"
     shot = f"Fire Event {firer.fire_events}" if host_p is None else \
         f"Stand Off shot {firer.fire_events}"
-    if hex_id != named:
+    if hex_id != named and chosen:
         ctx.log(f"{foe} chooses the target of the Stopping Engagement among the units giving the "
                 f"AV EZOC in {firer_hex} (6.0i): it is in {hex_id}", hexes=(firer_hex, hex_id))
     ctx.log(f"{who} engages {what} in {hex_id} ({shot})", hexes=(firer_hex, hex_id))
@@ -267,25 +269,40 @@ def _foes(state: BcsState, foe: str, hex_id: str) -> list[Piece]:
                   key=lambda q: q.id)
 
 
-def _target(state: BcsState, foe: str, hex_id: str) -> Piece:
+def _target(state: BcsState, foe: str, hex_id: str, ctx: Context) -> Piece:
     """The unit engaged in a hex, the targeted player's choice (7.1e): an AV unit before a unit
-    with Support (Real AV before Support AV)."""
+    with Support (Real AV before Support AV). With one candidate there is no choice: it is
+    engaged, logged, and nobody is asked (7.1e: the choice is his "if a target hex has more
+    than one AV unit"; a sealed game has opened the hex's units, target_reveals)."""
     units = _foes(state, foe, hex_id)
     real = [q for q in units if is_av(q)]
+    group = real or [q for q in units if has_access(state, q)]
+    if len(group) == 1:
+        what = "AV unit" if real else "unit with Support"
+        ctx.log(f"{group[0].id} is the only {what} in {hex_id}: it is the target, no choice "
+                f"for {foe} (7.1e)", hexes=(hex_id,))
+        return group[0]
     if real:
         return engagement_target(real, mode(state, foe, "engaged"))
-    return host_target([q for q in units if has_access(state, q)], mode(state, foe, "engaged"))
+    return host_target(group, mode(state, foe, "engaged"))
 
 
-def stopping_target(state: BcsState, firer: Piece, hex_id: str) -> Piece:
+def stopping_target(state: BcsState, firer: Piece, hex_id: str, ctx: Context) -> Piece:
     """The target of a Stopping Engagement (6.0i): the inactive player's choice among all the
     units giving the AV EZOC into the Firer's hex, in whatever hex, Real AV EZOC providers
     before Support ones. His standing order ``engaged``: strongest (the greatest AV plus AR, or
     AR for a supported unit; ties in the hex the Firer names first, then the lowest hex id,
     then the top unit) or top (the top unit of the hex the Firer names, else of the lowest hex
-    id); asked, he names one."""
+    id); asked, he names one. With one possible target there is no choice (logged, nobody
+    asked): in a sealed game only when both processors count the same one (_alone)."""
     group = providers(state, firer)
     foe = other(firer.side)
+    only = _only_provider(state, firer, hex_id)
+    if only is not None:
+        ctx.log(f"{only.id} is the only unit giving the AV EZOC in {firer.hex}: it is the "
+                f"target of the Stopping Engagement, no choice for {foe} (6.0i, 7.1e)",
+                hexes=(firer.hex, only.hex))
+        return only
     pick = lookup(state, foe, "engaged", options=lambda: sorted(q.id for q in group),
                   where=hex_id)
     if pick not in STANDING["engaged"]:
@@ -298,6 +315,25 @@ def stopping_target(state: BcsState, firer: Piece, hex_id: str) -> Piece:
         return _base(q) if is_av(q) else bdata().units[q.id].ar
     best = max(strength(q) for q in group)
     return top_unit(_first_hex([q for q in group if strength(q) == best], hex_id))
+
+
+def _only_provider(state: BcsState, firer: Piece, hex_id: str) -> Piece | None:
+    """The one possible target of a Stopping Engagement of hex_id, when there is only one
+    (6.0i) and every processor counts it alone (_alone); else None (the targeted player
+    chooses)."""
+    group = providers(state, firer)
+    return group[0] if len(group) == 1 and _alone(state, group[0], hex_id) else None
+
+
+def _alone(state: BcsState, p: Piece, hex_id: str) -> bool:
+    """Whether the one target a Stopping Engagement finds is the same on every processor: any
+    game but a sealed one; in a sealed game, the hex the Firer names (its units are opened
+    before the Engagement, sealed.target_reveals) or a hex where p is its side's only combat
+    unit (a stand-in under a top elsewhere may count as a target on the other side's
+    knowledge state, a copy of its top)."""
+    if not state.sealed or p.hex == hex_id:
+        return True
+    return len(_foes(state, p.side, p.hex)) == 1
 
 
 def _first_hex(units: list[Piece], hex_id: str) -> list[Piece]:

@@ -38,7 +38,7 @@ class BcsEngine:
     aliases = ("bbf", "baptism-by-fire")
     sides = ("allied", "axis")
     state_type = BcsState
-    rules_version = "bcs-engine-6"   # bump whenever the rules change (pinned in every genesis)
+    rules_version = "bcs-engine-7"   # bump whenever the rules change (pinned in every genesis)
 
     def scenarios(self) -> dict[str, str]:
         """The scenarios the engine plays (5.2 so far)."""
@@ -298,6 +298,8 @@ class BcsEngine:
         w = state.wait
         if w is None or w.side != side:
             return None
+        if state.sealed and w.topic == "repls" and replacements.no_choice(w.subject):
+            return ["answer repls priority"]      # no choice: every answer gives the same
         mode = answer(state.private[side].standing, w.topic)
         return None if mode is None else [f"answer {w.topic} {mode}"]
 

@@ -46,22 +46,23 @@ TOPIC_RULES = {"defense": "BCS-7.2-s2", "losses": "BCS-7.2o", "engaged": "BCS-7.
                "advance": "BCS-7.4a", "reorder": "BCS-5.5f", "hq-order": "BCS-7.5f-7",
                "trains-retreat": "BCS-10.3d-2", "arrival": "BCS-7.5k", "restack": "BCS-5.5d-3",
                "arrival-side": "BCS-9.3h", "repls": "BCS-9.4b", "rebuilt": "BCS-9.4c-2"}
-#: What the question is, in the prompt (a topic not listed is named by its word).
+#: What the question is, in the prompt (a topic not listed is named by its word), addressed to
+#: the player asked (the prompt is his question; the other side reads it as what he waits for).
 TOPIC_TEXT = {"defense": "the defending Action Rating unit (7.2g)",
               "losses": "how further Combat Table losses are spread (7.2o)",
               "engaged": "the AV unit engaged (7.1e)",
               "support": "the Support unit used (9.2h)",
-              "retreat": "where his retreating units go (7.5a, 7.5f)",
+              "retreat": "where your retreating units go (7.5a, 7.5f)",
               "hq-retreat": "where the displaced HQ goes (9.1f)",
               "advance": "whether the Assist advances with the Attack unit (7.4a)",
               "reorder": "the order of the stack (5.5f)",
-              "hq-order": "the order his units are placed by their HQ (7.5f)",
+              "hq-order": "the order your units are placed by their HQ (7.5f)",
               "trains-retreat": "where the displaced Combat Trains go (10.3d)",
-              "arrival": "where his units arriving at their HQ go (7.5k, 9.3a)",
-              "restack": "which of his units step back from the overstacked hex (5.5d)",
-              "arrival-side": "the side his unit arriving at its HQ is placed on (9.3h)",
-              "repls": "which of his units take his Replacement Points (9.4b-9.4f)",
-              "rebuilt": "where his unit rebuilt from the Dead Pile is placed (9.4c)"}
+              "arrival": "where your units arriving at their HQ go (7.5k, 9.3a)",
+              "restack": "which of your units step back from the overstacked hex (5.5d)",
+              "arrival-side": "the side your unit arriving at its HQ is placed on (9.3h)",
+              "repls": "which of your units take your Replacement Points (9.4b-9.4f)",
+              "rebuilt": "where your unit rebuilt from the Dead Pile is placed (9.4c)"}
 DEFAULT_RULE = "BCS-7.2m"
 #: The owner's choices of his own Activation's end, of his arrivals and of his Replacements,
 #: besides combat.STANDING:
@@ -277,13 +278,16 @@ def decision(state: BcsState) -> Decision:
     assert w is not None
     modes = topics().get(w.topic, ())
     where = f" in {w.hex}" if w.hex else ""
-    prompt = (f"choose {TOPIC_TEXT.get(w.topic, w.topic)}{where} for {w.by}'s "
-              f"order (answer {w.topic} {'|'.join(modes)}; 'standing {w.topic} MODE' answers "
+    # an owner's own choice is his whoever's order brought it (a Reinforcement Phase that the
+    # enemy's 'done' opens): only a reaction names the order it answers
+    whose = "" if w.topic in OWN_TOPICS else f" for {w.by}'s order"
+    prompt = (f"choose {TOPIC_TEXT.get(w.topic, w.topic)}{where}{whose} "
+              f"(answer {w.topic} {'|'.join(modes)}; 'standing {w.topic} MODE' answers "
               f"it from now on)")
     private = detail(state, w.side, w.hex)
     if w.options:                       # his own choices: private (they may name his units)
         what = f" for {w.subject}" if w.subject else ""
-        own = f"his own choices{what} (answer {w.topic} CHOICE): {', '.join(w.options)}"
+        own = f"your own choices{what} (answer {w.topic} CHOICE): {', '.join(w.options)}"
         private = f"{private}; {own}" if private else own
     return Decision(side=w.side, kind=w.topic, prompt=prompt, detail=private,
                     choices=tuple(f"answer {w.topic} {m}" for m in modes),

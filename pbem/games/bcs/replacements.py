@@ -121,9 +121,21 @@ def _is_choice(cands: list[tuple[Piece, str]], left: dict[bool, int]) -> bool:
                for kind in (True, False))
 
 
-def _subject(left: dict[bool, int]) -> str:
-    """The question's subject: his Repls (private, like the roll)."""
-    return f"{left[True]} AV and {left[False]} non-AV Repls (units joined by +)"
+#: The end of a sealed game's `repls` subject when the side has no choice (no Repls, or no more
+#: candidates of a kind than Repls of it): its processor answers 'repls priority' for it
+#: (engine.standing_answers), so the player is not asked; the question itself is still public.
+NO_CHOICE = ": no choice"
+
+
+def _subject(left: dict[bool, int], forced: bool = False) -> str:
+    """The question's subject: his Repls (private, like the roll); forced: he has no choice."""
+    return f"{left[True]} AV and {left[False]} non-AV Repls " + \
+        (f"(nothing to choose){NO_CHOICE}" if forced else "(units joined by +)")
+
+
+def no_choice(subject: str) -> bool:
+    """Whether a `repls` question's subject says its side has no choice (sealed games)."""
+    return subject.endswith(NO_CHOICE)
 
 
 def chosen(state: BcsState, side: str, cands: list[tuple[Piece, str]],
@@ -198,8 +210,11 @@ def roll_and_apply(state: BcsState, ctx: Context) -> None:
         pick = ""
         if state.sealed:
             # one question per side, always: whether it has a choice reads hidden steps and
-            # the private die (his roll is told to him before he answers)
-            pick = sealed_pick(state, side, _subject(left))
+            # the private die (his roll is told to him before he answers); without a choice
+            # his processor answers it (NO_CHOICE), he is not asked. The candidates are read
+            # before the Dead Pile's units enter: their entering leaves no more choice.
+            forced = not _is_choice(candidates(state, side), left)
+            pick = sealed_pick(state, side, _subject(left, forced))
             place_rebuilt(state, side, ctx)
         for p, why in chosen(state, side, candidates(state, side), left, pick):
             if left[av_unit(p.id)] and _apply(state, p, why, ctx):

@@ -62,7 +62,7 @@ def test_the_owner_chooses_the_side_his_reinforcement_arrives_on(tmp_path, monke
     start_from(monkeypatch, lambda: ARRIVAL)
     t, allied = axis_ends_turn(tmp_path, mode)
     assert allied["pending"] == ["allied"], allied
-    mine = "his own choices for 1-13-arm (answer arrival-side CHOICE): move, deployed"
+    mine = "your own choices for 1-13-arm (answer arrival-side CHOICE): move, deployed"
     if mode == "peer":
         assert mine in allied["decisions"][0]["what"], allied
     for f in t.dirs["axis"].rglob("*"):

@@ -142,7 +142,7 @@ def test_the_owner_places_his_jumped_hq_in_the_hex_he_names(tmp_path, hq_positio
     t.deliver()
     allied = status(t, "allied")
     assert allied["pending"] == ["allied"], allied
-    choices = b"his own choices (answer hq-retreat CHOICE): B12.10, B13.09, B14.09"
+    choices = b"your own choices (answer hq-retreat CHOICE): B12.10, B13.09, B14.09"
     if mode == "peer":
         assert choices.decode() in allied["decisions"][0]["what"], allied
     else:

@@ -59,6 +59,9 @@ def test_the_owner_chooses_his_replacements_and_places_his_rebuilt_unit(tmp_path
     start_from(monkeypatch, lambda: POSITION)
     t, allied = axis_ends_turn(tmp_path, mode)
     assert allied["pending"] == ["allied"] and "repls" in allied["decisions"][0]["what"], allied
+    what = allied["decisions"][0]["what"]      # addressed to him: his own choice, no one's order
+    assert "which of your units take your Replacement Points" in what and "his " not in what \
+        and "'s order" not in what, what
     if mode == "peer":
         assert "1 AV and 1 non-AV Repls" in allied["decisions"][0]["what"], allied
         bad = tmp_path / "bad.txt"
