@@ -216,6 +216,8 @@ def _probe(game: Game, state: Any, side: str, parsed: list[tuple[int, str, Any]]
                 waits[n] = waits.get(n, 0) + 1
                 reasons.setdefault(n, _waits_for(game, sim))
                 break
+            if getattr(order, "needs_path", False):
+                continue        # _no_search said it: its path cannot be written out here
             try:
                 if side not in pend:
                     raise IllegalOrder(f"{side} has no decision to make now", rule="PBEM-TURN")

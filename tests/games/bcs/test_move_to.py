@@ -150,7 +150,8 @@ def test_check_and_submit_write_the_full_path_and_the_game_goes_on(tmp_path, mod
 
 def test_a_destination_only_move_after_dice_asks_for_the_path(tmp_path):
     """After an order that rolls dice the position is not known before signing: check refuses
-    the destination-only move and asks for the full path (nothing is signed)."""
+    the destination-only move and asks for the full path (nothing is signed), once: the dice
+    probes do not also say that check would write it out."""
     t = Table(tmp_path, game="bcs", scenario="5.2", mode="peer", sides=("allied", "axis"),
               options=("entry_blocking=attack_from_off_map",))
     t.deliver()
@@ -158,4 +159,7 @@ def test_a_destination_only_move_after_dice_asks_for_the_path(tmp_path):
     orders.write_text("activate stenkhoff at B1.14\nmove ii-5-pz to B3.09\n")
     r = t.run("check", str(t.dirs["axis"]), str(orders), "--key", t.key("axis"))
     assert r.exit_code == 1 and "write the full path" in r.output, r.output
+    # one consistent message: the path cannot be written out here, not "check does it"
+    assert "must be written out as its full path before signing" not in r.output, r.output
+    assert r.output.count("line 2:") == 1 and "Traceback" not in r.output, r.output
 
