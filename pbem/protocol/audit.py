@@ -134,7 +134,7 @@ def verify_archive(root: str | Path, extra: list[str] | None = None, *,
     if d6:
         audit.summary.append("d6 results: " + "  ".join(f"{k}:{d6[k]}" for k in range(1, 7)))
     if s.unresolved():
-        audit.summary.append(f"File {s.unresolved()[0]} awaits resolution by the receiver.")
+        audit.summary.append(f"{unresolved_note(s, s.unresolved()[0])}.")
     o = s.game.outcome(s.state)
     unsettled = missing_final_reveals(s) if o is not None else []
     if unsettled:
@@ -149,6 +149,19 @@ def verify_archive(root: str | Path, extra: list[str] | None = None, *,
     else:
         audit.summary.append("The game is not over.")
     return audit
+
+
+def unresolved_note(s: Any, seq: int) -> str:
+    """Why file seq of a loaded archive is not replayed: read without the archive party's key,
+    a file it received needs that party's own secret dice share (its private dice), which only
+    its key or its next file opens, so the file is not audited here (the party has resolved
+    it already, with its key); otherwise the file awaits resolution by its receiver."""
+    sender = s.ledger.sender(seq)
+    if getattr(s, "own", None) is None and s.party in s.game.sides and sender != s.party:
+        return (f"File {seq} (from {sender}) is not audited without {s.party}'s key: its dice "
+                f"need {s.party}'s own secret dice, unknown here, which only that key "
+                f"(`--key KEY`) or {s.party}'s next file opens")
+    return f"File {seq} awaits resolution by the receiver"
 
 
 def _check_files_dir(archive: Archive, audit: Audit) -> int:

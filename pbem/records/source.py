@@ -23,6 +23,7 @@ from pbem.core.game import (ALL, Decision, Event, MapArrow, MapMarker, MapUnit, 
 from pbem.core.game import ReportModel
 from pbem.core.keys import fingerprint
 from pbem.core.records import ViewFile
+from pbem.protocol.audit import unresolved_note
 from pbem.protocol.genesis import HOST, Genesis
 from pbem.protocol.sealing import missing_final_reveals
 from pbem.protocol.views import ViewRoll
@@ -229,6 +230,11 @@ def _real_orders(s: Any, seq: int, sender: str) -> list[str] | None:
     return None
 
 
+def _lower(text: str) -> str:
+    """A note starting in lower case (frame notes do)."""
+    return text[:1].lower() + text[1:]
+
+
 def _session_frames(v: Verified, view: str) -> Iterator[Frame]:
     s, game = v.session, v.game
     logs = {log.seq: log for log in s.log}
@@ -249,7 +255,7 @@ def _session_frames(v: Verified, view: str) -> Iterator[Frame]:
         shown = orders if view in (FULL, sender) else (None if orders else [])
         if shown and s.facts is not None:
             shown = _real_orders(s, seq, sender) or shown
-        notes = [] if resolved else [f"file {seq} awaits resolution by its receiver"]
+        notes = [] if resolved else [_lower(unresolved_note(s, seq))]
         yield Frame(index=seq, seq=seq, sender=sender, file_name=f_name, file_hash=f_hash,
                     turn=model.turn, turn_label=model.turn_label, phase=model.phase,
                     orders=shown, order_count=len(orders),
