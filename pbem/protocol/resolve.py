@@ -157,6 +157,7 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
             before: Callable[[Any, int, Any], None] | None = None,
             sealed: bool = False,
             reveal: Callable[..., None] | None = None,
+            unreveal: Callable[[], None] | None = None,
             draws: Any = None) -> Resolution:
     """Apply a file's orders to a copy of state; FileRejected if an order before any die is illegal.
 
@@ -174,7 +175,11 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
 
     reveal(state, side, order[, held_from]) runs just before every order is applied, a held one
     included (held_from: the file it came in)
-    (sealed mode: what the order reveals is checked and written into the state there).
+    (sealed mode: what the order reveals is checked and written into the state there). Before
+    it, the game's optional `check_before_reveal(state, side, order)` refuses an order that is
+    illegal whatever the facts it would reveal (so that no processor asks for them), and
+    unreveal() runs when an order refused after its reveal is skipped: an order not carried
+    out reveals nothing (sealed mode: the receiver owes no opening for it).
 
     sealed also means: standing orders change no state (the stores stay empty on both
     processors, docs/sealed.md section 5c), so a reaction a standing order would answer waits
@@ -223,13 +228,18 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
                 continue
             ctx = context(next_action)
             next_action += 1
+            revealed = False
             try:
                 if refusal is not None:
                     raise refusal
                 if reveal is not None:
+                    precheck(state, h.side, order)
                     reveal(state, h.side, order, h.seq)
+                    revealed = True
                 apply_order(game, state, h.side, order, ctx)
             except (IllegalOrder, OrderSyntaxError) as e:
+                if revealed and unreveal is not None:
+                    unreveal()
                 events.append(Event(text=f"Order {h.index + 1} '{h.line}' of file {h.seq}, held "
                                     f"until now, was not carried out: {e.reason}"
                                     + (f" [{e.rule}]" if e.rule else ""),
@@ -237,6 +247,11 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
                 continue
             check_draws(ctx, f"held order {h.index + 1} of file {h.seq}")
             record(ctx)
+
+    def precheck(st: Any, side: str, order: Any) -> None:
+        hook = getattr(game, "check_before_reveal", None)
+        if hook is not None and order is not None and not isinstance(order, StandingOrder):
+            hook(st, side, order)
 
     def context(action: int) -> Context:
         return Context(dice, action=action, seq=turn.seq, private=draws is not None)
@@ -329,15 +344,20 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
                                 visible_to=turn.sender, kind="skipped"))
             break
         ctx = context(i)
+        revealed = False
         try:
             if turn.sender not in pending:
                 raise IllegalOrder(f"{turn.sender} has no decision to make now", rule="PBEM-TURN")
             if before is not None:
                 before(state, i, order)
             if reveal is not None:
+                precheck(state, turn.sender, order)
                 reveal(state, turn.sender, order)
+                revealed = True
             apply_order(game, state, turn.sender, order, ctx)
         except IllegalOrder as e:
+            if revealed and unreveal is not None:
+                unreveal()
             if not rolled:
                 raise IllegalFile(f"{name}: illegal order {i + 1} {line!r}: {e.reason}"
                                   + (f" [{e.rule}]" if e.rule else ""), order=i + 1,

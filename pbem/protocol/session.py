@@ -314,11 +314,20 @@ class Session:
         nxt = self.ledger.files[seq].name if seq < self.ledger.tip_seq else None
         facts, game, me = self.facts, self.game, self.party
 
+        owed_before: dict[str, Any] = {}
+
         def reveal(state: Any, side: str, order: Any, held_from: int | None = None) -> None:
+            owed_before.clear()
+            owed_before.update(facts.owed)
             check_reveals(game, facts, me, side, state, order, next_name=nxt, name=name,
                           seq=seq, own_seq=held_from)
 
-        return {"lines": lines, "hash_of": self.hash_state, "reveal": reveal, "sealed": True}
+        def unreveal() -> None:
+            # the order was refused after its reveal and skipped: it owes no opening
+            facts.owed = dict(owed_before)
+
+        return {"lines": lines, "hash_of": self.hash_state, "reveal": reveal,
+                "unreveal": unreveal, "sealed": True}
 
 
 def own_onion(archive: Archive, genesis: Genesis, party: str, key: Any) -> OwnOnions:

@@ -65,6 +65,36 @@ def unit_dice(w: World, uid: str, att_hex: str, def_hex: str, supplied: bool) ->
     return max(n, 0)                                         # HF-G11
 
 
+def check_support(state: HoldfastState, w: World, support: Any,
+                  used: Any) -> dict[str, str]:
+    """The public checks of an attack's support units (one of each kind, used once a turn,
+    weather): kind -> unit id; IllegalOrder otherwise. used(sid): True if it supported an
+    attack this turn. Shared with the sealed check of a projected attack."""
+    pub = state.public
+    kinds: dict[str, str] = {}
+    for sid in support:
+        if used(sid):
+            raise IllegalOrder(f"{sid} has already supported an attack this turn", rule="HF-4-c")
+        k = support_kind(w, sid)
+        if k in kinds:
+            raise IllegalOrder(f"only one {k.replace('team', 'Kampfgruppe or Combat Team')} "
+                               f"may join an attack", rule="HF-9.4-b")
+        kinds[k] = sid
+        if k == "air" and w.air_banned(sid, pub.weather):
+            raise IllegalOrder("air support is prohibited in poor weather", rule="HF-7-c")
+        if (w.units[sid].support == "combat_team" and pub.weather == "poor"
+                and pub.options["combat_team_weather"] == "clear-only"):
+            raise IllegalOrder("the Combat Team is clear-weather only (house option)",
+                               rule="HF-4-i")
+    return kinds
+
+
+def check_some_dice(state: HoldfastState, dice: dict[str, int], extra: int, air: int) -> None:
+    """HF-G11 option min_attack_dice: an attack rolling no die at all is illegal."""
+    if state.public.options["min_attack_dice"] and sum(dice.values()) + extra + bool(air) < 1:
+        raise IllegalOrder("the attack would roll no die (house option)", rule="HF-9.4-e")
+
+
 def check_attack(state: HoldfastState, w: World, side: str, o: Attack) -> Plan:
     """Validate an attack order against every rule; IllegalOrder if anything forbids it."""
     pub = state.public
@@ -72,6 +102,8 @@ def check_attack(state: HoldfastState, w: World, side: str, o: Attack) -> Plan:
     target = w.resolve(o.hex)
     if not target:
         raise IllegalOrder(f"unknown hex or place {o.hex!r}", rule="HF-9.4-a")
+    if not o.units:
+        raise IllegalOrder("an attack needs at least one attacking block", rule="HF-9.4-b")
     if side_at(state, target) != enemy(side):
         raise IllegalOrder(f"{target} holds no enemy block", rule="HF-9.4-a")
     defender = next(u.id for u in map_units(state, enemy(side)) if u.hex == target)
@@ -90,26 +122,13 @@ def check_attack(state: HoldfastState, w: World, side: str, o: Attack) -> Plan:
                                rule="HF-9.4-j")
         if not w.adjacent(u.hex, target) or w.zoc_blocked(u.hex, target):
             raise IllegalOrder(f"{target} is not in the ZOC of {uid}", rule="HF-9.4-a")
-    kinds: dict[str, str] = {}
     for sid in o.support:
         u = units.get(sid)
         if u is None or w.units[sid].type != "support":
             raise IllegalOrder(f"{sid} is not one of your support units", rule="HF-9.4-b")
         if u.where != "offmap":
             raise IllegalOrder(f"{sid} has not arrived", rule="HF-9.4-b")
-        if u.used:
-            raise IllegalOrder(f"{sid} has already supported an attack this turn", rule="HF-4-c")
-        k = support_kind(w, sid)
-        if k in kinds:
-            raise IllegalOrder(f"only one {k.replace('team', 'Kampfgruppe or Combat Team')} "
-                               f"may join an attack", rule="HF-9.4-b")
-        kinds[k] = sid
-        if k == "air" and w.air_banned(sid, pub.weather):
-            raise IllegalOrder("air support is prohibited in poor weather", rule="HF-7-c")
-        if (w.units[sid].support == "combat_team" and pub.weather == "poor"
-                and pub.options["combat_team_weather"] == "clear-only"):
-            raise IllegalOrder("the Combat Team is clear-weather only (house option)",
-                               rule="HF-4-i")
+    kinds = check_support(state, w, o.support, lambda sid: units[sid].used)
     if o.hits and sorted(o.hits) != sorted(o.units):
         raise IllegalOrder("'hits' must list each attacking unit once", rule="HF-9.4-f")
     nats = {w.units[uid].nationality for uid in o.units}
@@ -127,8 +146,7 @@ def check_attack(state: HoldfastState, w: World, side: str, o: Attack) -> Plan:
     dice = {uid: unit_dice(w, uid, units[uid].hex, target, supplied[uid]) for uid in o.units}
     extra = sum(1 for k in kinds if k in ("leader", "team"))
     air = 1 + getattr(w.units[kinds["air"]], "die_modifier", 1) if "air" in kinds else 0
-    if pub.options["min_attack_dice"] and sum(dice.values()) + extra + bool(air) < 1:
-        raise IllegalOrder("the attack would roll no die (house option)", rule="HF-9.4-e")
+    check_some_dice(state, dice, extra, air)
     crossing = [uid for uid in o.units if any(
         getattr(w.tables.hexside[k], "bonus_hits_to_crosser", k == "bridge")
         for k in w.side_kinds(units[uid].hex, target))]

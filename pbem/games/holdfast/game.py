@@ -162,6 +162,14 @@ class HoldfastGame:
         """The slot facts an order opens (an attack: its blocks and the defender)."""
         return sealed.reveals(state, side, order)
 
+    def check_before_reveal(self, state: HoldfastState, side: str, order: Any) -> None:
+        """Sealed: an attack illegal whatever the blocks it would open is refused before it
+        opens any (IllegalOrder), on the writer's processor as on the receiver's."""
+        if isinstance(order, orders.Attack):
+            from pbem.games.holdfast import combat
+
+            combat.check_attack(state, world(state.public.scenario), side, order)
+
     def disclose(self, state: HoldfastState, owner: str, facts: dict[str, Any]) -> None:
         """Write opened slot facts of owner into a knowledge state."""
         sealed.disclose(state, owner, facts)

@@ -38,7 +38,7 @@ from pbem.core.errors import IllegalOrder, OrderSyntaxError
 from pbem.core.game import Context, Decision
 from pbem.core.standing import answer
 from pbem.games.holdfast import combat, reinforcement as rf
-from pbem.games.holdfast.board import map_units
+from pbem.games.holdfast.board import map_units, overstacked
 from pbem.games.holdfast.data import STANDIN_PREFIX, World, world
 from pbem.games.holdfast.movement import check_path
 from pbem.games.holdfast.orders import Attack, Buy, Move, Place, Rebuild
@@ -553,13 +553,22 @@ def _attack(state: HoldfastState, w: World, side: str, o: SeenAttack, ctx: Conte
     pub = state.public
     priv = state.private[side]
     keys = []
+    # every public check of combat.check_attack, so that the receiver refuses (or, after
+    # dice, skips) exactly what the writer's processor refuses, before it owes any opening
+    if not o.units:
+        raise IllegalOrder("an attack needs at least one attacking block", rule="HF-9.4-b")
     for s in o.units:
         k = _on_map(state, side, s)
         if k.startswith(STANDIN_PREFIX):
             raise IllegalOrder(f"attacking block {s} was not opened", rule="HF-9.4-d")
         if priv.units[k].attacked:
             raise IllegalOrder(f"{k} has already attacked this turn", rule="HF-9-a")
+        if overstacked(state, side, priv.units[k].hex):
+            raise IllegalOrder(f"{k} is in an overstacked hex and cannot attack",
+                               rule="HF-9.4-j")
         keys.append(k)
+    if o.hits and sorted(o.hits) != sorted(o.units):
+        raise IllegalOrder("'hits' must list each attacking unit once", rule="HF-9.4-f")
     foe = enemy(side)
     target = o.hex
     defender = next((u.id for u in map_units(state, foe) if u.hex == target), None)
@@ -568,14 +577,13 @@ def _attack(state: HoldfastState, w: World, side: str, o: SeenAttack, ctx: Conte
     for k in keys:
         if not w.adjacent(priv.units[k].hex, target) or w.zoc_blocked(priv.units[k].hex, target):
             raise IllegalOrder(f"{target} is not in the ZOC of {k}", rule="HF-9.4-a")
-    kinds: dict[str, str] = {}
     for sid in o.support:
         if sid not in w.units or w.units[sid].type != "support" or w.units[sid].side != side:
             raise IllegalOrder(f"{sid} is not a {side} support unit", rule="HF-9.4-b")
-        u = priv.units.setdefault(sid, UnitState(id=sid, where="offmap"))
-        if u.used:
-            raise IllegalOrder(f"{sid} has already supported an attack this turn", rule="HF-4-c")
-        kinds[combat.support_kind(w, sid)] = sid
+    kinds = combat.check_support(state, w, o.support,
+                                 lambda sid: sid in priv.units and priv.units[sid].used)
+    for sid in o.support:
+        priv.units.setdefault(sid, UnitState(id=sid, where="offmap"))
     supplied, claims = activation_supply(state, w, side, keys, net_for(state, w, side))
     nats = {w.units[k].nationality for k in keys}
     if pub.options["joint_support"] == "count":
@@ -585,6 +593,7 @@ def _attack(state: HoldfastState, w: World, side: str, o: SeenAttack, ctx: Conte
         raise IllegalOrder(f"the attack costs {cost} RP; {pub.rp[side]} RP left", rule="HF-6-d")
     dice = {k: combat.unit_dice(w, k, priv.units[k].hex, target, supplied[k]) for k in keys}
     air = 1 + getattr(w.units[kinds["air"]], "die_modifier", 1) if "air" in kinds else 0
+    combat.check_some_dice(state, dice, sum(1 for k in kinds if k in ("leader", "team")), air)
     crossing = [k for k in keys if any(
         getattr(w.tables.hexside[x], "bonus_hits_to_crosser", x == "bridge")
         for x in w.side_kinds(priv.units[k].hex, target))]

@@ -1,0 +1,143 @@
+"""Sealed Holdfast: an attack opens the defender's block only if it is carried out (HF-9.4-a).
+
+A sealed-mode attacker (a trial) opened any hidden Allied block with unmodified processors:
+an attack on a far hex written after a die was skipped as illegal, yet the defender's
+processor had already counted the block's unit and strength as owed, and its automatic reply
+opened them; written after 'end' the same order was held, resumed inside the defender's own
+file and left both processors waiting for each other for good; and a changed processor's
+projection 'seen attack HEX with  support S' (no attacking block) was accepted, fought and
+opened. Now the writer's processor refuses an attack illegal whatever it would open before it
+asks for anything, the defender's projected-attack check makes every public check of the real
+one, and an order skipped after its reveal owes nothing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fixtures.seeded import seeded
+from fixtures.table import Table
+from pbem.core.records import read_file
+from pbem.games.holdfast import sealed as hsealed
+from pbem.games.holdfast.data import world
+from pbem.protocol import ops
+
+
+def _axis_to_attack(tmp_path: Path, turn_after: bool = False
+                    ) -> tuple[Table, list[str], str, str, str]:
+    """A sealed Race to Tunis game at an Axis decision whose bot orders hold an attack: (table,
+    those orders, a hex of a hidden Allied block no Axis block is next to, its slot, an Axis
+    block on the map). turn_after: not in the last game turn (an order held after 'end'
+    resumes in the next). Seeded games, searched in order: the same game on every run."""
+    for attempt in range(12):
+        with seeded(f"hf-attack-reveals-{attempt}"):
+            found = _search(Table(tmp_path / f"g{attempt}", game="holdfast",
+                                  scenario="race-to-tunis", mode="sealed",
+                                  sides=("allied", "axis")), turn_after)
+        if found is not None:
+            return found
+    raise AssertionError("no seeded game reaches an Axis attack turn with a far hidden block")
+
+
+def _search(t: Table, turn_after: bool) -> tuple[Table, list[str], str, str, str] | None:
+    """Play t until the Axis bot's orders attack while a hidden Allied block stands far from
+    every Axis block (None if the game ends first)."""
+    for _ in range(80):
+        t.deliver()
+        side = t.mover()
+        if side is None:
+            return None
+        if side != "axis":
+            t.play_one()
+            continue
+        orders = t.tmp / f"probe-{t.n}.txt"
+        t.ok("bot", str(t.dirs["axis"]), "--side", "axis", "--out", str(orders), "--seed",
+             str(t.rng.randrange(10**6)))
+        lines = orders.read_text().splitlines()
+        s = ops.open_session(t.dirs["axis"], key_path=t.key("axis"))
+        w = world(s.state.public.scenario)
+        mine = [u for u in s.state.private["axis"].units.values() if u.where == "map"]
+        # every hex the orders name (paths, targets, placements) and every Axis block's hex:
+        # the far block is next to none of them, and the attacker named is one that stays put
+        named = {h for x in lines for h in x.replace("-", " ").split() if h.isdigit()}
+        near = named | {u.hex for u in mine}
+        still = [u.id for u in mine if not any(u.id in x.split() for x in lines)]
+        last = s.state.public.turn >= w.scenario.last_turn
+        if still and any(x.startswith("attack ") for x in lines) and not (turn_after and last):
+            for key, b in sorted(s.state.private["allied"].units.items()):
+                if b.where == "map" and key.startswith("?") and b.hex not in near \
+                        and all(not w.adjacent(h, b.hex) for h in near):
+                    return t, lines, b.hex, key.lstrip("?"), still[0]
+        t.play_one(lines)
+    return None
+
+
+def _opened(path: str) -> set[str]:
+    """The facts a signed file opens."""
+    return {o.fact for o in read_file(path).payload.openings or []}
+
+
+def test_an_illegal_attack_after_a_die_opens_nothing(tmp_path):
+    """HF-9.4-a: 'attack FAR with UNIT' after a legal attack (a die) is skipped, and the
+    defender's reply opens nothing of the far block (it opened its unit and strength)."""
+    t, lines, far, slot, unit = _axis_to_attack(tmp_path)
+    i = next(k for k, x in enumerate(lines) if x.startswith("attack "))
+    t.play_one([*lines[:i + 1], f"attack {far} with {unit}", *lines[i + 1:]])
+    sent = t.inbox[-1][0]
+    t.deliver_one()                                   # the Allied processor receives it
+    replies = [p for p, to in t.inbox if to == "axis"]
+    assert replies, "the Allied processor wrote no reply"
+    assert not {f"{slot}.unit", f"{slot}.sp"} & _opened(replies[0]), _opened(replies[0])
+    assert read_file(sent).payload.orders            # signed and sent as written
+    t.deliver()
+    s = ops.open_session(t.dirs["axis"], key_path=t.key("axis"))
+    assert f"?{slot}" in s.state.private["allied"].units, "the far block was opened"
+
+
+def test_an_illegal_attack_held_after_end_neither_opens_nor_stalls(tmp_path):
+    """The same attack written after 'end' waits and resumes in a later file. In the trial's
+    campaign game it resumed inside the Allied's own file, was skipped with its opening owed
+    and never sendable, and the game stood still for good (the victim named as the side to
+    move); this seeded game does not meet that file order, so here the test holds the held
+    path to its end: the order resumes, is skipped, owes nothing, the game ends and both
+    archives verify."""
+    t, lines, far, slot, unit = _axis_to_attack(tmp_path, turn_after=True)
+    kept = [x for x in lines if not x.startswith("attack ")]
+    if "end" not in kept:
+        kept.append("end")
+    t.play_one([*kept, f"attack {far} with {unit}"])
+    t.play_to_end()
+    log = t.ok("log", str(t.dirs["axis"])).output
+    assert f"'attack {far} with" in log and "held until now, was not carried out" in log, log
+    for side in t.sides:
+        r = t.run("verify", str(t.dirs[side]))
+        assert r.exit_code == 0 and "OK" in r.output, r.output
+
+
+def test_a_projected_attack_without_an_attacking_block_is_refused(tmp_path, monkeypatch):
+    """A changed processor projects its attack as 'seen attack FAR with  support S' (no
+    attacking block): the defender fought it and opened the far block. It is refused as
+    proof (exit 3, the order named) before anything is owed or stored."""
+    from fixtures.table import snapshot
+
+    t, lines, far, slot, unit = _axis_to_attack(tmp_path)
+    real = hsealed.project
+
+    def cheat(state, side, order):
+        shown = real(state, side, order)
+        if shown.startswith("seen attack "):
+            o = hsealed.parse_seen(shown)
+            return hsealed.format_seen(hsealed.SeenAttack(hex=far, units=(), support=o.support))
+        return shown
+
+    monkeypatch.setattr(hsealed, "project", cheat)
+    t.play_one(lines)
+    monkeypatch.setattr(hsealed, "project", real)
+    path, to = t.inbox.pop()
+    assert f"seen attack {far} with " in " | ".join(read_file(path).payload.orders)
+    before = snapshot(t.dirs[to])
+    r = t.run("receive", str(t.dirs[to]), path, "--key", t.key(to), "--out",
+              str(tmp_path / "reply.pbem"))
+    assert r.exit_code == 3, r.output
+    assert "an attack needs at least one attacking block [HF-9.4-b]" in r.output, r.output
+    assert snapshot(t.dirs[to]) == before and not (tmp_path / "reply.pbem").exists()
