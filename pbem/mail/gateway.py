@@ -185,9 +185,11 @@ class Gateway:
         sender = frm[0] if len(frm) == 1 else ""
         known = any(sender in b for g in games for b in g.addresses.values())
 
-        def fail(key: str, reason: str) -> tuple[str, Result]:
+        def fail(key: str, reason: str, sent: list | None = None) -> tuple[str, Result]:
+            """A failed message: the reply quoting the reason, after the answers owed for
+            files of the same message received before the one refused (sent)."""
             reason = one_line(reason)
-            mails = []
+            mails = [m for m in sent or [] if m[1]]
             if known and auto == "no":      # never answer strangers (backscatter) or robots
                 mails.append(build_mail(
                     cfg, msgid_seed=_h(key, "failed"), to=[sender],
@@ -217,12 +219,12 @@ class Gateway:
             if game is None:
                 if kind == "Proposal":
                     return fail(key, "a proposal is answered with 'pbem join', not by the "
-                                     "gateway")
-                return fail(key, f"no game served here holds this {kind.lower()} file")
+                                     "gateway", mails)
+                return fail(key, f"no game served here holds this {kind.lower()} file", mails)
             party = addressbook.sender_party(f)
             if party is None or sender not in game.addresses.get(party, []):
                 return fail(key, f"{sender} is not an address of {party} in game {game.name}: "
-                                 "refused")
+                                 "refused", mails)
             if party == game.party:
                 continue                    # our own file, quoted back to us
             self.work.mkdir(parents=True, exist_ok=True)
@@ -243,12 +245,15 @@ class Gateway:
                 continue
             except OutOfOrder as e:
                 # mail may deliver a later file first: it waits in the inbox for the ones
-                # before it (nothing journaled, nothing answered)
+                # before it (nothing journaled, nothing answered), unless a file of the same
+                # message was received already: its answers are owed now
+                if done_any:
+                    return fail(key, str(e), mails)
                 return key, Result("held", one_line(str(e)))
             except PbemError as e:
                 if _stored(game, f):
                     continue                # an old file quoted in the reply: nothing to do
-                return fail(key, str(e))
+                return fail(key, str(e), mails)
             done_any = True
             details.append(f"{game.name}: {kind.lower()} "
                            f"{getattr(f.payload, 'seq', 0)} from {party} received")

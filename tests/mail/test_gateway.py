@@ -9,6 +9,7 @@ import signal
 import time
 from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -328,14 +329,7 @@ def test_files_delivered_out_of_order_wait_in_the_inbox_and_are_received(tmp_pat
     refused ('out of order') and filed as failed for good, blue told to resend. It now waits
     in the inbox, is tried again in the same pass once the file before it is in, and both
     are received."""
-    office, port, ca = smtp_server
-    office.hold = True
-    t = Table(tmp_path, game="blind", mode="sealed")   # sealed: openings travel in files of their own
-    cfg = str(write_config(tmp_path / "red.toml", address=RED, key=t.key("red"),
-                           archives=tmp_path, maildir=tmp_path / "inbox", port=port,
-                           cafile=ca, games={"red": {"red": RED, "blue": BLUE}}))
-    md = tmp_path / "inbox"
-    t.ok("mail", "poll", "--config", cfg)             # creates the Maildir
+    t, cfg, office, md = _sealed_red(tmp_path, smtp_server)
     for _ in range(400):
         reds = [p for p, to in t.inbox if to == "red"]
         if len(reds) >= 2:
@@ -369,3 +363,72 @@ def test_files_delivered_out_of_order_wait_in_the_inbox_and_are_received(tmp_pat
     assert _count(md, "done") == 2
     assert t.status("red")["seq"] == seq + 2
     assert "OK" in t.ok("verify", str(t.dirs["red"])).output
+
+
+def _two_attached(first: str, second: str) -> bytes:
+    """A message from blue carrying two files."""
+    m = EmailMessage()
+    m["From"], m["To"], m["Subject"], m["Message-ID"] = BLUE, RED, "two files", "<two@blue.test>"
+    m.set_content("my files")
+    for i, text in enumerate((first, second)):
+        m.add_attachment(text.encode(), maintype="application", subtype="octet-stream",
+                         filename=f"file{i}.pbem")
+    return bytes(m)
+
+
+def _sealed_red(tmp_path: Path, smtp_server) -> tuple[Table, str, Any, Path]:
+    """A sealed game of the test game 'blind' (openings travel in files of their own) whose
+    red side is served by a gateway: (table, config, mail office, red's Maildir)."""
+    office, port, ca = smtp_server
+    office.hold = True
+    t = Table(tmp_path, game="blind", mode="sealed")
+    cfg = str(write_config(tmp_path / "red.toml", address=RED, key=t.key("red"),
+                           archives=tmp_path, maildir=tmp_path / "inbox", port=port,
+                           cafile=ca, games={"red": {"red": RED, "blue": BLUE}}))
+    t.ok("mail", "poll", "--config", cfg)             # creates the Maildir
+    return t, cfg, office, tmp_path / "inbox"
+
+
+def test_a_refused_file_does_not_lose_the_answers_to_the_files_before_it(tmp_path, smtp_server):
+    """A message with two files: the first is received and owes red's automatic reply, the
+    second is refused (here a proposal). The reply was built and thrown away with the
+    failure, so blue never got it (a mail trial). It is sent, and so is the failure line."""
+    import shutil
+
+    t, cfg, office, md = _sealed_red(tmp_path, smtp_server)
+    for _ in range(200):
+        if t.inbox and t.inbox[0][1] == "red":
+            path = t.inbox[0][0]
+            probe = t.tmp / "probe"
+            shutil.rmtree(probe, ignore_errors=True)
+            shutil.copytree(t.dirs["red"], probe)
+            out = t.tmp / "probe-reply.pbem"
+            t.ok("receive", str(probe), path, "--key", t.key("red"), "--out", str(out))
+            if out.exists():
+                break
+        if t.inbox:
+            t.deliver_one()
+            continue
+        assert t.mover() is not None, "the game ended first"
+        t.play_one()
+    else:
+        raise AssertionError("no file of blue's owes red a reply")
+    import msgspec
+
+    from pbem.core.keys import load_private
+    from pbem.core.records import read_file, seal
+
+    path = t.inbox.pop(0)[0]
+    # blue's file of another game (after this one, as the gateway orders a message's files)
+    turn = read_file(path).payload
+    other = seal(msgspec.structs.replace(turn, game_id="ab" * 16, seq=turn.seq + 50),
+                 load_private(t.key("blue"))).text
+    deliver(md, _two_attached(Path(path).read_text(), other))
+    r = t.ok("mail", "poll", "--config", cfg)
+    assert "failed" in r.output and "no game served here holds this turn file" in r.output, \
+        r.output
+    sent = [email.message_from_bytes(raw, policy=email.policy.default)
+            for _, _, raw in office.received]
+    files = [m for m in sent if any(p.get_filename() == "reply.pbem" for p in m.iter_attachments())]
+    assert len(files) == 1 and len(sent) == 2, ([m["Subject"] for m in sent], r.output)
+    assert t.status("red")["seq"] == t.status("blue")["seq"] + 1   # file in, reply not yet there
