@@ -9,7 +9,7 @@ from pbem.games.bcs.mines import report_lines
 from pbem.games.bcs.mixing import markers as coordination_markers
 from pbem.games.bcs.objective import report_line
 from pbem.games.bcs.board import bdata
-from pbem.games.bcs.state import FRESH, BcsState, FormationState, Piece
+from pbem.games.bcs.state import FRESH, MP12, BcsState, FormationState, Piece
 from pbem.games.bcs.view import BcsView, build_view
 
 TITLE = "Baptism By Fire (BCS)"
@@ -44,12 +44,36 @@ def _fatigue(f: FormationState) -> str:
 
 def build_report(state: BcsState, side: str) -> ReportModel:
     """The report model of one side (from build_view: nothing the side may not see)."""
-    return report_of(build_view(state, side))
+    return report_of(build_view(state, side), _allowances(state, side))
 
 
-def report_of(v: BcsView) -> ReportModel:
-    """The report model of a view."""
+def _allowances(state: BcsState, side: str) -> dict[str, int]:
+    """side's units of the Activation under way -> their MA this Activation in MP12 (the
+    SNAFU and the weather halve it); empty when no Activation of side's is under way."""
+    from pbem.games.bcs.movement import current_ma
+
+    act = state.activation
+    if act is None or act.side != side or act.recovery:
+        return {}
+    return {p.id: current_ma(state, p) for p in state.pieces.values()
+            if p.side == side and p.kind == "unit" and p.status == "map"
+            and p.formation == act.formation}
+
+
+def _mp(spent: int, ma: int | None) -> str:
+    """', 4.5 of 6 MP spent' for a unit of the Activation (MP12 to MP)."""
+    if ma is None:
+        return ""
+    if ma == 0:
+        return ", no movement this Activation"
+    return f", {spent / MP12:g} of {ma / MP12:g} MP spent"
+
+
+def report_of(v: BcsView, allowances: dict[str, int] | None = None) -> ReportModel:
+    """The report model of a view (allowances: _allowances, for the MP each unit of the
+    Activation under way has spent and may spend)."""
     d = bdata()
+    ma = allowances or {}
     units: list[MapUnit] = []
     for p in v.own:
         if p.status != "map":
@@ -59,7 +83,8 @@ def report_of(v: BcsView) -> ReportModel:
                                  values=_values(p.id, p.face, p.steps),
                                  kind=d.units[p.id].kind,
                                  note=f"{p.face} side" + (", stopped" if p.stopped else "")
-                                 + (", Screening" if p.screen else "")))
+                                 + (", Screening" if p.screen else "")
+                                 + _mp(p.mp, ma.get(p.id))))
         elif p.kind == "hq":
             units.append(MapUnit(hex=p.hex, side=p.side, label=p.id, id=p.id, kind="hq",
                                  values=f"CR{d.hqs[p.id].command_radius}"))
@@ -111,9 +136,20 @@ def report_of(v: BcsView) -> ReportModel:
     if v.activation is not None:
         a = v.activation
         what = "Recovery" if a.recovery else f"SNAFU {a.snafu}"
-        panels.append(Panel(title="Activation", lines=(
-            f"{a.side}: {d.formations[a.formation].name}"
-            f"{' (Second Activation)' if a.second else ''}, {what}",)))
+        lines = [f"{a.side}: {d.formations[a.formation].name}"
+                 f"{' (Second Activation)' if a.second else ''}, {what}"]
+        if a.objs:
+            lines.append(f"Combat OBJs placed: {', '.join(a.objs)}")
+        if a.attacked:
+            lines.append(f"Hexes attacked (Regular Attack): {', '.join(a.attacked)}")
+        if a.side == v.side and (a.arty_used or v.private.arty_assigned.get(a.formation)):
+            lines.append(f"Arty Points used in it: {a.arty_used}")
+        panels.append(Panel(title="Activation", lines=tuple(lines)))
+    arty = v.private.arty_assigned
+    if v.private.arty_pool or any(arty.values()):                # own, hidden from the enemy
+        panels.append(Panel(title="Your Arty Asset Points", lines=tuple(
+            [f"unassigned (off the map): {v.private.arty_pool}"]
+            + [f"{d.formations[f].name}: {n}" for f, n in sorted(arty.items()) if n])))
     return ReportModel(game="bcs", game_title=TITLE, scenario=v.scenario, side=v.side,
                        turn=v.turn, turn_label=f"Turn {v.turn} ({v.date})", phase=v.phase,
                        units=units, markers=markers, panels=panels, legend=list(LEGEND))

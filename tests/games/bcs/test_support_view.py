@@ -79,3 +79,39 @@ def test_a_temporary_drop_in_the_stand_in():
     assert v.activation.dropped == ["iii-104-inf"]
     assert b"iv-104-inf" not in msgspec.json.encode(v)
     _roundtrip(s, "allied")
+
+
+def test_the_report_shows_each_active_unit_s_mp_and_the_activation_record():
+    """BCS-5.1a: a player moving an Activation's units sees in its report the MP each has
+    spent of its MA this Activation (halved by a Partial SNAFU); the Activation panel lists
+    its Combat OBJs (4.3) and the hexes it attacked. The enemy's report shows none of the MP."""
+    from pbem.core.dice import FixedDice
+    from pbem.core.game import Context
+    from pbem.core.rulecases import Case
+    from pbem.games.bcs.engine import ENGINE
+    from pbem.games.bcs.report import build_report
+    from pbem.games.bcs.rulecases import HOOKS
+
+    def notes(state, side):
+        return {u.id: u.note for u in build_report(state, side).units if u.side == side}
+
+    for snafu, ma in (("Pass", "10"), ("Partial", "5")):
+        state = HOOKS.build(Case(id="BCS-5.1a", position={
+            "units": [{"id": "reim-hq", "hex": "B49.17"}, {"id": "ii-86-inf", "hex": "B5.18"},
+                      {"id": "ii-7-pz", "hex": "B5.17"}, {"id": "drake", "hex": "B8.19"},
+                      {"id": "cca-hq", "hex": "B14.09"}],
+            "active": "reim", "snafu": snafu}))
+        before = notes(state, "axis")
+        assert before["ii-86-inf"].endswith(f", 0 of {ma} MP spent"), before
+        assert "MP spent" not in before["ii-7-pz"]            # another Formation's unit
+        order = ENGINE.expand_order(state, "axis", ENGINE.parse_order("move ii-86-inf to B6.18"))
+        ENGINE.apply(state, "axis", order, Context(FixedDice([])))
+        after = notes(state, "axis")["ii-86-inf"]
+        assert " of " + ma + " MP spent" in after and not after.endswith(", 0 of " + ma + " MP spent")
+        assert not any("MP spent" in n for n in notes(state, "allied").values())
+        state.activation.objs, state.activation.attacked = ["B7.18"], ["B9.18"]
+        for side in ("axis", "allied"):                      # the Activation record is public
+            panel = {p.title: p.lines for p in build_report(state, side).panels}["Activation"]
+            assert panel[0].startswith("axis: Reim") and f"SNAFU {snafu}" in panel[0]
+            assert "Combat OBJs placed: B7.18" in panel
+            assert "Hexes attacked (Regular Attack): B9.18" in panel
