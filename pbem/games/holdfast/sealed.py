@@ -580,6 +580,8 @@ def _attack(state: HoldfastState, w: World, side: str, o: SeenAttack, ctx: Conte
     for sid in o.support:
         if sid not in w.units or w.units[sid].type != "support" or w.units[sid].side != side:
             raise IllegalOrder(f"{sid} is not a {side} support unit", rule="HF-9.4-b")
+        if not _support_arrived(w, sid, pub.turn):
+            raise IllegalOrder(f"{sid} has not arrived", rule="HF-9.4-b")
     kinds = combat.check_support(state, w, o.support,
                                  lambda sid: sid in priv.units and priv.units[sid].used)
     for sid in o.support:
@@ -603,6 +605,17 @@ def _attack(state: HoldfastState, w: World, side: str, o: SeenAttack, ctx: Conte
                        extra=sum(1 for k in kinds if k in ("leader", "team")), cost=cost,
                        hits=hits, claims=claims)
     combat.resolve(state, w, side, plan, ctx)
+
+
+def _support_arrived(w: World, sid: str, turn: int) -> bool:
+    """True if a support unit is in play on game turn turn: set up at the start, or due on the
+    turn track by then (public: support units arrive off the map when due, HF-5-b/c, as
+    sequence.new_state and start_player_turn place them)."""
+    sc = w.scenario
+    if any(p.unit == sid for p in sc.setup):
+        return True
+    return any(sid in (*w.turns[t].allied, *w.turns[t].axis)
+               for t in range(sc.first_turn, min(turn, sc.last_turn) + 1))
 
 
 def hidden_legality(order: Any) -> bool:

@@ -141,3 +141,58 @@ def test_a_projected_attack_without_an_attacking_block_is_refused(tmp_path, monk
     assert r.exit_code == 3, r.output
     assert "an attack needs at least one attacking block [HF-9.4-b]" in r.output, r.output
     assert snapshot(t.dirs[to]) == before and not (tmp_path / "reply.pbem").exists()
+
+
+def test_an_attack_with_support_not_yet_arrived_opens_nothing(tmp_path):
+    """HF-9.4-b: on turn 1 'attack HEX with fjr5 support arnim' (Arnim is due on turn 2),
+    written after another attack's die, is skipped by the writer's processor; the defender's
+    processor did not check arrival, fought it, opened the block and stalled the game (a
+    reviewer of the fix). The defender's check now knows when support units arrive (public):
+    both skip it, the reply opens nothing of that block and the game goes on."""
+    import itertools
+
+    with seeded("hf-support-arrival-0"):
+        t = Table(tmp_path, game="holdfast", scenario="race-to-tunis", mode="sealed",
+                  sides=("allied", "axis"))
+    t.deliver()
+    t.play_one(["standing hits strongest-first", "place fjr5 1602", "place witzig 1603",
+                "place superga 2005", "end"])
+    t.deliver()
+    while t.mover() != "axis":
+        t.play_one()
+        t.deliver()
+    s = ops.open_session(t.dirs["axis"], key_path=t.key("axis"))
+    w = world(s.state.public.scenario)
+    blocks = {b.hex: k for k, b in s.state.private["allied"].units.items() if b.where == "map"}
+
+    def steps(start: str) -> list[tuple[str, str]]:
+        """(a hex at most one step from start, an Allied block it may attack from there)."""
+        return [(n, a) for n in (start, *w.neighbours(start))
+                if n not in w.prohibited and n not in blocks
+                for a in blocks if w.adjacent(n, a) and not w.zoc_blocked(n, a)]
+
+    probe = tmp_path / "probe.txt"
+    for (n1, a1), (n2, a2) in itertools.product(steps("1603"), steps("1602")):
+        if n1 == n2 or a1 == a2:
+            continue
+        lines = ([f"move witzig 1603-{n1}"] if n1 != "1603" else []) + \
+            ([f"move fjr5 1602-{n2}"] if n2 != "1602" else []) + \
+            [f"attack {a1} with witzig", f"attack {a2} with fjr5 support arnim", "end"]
+        probe.write_text("\n".join(lines) + "\n")
+        r = t.run("check", str(t.dirs["axis"]), str(probe), "--key", t.key("axis"))
+        if "arnim has not arrived" in r.output and r.output.count("line ") == 1:
+            break
+    else:
+        raise AssertionError("no pair of attacks with the second alone refused")
+    slot = blocks[a2].lstrip("?")
+    t.play_one(lines)
+    t.deliver_one()                                       # the Allied processor receives it
+    sent = [p for p, to in t.inbox if to == "axis"]       # an automatic reply, if any
+    t.deliver()
+    if t.mover() == "allied":
+        sent.append(t.play_one())                          # and the Allied's next file
+    assert sent and not any({f"{slot}.unit", f"{slot}.sp"} & _opened(p) for p in sent)
+    t.deliver()                                           # the Axis processor takes them
+    assert t.mover() is not None
+    s = ops.open_session(t.dirs["axis"], key_path=t.key("axis"))
+    assert blocks[a2] in s.state.private["allied"].units, "the block was opened"
