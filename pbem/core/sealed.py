@@ -340,6 +340,14 @@ def check_play(game: Any, state: Any, rng: random.Random, *, max_orders: int = 4
     return problems
 
 
+def returns_when_held(game: Game, order: Any) -> bool:
+    """Sealed mode: True if the order, held behind the other side's answer, goes back to its
+    writer when it would resume (the game's optional hook: a Holdfast attack, which would
+    open the other side's blocks inside a file that cannot carry their opening)."""
+    hook = getattr(game, "returns_when_held", None)
+    return hook is not None and order is not None and bool(hook(order))
+
+
 def hidden_legality(game: Game, order: Any) -> bool:
     """Sealed mode: True if only the order's writer can check its legality (it reads the
     writer's hidden facts: a Holdfast block's MP, say); the game's optional hook decides, a

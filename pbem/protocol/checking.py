@@ -18,10 +18,10 @@ from typing import Any
 from pbem.core.dice import NoDice
 from pbem.core.errors import IllegalOrder, OrderError, OrderSyntaxError
 from pbem.core.game import Context, Game, NeedsDice
-from pbem.core.sealed import hidden_legality
+from pbem.core.sealed import hidden_legality, returns_when_held
 from pbem.core.standing import (StandingOrder, apply_order, apply_standing, format_line,
                                 parse_line)
-from pbem.protocol.resolve import copy_state
+from pbem.protocol.resolve import SEALED_RETURN_RULE, copy_state
 
 PASS = "pass"      # "send these orders as they are", never signed
 PROBES = ("low", "high", "spread-1", "spread-2", "spread-3", "spread-4")
@@ -128,6 +128,7 @@ def check_orders(game: Game, state: Any, side: str, numbered: list[tuple[int, st
             out.waiting = [m for m, _, _ in parsed[i:]]
             out.wait_reason = _waits_for(game, sim)
             _no_search(parsed, i, "it waits for another side's answer", out, name)
+            _held_back(game, parsed[i:], sealed, out, name)
             return out
         try:
             if side not in pend:
@@ -236,3 +237,16 @@ def _probe(game: Game, state: Any, side: str, parsed: list[tuple[int, str, Any]]
         first_wait = min(waits)
         out.waiting = [n for n, _, _ in parsed if n >= first_wait]
         out.wait_reason = reasons[first_wait]
+        _held_back(game, [p for p in parsed if p[0] >= first_wait], sealed, out, name)
+
+
+def _held_back(game: Game, held: list[tuple[int, str, Any]], sealed: bool, out: Checked,
+               name: str) -> None:
+    """Sealed: warn of the first waiting order the game sends back to its writer when it
+    would resume (a Holdfast attack), with the lines after it."""
+    back = [n for n, _, o in held if sealed and returns_when_held(game, o)]
+    if back:
+        out.warnings.append(
+            f"{name}: line {back[0]}: in a sealed game this order, written after a point where "
+            "the game waits for the other side, goes back to you when it would resume, with the "
+            f"lines after it: send it in your next file [{SEALED_RETURN_RULE}]")

@@ -11,7 +11,7 @@ from pbem.core.encoding import sha256_hex
 from pbem.core.errors import FileRejected, IllegalFile, IllegalOrder, OrderSyntaxError
 from pbem.core.game import Context, Event, Game, NeedsDice
 from pbem.core.privatedraw import RULE as DRAW_RULE, DrawLine
-from pbem.core.sealed import hidden_legality
+from pbem.core.sealed import hidden_legality, returns_when_held
 from pbem.core.standing import (StandingOrder, apply_order, apply_standing, format_line,
                                 parse_line, topics_of)
 from pbem.core.records import Results, RollRecord, Turn
@@ -260,15 +260,20 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
         # Sealed: a held order runs later than its writer's processor could check it; if only
         # that processor can check it, it and the writer's later held orders of its file go
         # back to the writer on both processors alike (docs/sealed.md 5g)
-        if not hidden_legality(game, order):
+        # An order the game returns when held (a Holdfast attack) would open the other side's
+        # facts inside a file that cannot carry their opening: it goes back the same way
+        back = not h.own and returns_when_held(game, order)
+        if not (back or hidden_legality(game, order)):
             return False
         rest = [x for x in queue if x.seq == h.seq and x.side == h.side]
         for x in rest:
             queue.remove(x)
+        why = ("it waited for the other side's answer and is carried out only in a file of "
+               "your own" if back else
+               "only your own processor can check it now that the position changed")
         events.append(Event(text=f"Order {h.index + 1} '{h.line}' of file {h.seq}"
                             + (f" and the {len(rest)} after it" if rest else "")
-                            + ", held until now, went back to you: only your own processor can "
-                            "check it now that the position changed; send it again "
+                            + f", held until now, went back to you: {why}; send it again "
                             f"[{SEALED_RETURN_RULE}]", visible_to=h.side, kind="skipped"))
         return True
 

@@ -162,6 +162,11 @@ class HoldfastGame:
         """The slot facts an order opens (an attack: its blocks and the defender)."""
         return sealed.reveals(state, side, order)
 
+    def returns_when_held(self, order: Any) -> bool:
+        """Sealed: an attack held behind the other side's answer goes back to its writer: it
+        would resume inside the defender's own file, which cannot open the defender's block."""
+        return isinstance(order, (orders.Attack, sealed.SeenAttack))
+
     def check_before_reveal(self, state: HoldfastState, side: str, order: Any) -> None:
         """Sealed: an attack illegal whatever the blocks it would open is refused before it
         opens any (IllegalOrder), on the writer's processor as on the receiver's."""

@@ -14,6 +14,7 @@ one, and an order skipped after its reveal owes nothing.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from fixtures.seeded import seeded
 from fixtures.table import Table
@@ -99,8 +100,8 @@ def test_an_illegal_attack_held_after_end_neither_opens_nor_stalls(tmp_path):
     campaign game it resumed inside the Allied's own file, was skipped with its opening owed
     and never sendable, and the game stood still for good (the victim named as the side to
     move); this seeded game does not meet that file order, so here the test holds the held
-    path to its end: the order resumes, is skipped, owes nothing, the game ends and both
-    archives verify."""
+    path to its end: a held attack goes back to its writer when it would resume (it opens
+    nothing), the game ends and both archives verify."""
     t, lines, far, slot, unit = _axis_to_attack(tmp_path, turn_after=True)
     kept = [x for x in lines if not x.startswith("attack ")]
     if "end" not in kept:
@@ -108,7 +109,7 @@ def test_an_illegal_attack_held_after_end_neither_opens_nor_stalls(tmp_path):
     t.play_one([*kept, f"attack {far} with {unit}"])
     t.play_to_end()
     log = t.ok("log", str(t.dirs["axis"])).output
-    assert f"'attack {far} with" in log and "held until now, was not carried out" in log, log
+    assert f"'attack {far} with" in log and "held until now, went back to you" in log, log
     for side in t.sides:
         r = t.run("verify", str(t.dirs[side]))
         assert r.exit_code == 0 and "OK" in r.output, r.output
@@ -143,15 +144,10 @@ def test_a_projected_attack_without_an_attacking_block_is_refused(tmp_path, monk
     assert snapshot(t.dirs[to]) == before and not (tmp_path / "reply.pbem").exists()
 
 
-def test_an_attack_with_support_not_yet_arrived_opens_nothing(tmp_path):
-    """HF-9.4-b: on turn 1 'attack HEX with fjr5 support arnim' (Arnim is due on turn 2),
-    written after another attack's die, is skipped by the writer's processor; the defender's
-    processor did not check arrival, fought it, opened the block and stalled the game (a
-    reviewer of the fix). The defender's check now knows when support units arrive (public):
-    both skip it, the reply opens nothing of that block and the game goes on."""
-    import itertools
-
-    with seeded("hf-support-arrival-0"):
+def _first_axis_turn(tmp_path: Path, seed: str) -> tuple[Table, Any, dict[str, str]]:
+    """A seeded sealed Race to Tunis game at the first Axis player turn, the Axis set up at
+    1602 (fjr5), 1603 (witzig) and 2005: (table, world, Allied block hex -> its key)."""
+    with seeded(seed):
         t = Table(tmp_path, game="holdfast", scenario="race-to-tunis", mode="sealed",
                   sides=("allied", "axis"))
     t.deliver()
@@ -162,8 +158,41 @@ def test_an_attack_with_support_not_yet_arrived_opens_nothing(tmp_path):
         t.play_one()
         t.deliver()
     s = ops.open_session(t.dirs["axis"], key_path=t.key("axis"))
-    w = world(s.state.public.scenario)
     blocks = {b.hex: k for k, b in s.state.private["allied"].units.items() if b.where == "map"}
+    return t, world(s.state.public.scenario), blocks
+
+
+def test_a_legal_attack_held_after_end_goes_back_to_its_writer(tmp_path):
+    """'move witzig 1603-1604', 'end', then a legal attack from 1604: the attack waited for the
+    Axis's next decision and resumed inside the Allied's own file, which cannot open the
+    Allied block it attacks, so the Axis processor waited for an opening the Allied one never
+    sent and the game stood still (a reviewer of the fix). A held attack now goes back to its
+    writer on both processors (check warns of it); the game is played to its end and both
+    archives verify."""
+    t, w, blocks = _first_axis_turn(tmp_path, "hf-held-attack-0")
+    target = next(a for a in sorted(blocks) if w.adjacent("1604", a))
+    orders = tmp_path / "held.txt"
+    orders.write_text(f"move witzig 1603-1604\nend\nattack {target} with witzig\n")
+    r = t.ok("check", str(t.dirs["axis"]), str(orders), "--key", t.key("axis"))
+    assert "goes back to you when it would resume" in r.output, r.output
+    t.play_one(orders.read_text().splitlines())
+    t.play_to_end()
+    log = t.ok("log", str(t.dirs["axis"])).output
+    assert f"'attack {target} with witzig'" in log and "went back to you" in log, log
+    for side in t.sides:
+        r = t.run("verify", str(t.dirs[side]))
+        assert r.exit_code == 0 and "OK" in r.output, r.output
+
+
+def test_an_attack_with_support_not_yet_arrived_opens_nothing(tmp_path):
+    """HF-9.4-b: on turn 1 'attack HEX with fjr5 support arnim' (Arnim is due on turn 2),
+    written after another attack's die, is skipped by the writer's processor; the defender's
+    processor did not check arrival, fought it, opened the block and stalled the game (a
+    reviewer of the fix). The defender's check now knows when support units arrive (public):
+    both skip it, the reply opens nothing of that block and the game goes on."""
+    import itertools
+
+    t, w, blocks = _first_axis_turn(tmp_path, "hf-support-arrival-0")
 
     def steps(start: str) -> list[tuple[str, str]]:
         """(a hex at most one step from start, an Allied block it may attack from there)."""
