@@ -129,9 +129,9 @@ def log_cmd(source: str, as_json: bool, view: str | None, out: str | None) -> No
     from pbem.records.textlog import json_lines, text_log
 
     if out:
-        from pbem.records.record import outside_archive
+        from pbem.records.record import outside_archives
 
-        outside_archive(source, out)
+        outside_archives(out)
     v = open_game(source)
     text = "".join(ln + "\n" for ln in json_lines(v, view)) if as_json else text_log(v, view)
     if out:

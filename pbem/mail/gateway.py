@@ -87,8 +87,9 @@ def build_mail(cfg: Config, *, msgid_seed: str, to: list[str], subject: str, bod
     m["Subject"] = " ".join(printable(subject).splitlines())[:200]   # U+2028 ends a line too
     m["Date"] = formatdate(localtime=False)
     m["X-Pbem-Gateway"] = "1"
-    if safe_msgid(in_reply_to):
-        m["In-Reply-To"] = safe_msgid(in_reply_to)
+    reply_to = safe_msgid(in_reply_to)
+    if reply_to:
+        m["In-Reply-To"] = reply_to
     if auto:
         m["Auto-Submitted"] = "auto-replied"     # RFC 3834: never answered automatically
     m.set_content(body)

@@ -969,10 +969,10 @@ def _same_sealed_orders(s: Session, orders_path: str, message: str, f: SignedFil
     name = Path(orders_path).name
     plain = check_orders(s.game, None, s.party, numbered, name=name, syntax_only=True)
     it = iter(real)
-    if plain.unexpanded and len(plain.unexpanded) == len(plain.problems):
-        pass                               # destination-only moves: compared once written out
-    elif not plain.ok or not all(line in it for line in plain.lines):
-        return False                       # not even a subsequence: other orders
+    unexpanded = bool(plain.unexpanded) and len(plain.unexpanded) == len(plain.problems)
+    if not unexpanded and (not plain.ok or not all(line in it for line in plain.lines)):
+        return False    # not even a subsequence: other orders (destination-only moves are
+                        # compared once written out, below)
     before = load(s.archive.root, key=s.key, upto=t.seq - 1)  # type: ignore[union-attr]
     before.private = {k: v for k, v in before.private.items() if k < t.seq}  # type: ignore[union-attr]
     numbered, _ = _sealed_answers(before, numbered)

@@ -223,17 +223,6 @@ def write_shared(path: str | Path, data: str | bytes, *, durable: bool = True) -
     os.chmod(p, 0o666 & ~mask)
 
 
-def outside_archive(source: str | Path, out: str | Path) -> None:
-    """PbemError if out would land among the own files of an archive folder: source's (if it
-    is one) or any archive folder holding out (see outside_archives)."""
-    from pbem.protocol.archive import Archive
-
-    archive = Archive(source)
-    if archive.exists():
-        archive.check_out(out)
-    outside_archives(out)
-
-
 def outside_archives(out: str | Path) -> None:
     """PbemError if out (a file or folder a command writes) lies among the own files
     (files/, evidence/, rejected/, ...) of any archive folder that contains it: walks up from
@@ -253,7 +242,7 @@ def outside_archives(out: str | Path) -> None:
 
 def export_archive(root: str | Path, out: str | Path) -> tuple[str, int]:
     """Write the record of an archive to out (atomically); returns (result, entries)."""
-    outside_archive(root, out)
+    outside_archives(out)
     text, g, n = _export(root)
     write_shared(out, text)
     return g.result, n

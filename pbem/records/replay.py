@@ -174,11 +174,11 @@ def record_text_of(v: Verified) -> str:
 
 def write_replay(source: str | Path, out: str | Path, views: list[str] | None = None) -> Any:
     """Build the replay page of a record file or an archive folder and write it to out."""
-    from pbem.records.record import outside_archive, read_record_text, write_shared
+    from pbem.records.record import outside_archives, read_record_text, write_shared
     from pbem.records.source import open_game
 
     src = Path(source)
-    outside_archive(src, out)
+    outside_archives(out)
     v = open_game(src)
     text = record_text_of(v) if src.is_dir() else read_record_text(src)
     page = build_page(v, text, views)

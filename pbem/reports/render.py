@@ -17,7 +17,7 @@ import textwrap
 import unicodedata
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Iterable
 
 import jinja2
 from markupsafe import Markup
@@ -369,29 +369,27 @@ def _script(name: str) -> str:
     return text
 
 
-def terrain_words(game_map: Any) -> Callable[[str], str]:
-    """hex id -> what the map shows there in words ('rough', 'clear, Medjez town'), for a text
-    report that draws no map; '' for an unknown hex or without a map."""
-    def words(hex_id: str) -> str:
-        if game_map is None:
-            return ""
-        terrain = str(game_map.terrain.get(hex_id, ""))
-        parts = [terrain.replace("_", " ")]
-        for p in game_map.place_at.get(hex_id, []):
-            # the kinds a player reads (a town, a port, a victory hex), not data tags
-            kinds = ", ".join(k.replace("_", " ") for k in p.kinds
-                              if k != terrain and not k.startswith("vp_"))
-            parts.append(f"{p.name}{f' ({kinds})' if kinds else ''}")
-        return "; ".join(x for x in parts if x)
-    return words
+def terrain_words(game_map: Any, hex_id: str) -> str:
+    """What the map shows in a hex, in words ('rough', 'open; Tunis (town, port, supply
+    base)'), for a text report that draws no map; '' for an unknown hex or without a map."""
+    if game_map is None:
+        return ""
+    terrain = str(game_map.terrain.get(hex_id, ""))
+    parts = [terrain.replace("_", " ")]
+    for p in game_map.place_at.get(hex_id, []):
+        # the kinds a player reads (a town, a port, a victory hex), not data tags
+        kinds = ", ".join(k.replace("_", " ") for k in p.kinds
+                          if k != terrain and not k.startswith("vp_"))
+        parts.append(f"{p.name}{f' ({kinds})' if kinds else ''}")
+    return "; ".join(x for x in parts if x)
 
 
 def render_text(ctx: ReportContext, game_map: Any = None) -> str:
     """The plain-text report (an email body): the same facts as the HTML, units listed with
     the terrain of their hexes (game_map), no map."""
-    where = terrain_words(game_map)
+    words = {h: terrain_words(game_map, h) for h in {u.hex for u in ctx.model.units}}
     text = text_env().get_template("report.txt.j2").render(
-        **_view(ctx), where=where, with_terrain=any(where(u.hex) for u in ctx.model.units))
+        **_view(ctx), where=lambda h: words.get(h, ""), with_terrain=any(words.values()))
     lines = [ln.rstrip() for ln in text.splitlines()]
     # Collapse runs of blank lines left by optional sections; end with one newline.
     out: list[str] = []

@@ -414,10 +414,10 @@ def expand(state: KasserineState, data: KasserineData, side: str, order: Any) ->
     Problems that are not about the path (not your unit, wrong phase, already moved, ...) are
     left to the rules: the Move then names the destination alone and apply refuses it.
     """
-    from pbem.games.kasserine.orders import Enter, EnterTo, Move
+    from pbem.games.kasserine.orders import EnterTo, Move
 
     if isinstance(order, EnterTo):
-        return _expand_entry(state, data, side, order, Enter)
+        return _expand_entry(state, data, side, order)
 
     u = state.units.get(order.unit)
     if (u is None or u.side != side or u.status != "map" or u.hex is None
@@ -440,11 +440,12 @@ def expand(state: KasserineState, data: KasserineData, side: str, order: Any) ->
     return Move(unit=order.unit, path=path)
 
 
-def _expand_entry(state: KasserineState, data: KasserineData, side: str, order: Any,
-                  enter: Any) -> Any:
+def _expand_entry(state: KasserineState, data: KasserineData, side: str, order: Any) -> Any:
     """expand for an arrival: the entry hex, then the cheapest path on to the destination."""
+    from pbem.games.kasserine.orders import Enter
+
     u = state.units.get(order.unit)
-    plain = enter(unit=order.unit, path=[order.entry, order.dest])
+    plain = Enter(unit=order.unit, path=[order.entry, order.dest])
     if u is None or u.side != side:
         return plain                     # the rules name what is wrong
     try:
@@ -460,4 +461,4 @@ def _expand_entry(state: KasserineState, data: KasserineData, side: str, order: 
         raise IllegalOrder(f"{order.unit} has no legal path from its entry hex {order.entry} "
                            f"to {order.dest} this phase (its allowance, terrain, enemy units and "
                            "zones of control allow none)", rule="KAS-5.2-d")
-    return enter(unit=order.unit, path=path)
+    return Enter(unit=order.unit, path=path)
