@@ -27,6 +27,10 @@ class MessageRefused(PbemError):
     """A message the gateway will not process (its reason is one line)."""
 
 
+class MessageGone(PbemError):
+    """A message that left the inbox between listing and reading (nothing to file)."""
+
+
 class _Text(HTMLParser):
     """HTML to text: tags dropped, block ends and <br> as line ends, entities decoded."""
 

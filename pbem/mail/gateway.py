@@ -276,12 +276,13 @@ class Gateway:
         """Process one inbox message to the end; returns its log line."""
         try:
             raw = self.source.read(p, self.cfg.max_message_bytes)
+        except extract.MessageGone as e:
+            return f"gone {self.source.name(p)}: {e}"
         except extract.MessageRefused as e:
             key = _h("oversize", self.source.name(p))
             if not self.journal.status(key, key):
                 self.journal.finish(key, key, "failed", str(e), [])
-            self.source.move(p, "failed")
-            return f"failed {self.source.name(p)}: {e}"
+            return f"failed {self.source.name(p)}: {e}{self._file(p, 'failed')}"
         raw_hash = hashlib.sha256(raw).hexdigest()
         try:
             key, res = self._process(raw, raw_hash, games)
@@ -289,23 +290,29 @@ class Gateway:
             return self._crashed(p, e)
         if res.status == "duplicate":
             st = self.journal.status(key, raw_hash) or "done"
-            self.source.move(p, st)
-            return f"duplicate {self.source.name(p)}: already {st}"
+            return f"duplicate {self.source.name(p)}: already {st}{self._file(p, st)}"
         if res.status == "held":
             self.held.append(p)
             return (f"held {self.source.name(p)}: {res.detail}; left in the inbox until the "
                     "files before it arrive")
         self.journal.finish(key, raw_hash, res.status, res.detail, res.mails)
-        self.source.move(p, res.status)
-        return f"{res.status} {self.source.name(p)}: {res.detail}"
+        return f"{res.status} {self.source.name(p)}: {res.detail}{self._file(p, res.status)}"
 
     def _crashed(self, p, e: Exception) -> str:
         """File a message whose handling failed unexpectedly (a bug) under failed, unjournaled
         (so a copy is processed again once pbem is fixed); the log line names the error."""
         if os.environ.get(DEBUG_ENV):
             traceback.print_exception(e, file=sys.stderr)
-        self.source.move(p, "failed")
-        return f"failed {self.source.name(p)}: {error_line(e)[0]}"
+        return f"failed {self.source.name(p)}: {error_line(e)[0]}{self._file(p, 'failed')}"
+
+    def _file(self, p, folder: str) -> str:
+        """Move a handled message into folder; '' or, if the inbox refuses the move, a note for
+        its log line (the journal already knows it: the next pass only tries the move again)."""
+        try:
+            self.source.move(p, folder)
+        except OSError as e:
+            return f" (left in the inbox: it cannot be moved to {folder}: {e.strerror or e})"
+        return ""
 
     # -- passes --------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ import mailbox
 import os
 from pathlib import Path
 
-from pbem.mail.extract import MessageRefused
+from pbem.mail.extract import MessageGone, MessageRefused
 
 FOLDERS = ("done", "failed")
 
@@ -39,12 +39,18 @@ class MaildirSource:
         pass
 
     def read(self, p: Path, limit: int) -> bytes:
-        """The bytes of a message, refused before reading when larger than limit."""
-        size = os.lstat(p).st_size
-        if size > limit:
-            raise MessageRefused(f"message too large ({size} bytes, limit {limit})")
-        with open(p, "rb") as fh:
-            raw = fh.read(limit + 1)
+        """The bytes of a message, refused before reading when larger than limit or unreadable
+        (MessageGone if it left the inbox since it was listed)."""
+        try:
+            size = os.lstat(p).st_size
+            if size > limit:
+                raise MessageRefused(f"message too large ({size} bytes, limit {limit})")
+            with open(p, "rb") as fh:
+                raw = fh.read(limit + 1)
+        except FileNotFoundError:
+            raise MessageGone("it left the inbox before it was read") from None
+        except OSError as e:
+            raise MessageRefused(f"the message cannot be read ({e.strerror or e})") from None
         if len(raw) > limit:
             raise MessageRefused(f"message too large (over {limit} bytes)")
         return raw

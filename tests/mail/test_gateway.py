@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import os
 import signal
 import time
 from email.message import EmailMessage
@@ -432,3 +433,63 @@ def test_a_refused_file_does_not_lose_the_answers_to_the_files_before_it(tmp_pat
     files = [m for m in sent if any(p.get_filename() == "reply.pbem" for p in m.iter_attachments())]
     assert len(files) == 1 and len(sent) == 2, ([m["Subject"] for m in sent], r.output)
     assert t.status("red")["seq"] == t.status("blue")["seq"] + 1   # file in, reply not yet there
+
+
+def test_an_unreadable_or_vanished_message_does_not_stop_the_pass(red, monkeypatch):
+    """The inbox is the outside world's: a message that cannot be read (EACCES, EIO: the
+    OS refuses the read) is filed as failed with the reason, one that left the inbox between
+    listing and reading is logged as gone, and the next message is still processed. Before,
+    either error ended the pass with a traceback and the same message stopped every pass."""
+    from pbem.mail import maildir
+
+    t, cfg, office, md = red
+    deliver(md, _msg("locked"))
+    deliver(md, _msg("no file here", msgid="<m2@blue.test>"))
+    locked = next(p for p in (md / "new").iterdir() if b"locked" in p.read_bytes())
+    real_open, real_keys = open, maildir.MaildirSource.keys
+
+    def refusing_open(path, *a, **k):
+        if Path(path) == locked:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, *a, **k)
+
+    monkeypatch.setattr(maildir, "open", refusing_open, raising=False)
+    monkeypatch.setattr(maildir.MaildirSource, "keys",
+                        lambda self: [self.root / "new" / "1.vanished.host", *real_keys(self)])
+    r = t.ok("mail", "poll", "--config", cfg)
+    lines = r.output.strip().splitlines()
+    assert "Traceback" not in r.output and "internal error" not in r.output, r.output
+    assert lines[0] == "gone 1.vanished.host: it left the inbox before it was read", lines
+    assert any(ln.startswith(f"failed {locked.name[:40]}: the message cannot be read "
+                             "(Permission denied)") for ln in lines), lines
+    assert _count(md, "failed") == 2 and not list((md / "new").iterdir())
+    assert [to for _, to, _ in office.received] == [[BLUE]]    # the readable one is answered
+
+
+def test_a_message_that_cannot_be_moved_is_logged_and_the_pass_goes_on(red, monkeypatch):
+    """A Maildir that refuses a move (a folder made read-only by hand, another file system):
+    the message's log line says it stays in the inbox, the other messages are filed, and the
+    next pass files it without a second answer (the journal holds the first)."""
+    from pbem.mail import maildir
+
+    t, cfg, office, md = red
+    deliver(md, _msg("first"))
+    deliver(md, _msg("second", msgid="<m2@blue.test>"))
+    first = next(p for p in (md / "new").iterdir() if b"first" in p.read_bytes())
+    real_replace = os.replace
+
+    def refusing_replace(src, dst, *a, **k):
+        if Path(src) == first:
+            raise PermissionError(13, "Permission denied", str(src))
+        return real_replace(src, dst, *a, **k)
+
+    monkeypatch.setattr(maildir.os, "replace", refusing_replace)
+    r = t.ok("mail", "poll", "--config", cfg)
+    assert f"failed {first.name[:40]}: " in r.output and "(left in the inbox: it cannot be " \
+        "moved to failed: Permission denied)" in r.output, r.output
+    assert _count(md, "failed") == 1 and list((md / "new").iterdir()) == [first]
+    monkeypatch.setattr(maildir.os, "replace", real_replace)
+    r = t.ok("mail", "poll", "--config", cfg)
+    assert r.output.startswith(f"failed {first.name[:40]}: ") and "left in" not in r.output
+    assert _count(md, "failed") == 2 and not list((md / "new").iterdir())
+    assert len(office.received) == 2, office.received
