@@ -39,6 +39,11 @@ _KIND = {Proposal: "proposal", Acceptance: "accept", Turn: "turn", ViewFile: "vi
          Rejection: "reject"}
 
 
+class EntryRejected(FileRejected):
+    """A signed block of a record that does not open (the record's entry, as a file stored in
+    an archive folder, fails the audit: exit 3 alike)."""
+
+
 class Entry(NamedTuple):
     """One signed file of a record and the folder of the archive it belongs in."""
 
@@ -300,7 +305,10 @@ def parse_record(text: str, *, name: str = "record") -> Record:
         body = text[m.end() + 1:stop]
         if not body.endswith("\n\n"):
             raise FileRejected(f"{where}: an entry must end with a blank line")
-        f = open_text(body[:-1], name=f"{name}: {folder}/{fname}", strict=True)
+        try:
+            f = open_text(body[:-1], name=f"{name}: {folder}/{fname}", strict=True)
+        except FileRejected as e:
+            raise EntryRejected(str(e)) from None
         e = Entry(folder, f)
         want = entry_name(e, party)
         if want != fname:

@@ -365,12 +365,13 @@ def verify_record(path: str | Path, extra: list[str] | None = None) -> Any:
     """`pbem verify FILE`: the audit of the archive a record holds (problems name the record),
     with the record's stated result checked against the replay."""
     from pbem.protocol.audit import Audit
-    from pbem.records.record import materialized, read_record
+    from pbem.records.record import EntryRejected, materialized, read_record
 
     try:
         rec = read_record(path)
     except PbemError as e:
-        return Audit(problems=[str(e)])
+        # a signed block that does not open fails as the same file stored in a folder does
+        return Audit(problems=[str(e)], failed=isinstance(e, EntryRejected))
     with materialized(rec) as tmp:
         replayed: list[Any] = []
         audit = audit_folder(tmp, extra, keep=replayed)

@@ -307,3 +307,25 @@ def _sealed_in_progress(tmp_path: Path) -> Table:
         t.play_one()
     t.deliver()
     return t
+
+
+def test_a_signed_block_that_does_not_open_fails_the_audit_as_in_a_folder(dash_record, dash_peer,
+                                                                         tmp_path):
+    """One character changed inside an entry's signed block: the record, like the archive
+    folder holding the same changed file, fails the audit with exit 3 (a signed file fails a
+    check), naming the record and the entry. Before, the record exited 1 ('refused input')
+    while the folder exited 3."""
+    text = dash_record.decode("ascii")
+    at = text.index("-----BEGIN PBEM FILE-----", text.index("files/0002-blue.pbem")) + 120
+    bad = tmp_path / "bad.pbemrec"
+    bad.write_text(text[:at] + ("A" if text[at] != "A" else "B") + text[at + 1:])
+    r = run("verify", str(bad))
+    assert r.exit_code == 3, r.output
+    assert "Error: bad.pbemrec: files/0002-blue.pbem: " in r.output, r.output
+    folder = tmp_path / "red"
+    shutil.copytree(dash_peer / "red", folder)
+    stored = folder / "files" / "0002-blue.pbem"
+    s = stored.read_text()
+    i = s.index("-----BEGIN PBEM FILE-----") + 120
+    stored.write_text(s[:i] + ("A" if s[i] != "A" else "B") + s[i + 1:])
+    assert run("verify", str(folder)).exit_code == 3
