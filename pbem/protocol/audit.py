@@ -74,7 +74,7 @@ def verify_archive(root: str | Path, extra: list[str] | None = None, *,
         if not genesis.complete:
             # The collector's archive while acceptances are still outstanding: no game yet.
             waiting = [p for p in genesis.acceptors() if p not in genesis.acceptances]
-            _check_files_dir(archive, audit)
+            _check_files_dir(archive, audit, hosted=genesis.mode == "hosted")
             _check_rejected_dir(archive, genesis, {}, set(), audit, ahead_ok=False)
             audit.summary.append(f"The genesis is not complete: the proposal and "
                                  f"{len(genesis.acceptances)} acceptance(s) verified; waiting "
@@ -84,10 +84,12 @@ def verify_archive(root: str | Path, extra: list[str] | None = None, *,
         audit.problems.append(str(e))
         audit.failed = not isinstance(e, ArchiveError)
         return audit
-    refused = {p.name.split("-")[2][:16] for p in archive.rejection_files()}
-    extras = []
-    _check_files_dir(archive, audit)
     hosted = s.genesis.mode == "hosted"
+    # a second file of one number is no equivocation only when the referee signed its refusal
+    # (a rejection's name proves nothing, and peer and sealed games have no rejections)
+    refused = _refused_by_referee(_rejections(archive), s.genesis) if hosted else set()
+    extras = []
+    _check_files_dir(archive, audit, hosted=hosted)
     _check_rejected_dir(archive, s.genesis, dict(enumerate(s.ledger.files, 1)),
                         _refused_names(_rejections(archive)) if hosted else set(), audit,
                         ahead_ok=hosted)
@@ -99,7 +101,7 @@ def verify_archive(root: str | Path, extra: list[str] | None = None, *,
             continue
         extras.append(f)
         t = f.payload
-        if f.hash[:16] in refused:
+        if f.hash in refused:
             continue
         if isinstance(t, Turn) and t.game_id == s.genesis.game_id and 1 <= t.seq <= s.ledger.tip_seq:
             old = s.ledger.files[t.seq - 1]
@@ -164,11 +166,13 @@ def unresolved_note(s: Any, seq: int) -> str:
     return f"File {seq} awaits resolution by the receiver"
 
 
-def _check_files_dir(archive: Archive, audit: Audit) -> int:
-    """Every file in files/ must be a known kind of signed file; a temporary file left by a
-    killed command (never part of the archive) is only noted. Returns their number."""
+def _check_files_dir(archive: Archive, audit: Audit, *, hosted: bool) -> int:
+    """Every file in files/ must be a known kind of signed file (rejections in hosted mode
+    only); a temporary file left by a killed command (never part of the archive) is only
+    noted. Returns their number."""
     known = {p.name for p in [*archive.signed_files(), *archive.view_files(),
-                              *archive.sent_view_files(), *archive.rejection_files()]}
+                              *archive.sent_view_files(),
+                              *(archive.rejection_files() if hosted else [])]}
     temps = 0
     for p in sorted(archive.files_dir.iterdir()):
         if p.is_file() and is_temp_name(p.name):
@@ -191,6 +195,17 @@ def _rejections(archive: Archive) -> list[Any]:
         except PbemError:
             continue
     return out
+
+
+def _refused_by_referee(rejections: list[Any], genesis: Any) -> set[str]:
+    """The payload hashes of the files these rejections refuse, counting only rejections of
+    this game signed by the referee's key (audit_rejections names any other)."""
+    from pbem.core.records import Rejection
+
+    host = genesis.pubs.get(HOST)
+    return {r.payload.file for r in rejections
+            if isinstance(r.payload, Rejection) and r.payload.game_id == genesis.game_id
+            and host is not None and r.signed_by(host)}
 
 
 def _refused_names(rejections: list[Any]) -> set[str]:

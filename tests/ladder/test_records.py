@@ -9,7 +9,7 @@ import json
 import sqlite3
 from pathlib import Path
 
-from ladder.helpers import Pool, digest, ok, refused, today
+from ladder.helpers import Pool, digest, ok, refused, run, today
 
 from pbem.protocol.audit import verify_archive
 
@@ -184,4 +184,52 @@ def test_a_record_hiding_an_equivocation_is_not_recorded(pool: Pool, ladder: Pat
     assert "same path" in refused("ladder", "submit", ladder, dup)
     err = refused("ladder", "submit", ladder, rejected)
     assert "rejected/" in err and "equivocation" in err
+    assert digest(ladder) == before and _games(ladder) == 0
+
+
+def test_a_rejection_in_a_peer_game_hides_no_equivocation(pool: Pool, ladder: Path,
+                                                          tmp_path: Path) -> None:
+    """A peer game has no referee, so no rejection: a `files/reject-NNNN-<hash>.pbem` in a
+    peer archive or record, junk with the right name or a rejection its equivocating sender
+    signed himself, made `pbem verify` skip the fork kept under evidence/ ("OK"), and
+    `import` and `ladder submit` take the record (an attack trial). Now the fork is still
+    equivocation (exit 3), the stray rejection is an unexpected file, and the ladder is
+    untouched."""
+    import shutil
+
+    from pbem.core.keys import load_private
+    from pbem.core.records import Rejection, open_text, seal
+    from pbem.records.record import Entry, genesis_of, parse_record, render
+    from pbem.protocol.rejection import rejection_file_name
+
+    name = next(p.name for p in sorted((pool.fork_a / "files").glob("0*.pbem"))
+                if (pool.fork_b / "files" / p.name).read_bytes() != p.read_bytes())
+    other = open_text((pool.fork_b / "files" / name).read_text())
+    t = other.payload
+    archive = tmp_path / "red"
+    shutil.copytree(pool.fork_a, archive)
+    (archive / "evidence").mkdir(exist_ok=True)
+    (archive / "evidence" / f"turn-{other.hash[:16]}.pbem").write_text(other.text)
+    stray = archive / "files" / f"reject-{t.seq:04d}-{other.hash[:16]}.pbem"
+    stray.write_text("junk\n")
+    r = run("verify", str(archive))
+    assert r.exit_code == 3 and "equivocation" in r.output, r.output
+    assert f"{stray.name}: unexpected file in files/" in r.output, r.output
+    key = load_private(pool.keys["ann"].with_suffix(".key"))      # red, the fork's sender
+    forged = seal(Rejection(game_id=t.game_id, seq=t.seq, sender=t.sender, file=other.hash,
+                            order=1, reason="x"), key)
+    forged = seal(forged.payload, key, name=rejection_file_name(forged.payload))
+    stray.write_text(forged.text)
+    r = run("verify", str(archive))
+    assert r.exit_code == 3 and "equivocation" in r.output, r.output
+    rec = parse_record(_export(pool.fork_a, tmp_path / "fork-a.pbemrec").read_text())
+    entries = [*rec.entries, Entry("evidence", other), Entry("files", forged)]
+    bad = tmp_path / "hidden-by-rejection.pbemrec"
+    bad.write_text(render(rec.party, rec.result, entries, genesis_of(entries, "x")))
+    before = digest(ladder)
+    r = run("verify", str(bad))
+    assert r.exit_code == 3 and "equivocation" in r.output, r.output
+    assert "does not verify" in refused("ladder", "submit", ladder, bad)
+    r = run("import", str(bad), "--dir", str(tmp_path / "imported"))
+    assert r.exit_code != 0 and not (tmp_path / "imported").exists(), r.output
     assert digest(ladder) == before and _games(ladder) == 0
