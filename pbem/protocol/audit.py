@@ -111,10 +111,11 @@ def verify_archive(root: str | Path, extra: list[str] | None = None, *,
                 audit.failed = True
                 audit.problems.append(f"{f.name}: equivocation: {t.sender} signed two different "
                                       f"files with sequence number {t.seq} ({old.name})")
+    full_rolls = None
     if s.genesis.mode == "sealed":
         from pbem.protocol.sealing import audit_sealed
 
-        sealed_problems, sealed_lines = audit_sealed(s)
+        sealed_problems, sealed_lines, full_rolls = audit_sealed(s)
         audit.problems.extend(sealed_problems)
         audit.failed = audit.failed or bool(sealed_problems)
         audit.summary.extend(sealed_lines)
@@ -122,7 +123,9 @@ def verify_archive(root: str | Path, extra: list[str] | None = None, *,
         referee = audit_referee(s, extras)
         audit.problems.extend(referee)
         audit.failed = audit.failed or bool(referee)
-    rolls = [r for log in s.log for r in log.rolls]
+    # a sealed game replayed with both final reveals counts both sides' private dice; the
+    # archive's own replay knows only the public dice and its own side's
+    rolls = full_rolls if full_rolls is not None else [r for log in s.log for r in log.rolls]
     audit.summary.append(f"{s.game.title}, scenario {s.genesis.p.scenario}, {s.genesis.mode} "
                          f"mode, game {s.genesis.game_id}.")
     audit.summary.append(f"Genesis and {s.ledger.tip_seq} files verified (signatures, chain, "
