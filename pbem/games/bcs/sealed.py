@@ -527,9 +527,11 @@ def parse_revealing(text: str, parse: Any) -> Any:
         return parse(text)
     base, has_opens, rest = text.partition(OPENS)
     facts_ = tuple(rest.split())
-    if has_opens and (not facts_ or any(not _OWN_FACT.match(f) for f in facts_)):
+    if has_opens and (not facts_ or any(not _OWN_FACT.match(f) for f in facts_)
+                      or len(set(facts_)) != len(facts_)):
         raise OrderSyntaxError(f"expected 'ORDER opens FACT ...' with facts as "
-                               f"'axis-7.unit' or 'axis.pd.reim', not {rest.strip()!r}",
+                               f"'axis-7.unit' or 'axis.pd.reim', each once, not "
+                               f"{rest.strip()!r}",
                                rule=SEALED_RULE)
     base, has_arrivals, rest = base.partition(ARRIVALS)
     arrivals = tuple(rest.split())

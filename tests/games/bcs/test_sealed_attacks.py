@@ -279,6 +279,20 @@ def test_an_opens_list_naming_a_fact_outside_the_grammar_is_refused(game, sealed
     assert e.value.rule == "PBEM-SEALED"
 
 
+def test_an_opens_list_naming_a_fact_twice_is_refused(game, sealed_bcs, tmp_path):
+    """A fact listed twice is no projection an honest processor writes: refused on receipt
+    (before, only the final replay's comparison of projections would have named it)."""
+    pt = _point(game, "opening")
+    t, path = pt.restore(tmp_path / "t")
+    turn = read_file(path).payload
+    i, line = next((i, o) for i, o in enumerate(turn.orders) if " opens axis.pd." in o)
+    forged = f"{line} {line.partition(' opens ')[2].split()[0]}"
+    orders = [*turn.orders[:i], forged, *turn.orders[i + 1:]]
+    bad = _forge(t, path, "twice", orders=orders)
+    line = _refused(t, pt.to, bad)
+    assert f"order {i + 1} {forged!r}" in line and "each once" in line, line
+
+
 def test_an_opens_list_naming_the_other_side_s_fact_is_refused(game, sealed_bcs, tmp_path):
     """A fact name of the other side's form (`allied-3.unit` in an Axis file) reads as the
     sender's own fact, which the file never committed nor opens."""
