@@ -61,6 +61,20 @@ def ezoc(state: KasserineState, data: KasserineData, side: str) -> frozenset[str
     return zoc_hexes(state, data, other(side))
 
 
+def ezoc_and_occupancy(state: KasserineState, data: KasserineData,
+                       side: str) -> tuple[frozenset[str], dict[str, str]]:
+    """(ezoc(state, data, side), occupancy(state)) in one pass over the units."""
+    units, enemy = data.units, other(side)
+    occ: dict[str, str] = {}
+    hexes: list[str] = []
+    for uid, u in state.units.items():
+        if u.status == "map":
+            occ[u.hex] = uid
+            if u.side == enemy and not units[uid].no_zoc:
+                hexes.append(u.hex)
+    return zoc_of(data, tuple(hexes)), occ
+
+
 def engineer_fortified(state: KasserineState, data: KasserineData, hex_id: str) -> bool:
     """True if hex_id lies within a US engineer's printed MA counted in hexes (16.0)."""
     if state.options.engineer_fortify == "off":

@@ -62,7 +62,7 @@ def _row_why(state: KasserineState, data: KasserineData, target: str, attackers:
     why += [f"{k}: {data.tec.place[k].crt_row}" for k in sorted(data.map.place_kinds(target))
             if data.tec.place[k].crt_row]
     why += [f"{name}: {eff.crt_row}" for name, eff in sorted(data.tec.hexset.items())
-            if target in data.map.hexsets.get(name, ()) and eff.crt_row
+            if target in data.hexset.get(name, ()) and eff.crt_row
             and (not eff.crt_sides or dside in eff.crt_sides)]
     if not bombard and attackers:
         kinds = [hexside_kinds(data, state.units[a].hex, target) for a in attackers]

@@ -11,8 +11,8 @@ from typing import Any
 
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
-from pbem.games.kasserine.board import (ezoc, fortification_hex, hexside_kinds, label, occupancy,
-                                        values)
+from pbem.games.kasserine.board import (ezoc_and_occupancy, fortification_hex, hexside_kinds,
+                                        label, occupancy, values)
 from pbem.games.kasserine.scenario import KasserineData
 from pbem.games.kasserine.seen import record
 from pbem.games.kasserine.state import KasserineState
@@ -139,7 +139,7 @@ class Walker:
         self.spent = u.mp
         self.pos: str | None = None if entering else u.hex
         self.start = self.pos
-        self.ezoc, self.occ = board or (ezoc(state, data, u.side), occupancy(state))
+        self.ezoc, self.occ = board or ezoc_and_occupancy(state, data, u.side)
         self.in_ezoc = (self.pos in self.ezoc) if self.pos else False
         self.start_in_ezoc = self.in_ezoc
         self.steps = 0
@@ -149,24 +149,31 @@ class Walker:
 
     def step(self, h: str) -> None:
         """Enter the next hex; IllegalOrder naming the rule if the unit may not."""
-        d, grid = self.data, self.data.map.grid
+        d, pos = self.data, self.pos
         if self.stopped:
             raise IllegalOrder(f"{self.uid} must stop before {h}", rule=self._stop_rule)
-        if not grid.is_hex(h):
-            raise IllegalOrder(f"{h} is off the map", rule="KAS-5.2-g")
-        if self.pos is not None and not grid.adjacent(self.pos, h):
-            raise IllegalOrder(f"{h} is not adjacent to {self.pos} (adjacent: "
-                               f"{', '.join(sorted(grid.neighbours(self.pos)))})",
-                               rule="KAS-5.1-a")
+        if pos is None or h not in d.neighbours[pos]:
+            self._check_placed(h)
         if h in d.prohibited:
             raise IllegalOrder(f"{h} is a prohibited hex", rule="KAS-17.0")
         occupant = self.occ.get(h)
         if occupant is not None and self.state.units[occupant].side != self.side:
             raise IllegalOrder(f"{h} holds an enemy unit", rule="KAS-5.2-e")
-        cost = step_cost(d, self.side, self.mobile, self.pos, h)
+        cost = step_cost(d, self.side, self.mobile, pos, h)
         if cost is None:
-            raise IllegalOrder(f"{h} cannot be entered from {self.pos}", rule="KAS-5.2-f")
-        self.enter(h, cost, self.pos is not None and is_minefield(d, self.pos, h))
+            raise IllegalOrder(f"{h} cannot be entered from {pos}", rule="KAS-5.2-f")
+        self.enter(h, cost, pos is not None and is_minefield(d, pos, h))
+
+    def _check_placed(self, h: str) -> None:
+        """step's checks for a hex that is not next to the unit's: it must be a map hex, and
+        the unit off the map (its first hex when it arrives)."""
+        grid = self.data.map.grid
+        if not grid.is_hex(h):
+            raise IllegalOrder(f"{h} is off the map", rule="KAS-5.2-g")
+        if self.pos is not None:
+            raise IllegalOrder(f"{h} is not adjacent to {self.pos} (adjacent: "
+                               f"{', '.join(sorted(grid.neighbours(self.pos)))})",
+                               rule="KAS-5.1-a")
 
     def enter(self, h: str, cost: int, mine: bool) -> None:
         """The rest of step(h), for a hex step has found enterable by the map alone: a map hex
@@ -286,7 +293,7 @@ def check_move(state: KasserineState, data: KasserineData, side: str, uid: str,
 def penny_packet(state: KasserineState, data: KasserineData, uid: str, hex_id: str) -> bool:
     """17.1: on turns 1-2 an Allied unit west of the Kasserine hex row may not move."""
     return (state.units[uid].side == "us" and state.turn <= 2
-            and hex_id in data.map.hexsets["west_of_kasserine"])
+            and hex_id in data.hexset["west_of_kasserine"])
 
 
 def arrival_hexes(state: KasserineState, data: KasserineData, uid: str) -> list[str]:

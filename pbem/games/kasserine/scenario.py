@@ -235,6 +235,11 @@ class KasserineData:
         self.sbeitla_hex = sbeitla_hex
         self.files = files
         hs = map.hexsets
+        #: Each map hexset as a set, for membership tests (the lists can be long).
+        self.hexset: dict[str, frozenset[str]] = {name: frozenset(xs) for name, xs in hs.items()}
+        #: Every map hex -> grid.neighbours(hex), computed with the data (kept in its cache).
+        self.neighbours: dict[str, tuple[str, ...]] = {
+            h: map.grid.neighbours(h) for h in map.grid.all_hexes()}
         self.prohibited: frozenset[str] = frozenset(hs["prohibited"])
         self.supply: dict[str, frozenset[str]] = {s: frozenset(hs[f"{s}_supply"]) for s in SIDES}
         self.edges: dict[str, frozenset[str]] = {s: frozenset(hs[f"{s}_edge"]) for s in SIDES}
@@ -254,6 +259,14 @@ class KasserineData:
         self.reinforcements: dict[str, Reinforcement] = {r.id: r for r in scenario.reinforcement}
         self.arrival_of: dict[str, tuple[Reinforcement, Arrival]] = {
             a.unit: (r, a) for r in scenario.reinforcement for a in r.units}
+        #: entry_hexes of every arrival's entry list, worked out once.
+        self._entries: dict[tuple[str, ...], tuple[str, ...]] = {
+            tuple(a.entry): tuple(self._expand_entry(a.entry)) for _, a in self.arrival_of.values()}
+        #: (group, the hexes its trigger watches) of every event-triggered group, in file order.
+        self.events: tuple[tuple[Reinforcement, frozenset[str]], ...] = tuple(
+            (r, self.trigger_hexes(r)) for r in scenario.reinforcement if r.trigger.kind != "turn")
+        #: Every hex some event trigger watches.
+        self.event_hexes: frozenset[str] = frozenset().union(*(hs for _, hs in self.events))
         other = [h for h in SBEITLA_PRINTED if h != sbeitla_hex]
         #: Choices the players must see and the game log must record before turn 1 (GAPS policy 2).
         self.warnings: tuple[str, ...] = (
@@ -275,6 +288,11 @@ class KasserineData:
 
     def entry_hexes(self, entry: list[str]) -> list[str]:
         """Every hex a reinforcement may enter on (hex ids and hexsets, in order, no repeats)."""
+        known = self._entries.get(tuple(entry))
+        return list(known) if known is not None else self._expand_entry(entry)
+
+    def _expand_entry(self, entry: list[str]) -> list[str]:
+        """entry_hexes worked out from the map's hexsets."""
         out: list[str] = []
         for e in entry:
             for h in self.map.hexsets.get(e, [e]):
@@ -287,7 +305,7 @@ class KasserineData:
         r = self.reinforcements[reinforcement] if isinstance(reinforcement, str) else reinforcement
         t = r.trigger
         if t.kind == "axis_enters":
-            return frozenset(self.map.hexsets[t.hexset.replace("{sbeitla}", self.sbeitla_hex)])
+            return self.hexset[t.hexset.replace("{sbeitla}", self.sbeitla_hex)]
         return frozenset(self.resolve_hex(h) for h in t.hexes)
 
     def allotment(self, turn: int, side: str) -> int:
@@ -315,7 +333,7 @@ class KasserineData:
         rows = {self.tec.hex[self.map.terrain[hex_id]].crt_row}
         rows |= {self.tec.place[k].crt_row for k in self.map.place_kinds(hex_id)}
         for name, eff in self.tec.hexset.items():
-            if hex_id in self.map.hexsets.get(name, ()) and (
+            if hex_id in self.hexset.get(name, ()) and (
                     not eff.crt_sides or defender_side in eff.crt_sides):
                 rows.add(eff.crt_row)
         rows.discard("")

@@ -60,9 +60,5 @@ def zoc_of(data: KasserineData, hexes: tuple[str, ...]) -> frozenset[str]:
     if out is None:
         if len(memo) >= ZOC_MEMO_SIZE:
             memo.clear()
-        grid = data.map.grid
-        acc: set[str] = set()
-        for h in hexes:
-            acc.update(grid.neighbours(h))
-        out = memo[hexes] = frozenset(acc)
+        out = memo[hexes] = frozenset().union(*map(data.neighbours.__getitem__, hexes))
     return out

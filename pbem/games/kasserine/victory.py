@@ -13,21 +13,22 @@ def entered(state: KasserineState, data: KasserineData, uid: str, hex_id: str, c
     side = state.units[uid].side
     if hex_id in data.objectives:
         state.holder[hex_id] = side
-    if side != "axis":
+    if side != "axis" or hex_id not in data.event_hexes:
         return
-    for gid, group in data.reinforcements.items():
-        if group.trigger.kind == "turn" or gid in state.triggered:
-            continue
-        if hex_id in data.trigger_hexes(group):
-            state.triggered[gid] = state.turn
+    for group, hexes in data.events:
+        if hex_id in hexes and group.id not in state.triggered:
+            state.triggered[group.id] = state.turn
             ctx.log(f"Event: {group.title} (turn {state.turn}, {state.active} {state.phase} "
                     f"phase, {uid} in {hex_id})", kind="trigger", hexes=(hex_id,))
 
 
 def captured(state: KasserineState, data: KasserineData) -> list[str]:
     """Objectives captured for victory: Axis last occupant and not in any US ZOC (18.0, KAS-G10)."""
+    held = [h for h in data.objectives if state.holder.get(h) == "axis"]
+    if not held:
+        return held
     us_zoc = zoc_hexes(state, data, "us")
-    return [h for h in data.objectives if state.holder.get(h) == "axis" and h not in us_zoc]
+    return [h for h in held if h not in us_zoc]
 
 
 def check_sudden_death(state: KasserineState, data: KasserineData, ctx: Context) -> None:
