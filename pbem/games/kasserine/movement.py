@@ -17,22 +17,28 @@ from pbem.games.kasserine.scenario import KasserineData
 from pbem.games.kasserine.seen import record
 from pbem.games.kasserine.state import KasserineState
 from pbem.games.kasserine.static import static
-from pbem.games.kasserine.victory import check_sudden_death, entered
+from pbem.games.kasserine.victory import check_sudden_death, entered_path
 
 
 def step_cost(data: KasserineData, side: str, mobile: bool, a: str | None, b: str) -> int | None:
     """Half-MP to enter b from a (a None = from off the map); None if prohibited (5.4, 17.0)."""
+    return terrain_step(data, side, mobile, a, b)[0]
+
+
+def terrain_step(data: KasserineData, side: str, mobile: bool, a: str | None,
+                 b: str) -> tuple[int | None, bool]:
+    """(step_cost, a US minefield hexside lies between a and b) of entering b from a (memoised)."""
     memo = static(data).cost
     key = (side, mobile, a, b)
-    try:
-        return memo[key]
-    except KeyError:
-        out = memo[key] = _step_cost(data, side, mobile, a, b)
-        return out
+    out = memo.get(key)
+    if out is None:
+        out = memo[key] = (_step_cost(data, side, mobile, a, b),
+                           a is not None and is_minefield(data, a, b))
+    return out
 
 
 def _step_cost(data: KasserineData, side: str, mobile: bool, a: str | None, b: str) -> int | None:
-    """step_cost computed from the terrain effects chart (memoised by step_cost)."""
+    """step_cost computed from the terrain effects chart (memoised by terrain_step)."""
     m = data.map
     if b in data.prohibited:
         return None
@@ -71,9 +77,9 @@ def move_edges(data: KasserineData, side: str, mobile: bool,
     if out is None:
         edges = []
         for h in data.map.grid.neighbours(here):
-            c = step_cost(data, side, mobile, here, h)
+            c, mine = terrain_step(data, side, mobile, here, h)
             if c is not None:
-                edges.append((h, c, is_minefield(data, here, h)))
+                edges.append((h, c, mine))
         out = memo[key] = tuple(edges)
     return out
 
@@ -83,7 +89,7 @@ def fill_steps(data: KasserineData, side: str) -> None:
     helper asks for most of the map. The table is the one move_edges computes (its costs
     from _step_cost, as step_cost's), kept for shipped scenario data in the package-side cache
     (pbem.core.cache) under the hash of the data files and of the code that computes it (this
-    module and the board's). step_cost keeps its own memo, filled as orders ask."""
+    module and the board's). terrain_step keeps its own memo, filled as orders ask."""
     memo = static(data)
     data_key = getattr(data.map, "cache_key", None)
     if side in memo.filled or not isinstance(data_key, str):
@@ -159,10 +165,13 @@ class Walker:
         occupant = self.occ.get(h)
         if occupant is not None and self.state.units[occupant].side != self.side:
             raise IllegalOrder(f"{h} holds an enemy unit", rule="KAS-5.2-e")
-        cost = step_cost(d, self.side, self.mobile, pos, h)
+        cost, mine = terrain_step(d, self.side, self.mobile, pos, h)
         if cost is None:
             raise IllegalOrder(f"{h} cannot be entered from {pos}", rule="KAS-5.2-f")
-        self.enter(h, cost, pos is not None and is_minefield(d, pos, h))
+        if mine or h in self.ezoc or self.spent + cost > self.ma2:
+            self.enter(h, cost, mine)
+        else:               # no rule of enter() but its bookkeeping applies (the common step)
+            self._moved(h, cost, False, False)
 
     def _check_placed(self, h: str) -> None:
         """step's checks for a hex that is not next to the unit's: it must be a map hex, and
@@ -226,6 +235,10 @@ class Walker:
                                + (f"{before / 2:g} spent before + " if before else "")
                                + f"{costs}); {self.uid} has {self.ma2 / 2:g} MP",
                                rule="KAS-5.2-d")
+        self._moved(h, cost, into_ezoc, stop)
+
+    def _moved(self, h: str, cost: int, into_ezoc: bool, stop: bool) -> None:
+        """enter's last part: the unit now stands in h, having paid cost half-MP."""
         self.entered.append((h, cost))
         self.spent += cost
         self.pos = h
@@ -351,10 +364,8 @@ def do_move(state: KasserineState, data: KasserineData, side: str, uid: str, pat
         u.mobile_moved = True
     else:
         u.moved = True
-    u.status = "map"
-    for h in path:
-        u.hex = h
-        entered(state, data, uid, h, ctx)
+    u.status, u.hex = "map", path[-1]
+    entered_path(state, data, uid, path, ctx)
     record(state, "enter" if entering else "move", uid, ([] if entering else [start]) + path)
     verb = "enters at" if entering else f"moves {start} ->"
     ctx.log(f"{side}: {label(data, state, uid)} {verb} {' '.join(path)} ({w.spent / 2:g} MP)",

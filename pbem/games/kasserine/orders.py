@@ -17,7 +17,6 @@ from pbem.core.errors import OrderSyntaxError
 from pbem.core.game import UNEXPANDED_MOVE
 from pbem.core.standing import StandingOrder, format_standing, parse_standing
 
-HEX = re.compile(r"^\d{4}$")
 UNIT = re.compile(r"^[a-z][a-z0-9-]*$")
 RULE = "KAS-ORDERS"
 #: `sf` values that ask for step 3 after step 2: the step-1 marker placed (ask, 1+ask) or not (0+ask).
@@ -176,7 +175,7 @@ def _hexes(words: list[str], what: str) -> list[str]:
     if not words:
         raise OrderSyntaxError(f"{what} needs at least one hex", rule=RULE)
     for w in words:
-        if not HEX.match(w):
+        if not (len(w) == 4 and w.isdecimal()):      # four Unicode decimal digits, as r"^\d{4}$"
             raise OrderSyntaxError(f"{w!r} is not a four-digit hex id", rule=RULE)
     return words
 

@@ -267,6 +267,8 @@ class KasserineData:
             (r, self.trigger_hexes(r)) for r in scenario.reinforcement if r.trigger.kind != "turn")
         #: Every hex some event trigger watches.
         self.event_hexes: frozenset[str] = frozenset().union(*(hs for _, hs in self.events))
+        #: The hexes whose entry victory.entered records: objectives and event hexes.
+        self.watched: frozenset[str] = self.event_hexes | frozenset(self.objectives)
         other = [h for h in SBEITLA_PRINTED if h != sbeitla_hex]
         #: Choices the players must see and the game log must record before turn 1 (GAPS policy 2).
         self.warnings: tuple[str, ...] = (

@@ -18,7 +18,7 @@ class Static:
     """Memo tables of one KasserineData object (it holds no reference back to the data)."""
 
     def __init__(self) -> None:
-        self.cost: dict[tuple[str, bool, str | None, str], int | None] = {}
+        self.cost: dict[tuple[str, bool, str | None, str], tuple[int | None, bool]] = {}
         self.edge: dict[tuple[str, str], int] = {}
         self.zoc: dict[tuple[str, ...], frozenset[str]] = {}
         self.edges: dict[tuple[str, bool, str], tuple[tuple[str, int, bool], ...]] = {}

@@ -22,6 +22,15 @@ def entered(state: KasserineState, data: KasserineData, uid: str, hex_id: str, c
                     f"phase, {uid} in {hex_id})", kind="trigger", hexes=(hex_id,))
 
 
+def entered_path(state: KasserineState, data: KasserineData, uid: str, path: list[str],
+                 ctx: Context) -> None:
+    """entered() for every hex of path in order (entering any other hex records nothing)."""
+    watched = data.watched
+    for h in path:
+        if h in watched:
+            entered(state, data, uid, h, ctx)
+
+
 def captured(state: KasserineState, data: KasserineData) -> list[str]:
     """Objectives captured for victory: Axis last occupant and not in any US ZOC (18.0, KAS-G10)."""
     held = [h for h in data.objectives if state.holder.get(h) == "axis"]
