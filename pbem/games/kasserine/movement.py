@@ -11,6 +11,7 @@ from typing import Any
 
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
+from pbem.core.hexgrid import hexside_key
 from pbem.games.kasserine.board import (ezoc_and_occupancy, fortification_hex, hexside_kinds,
                                         label, occupancy, values)
 from pbem.games.kasserine.scenario import KasserineData
@@ -39,6 +40,25 @@ def terrain_step(data: KasserineData, side: str, mobile: bool, a: str | None,
 
 def _step_cost(data: KasserineData, side: str, mobile: bool, a: str | None, b: str) -> int | None:
     """step_cost computed from the terrain effects chart (memoised by terrain_step)."""
+    if a is not None and hexside_key(a, b) not in static(data).featured(data):
+        a = None          # no road, trail or hexside feature between: b's own terrain alone
+    if a is None:
+        return _entry_cost(data, mobile, b)
+    return _crossing_cost(data, side, mobile, a, b)
+
+
+def _entry_cost(data: KasserineData, mobile: bool, b: str) -> int | None:
+    """Half-MP to enter b by its terrain alone (memoised per hex)."""
+    memo = static(data).entry
+    key = (b, mobile)
+    if key not in memo:
+        memo[key] = _crossing_cost(data, "", mobile, None, b)
+    return memo[key]
+
+
+def _crossing_cost(data: KasserineData, side: str, mobile: bool, a: str | None,
+                   b: str) -> int | None:
+    """_step_cost from the chart, roads and every hexside feature (5.4, 14.1, 17.0)."""
     m = data.map
     if b in data.prohibited:
         return None
