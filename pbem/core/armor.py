@@ -46,6 +46,25 @@ _SPACES = re.compile(r"\s+")              # any run of (Unicode) spaces inside a
 _CANONICAL_BODY = re.compile(r"(?:[A-Za-z0-9+/=]{1,76}\n)+")
 
 
+def canonical_b64(s: str) -> bytes | None:
+    """The bytes s encodes if s is canonical standard base64 (padded, no other character);
+    None otherwise (the caller's own checks then say why)."""
+    try:
+        data = binascii.a2b_base64(s)
+    except (binascii.Error, ValueError):     # ValueError: a non-ASCII str
+        return None
+    return data if binascii.b2a_base64(data, newline=False) == s.encode("ascii") else None
+
+
+def _canonical_lines(body: str) -> bytes | None:
+    """The bytes of a block body of canonical base64 lines of 1 to 76 characters, each ending
+    in a newline (what _CANONICAL_BODY and _decode_body accept alike); None if it is not."""
+    lines = body.split("\n")
+    if lines.pop() or not lines or not 1 <= min(map(len, lines)) <= max(map(len, lines)) <= 76:
+        return None
+    return canonical_b64("".join(lines))
+
+
 def _decode_body(body: str) -> tuple[bytes | None, str]:
     """(bytes, "") for a well-formed base64 body (any whitespace ignored), else (None, why)."""
     b64 = "".join(body.split())
@@ -73,6 +92,9 @@ def _fast(text: str) -> list[Block] | None:
             or text.find(END, e + 1) >= 0 or not text.isascii()):
         return None
     body = text[body_at:e]
+    data = _canonical_lines(body)
+    if data is not None:
+        return [Block(data, "", 0, 0)]
     if not _CANONICAL_BODY.fullmatch(body):
         return None
     data, problem = _decode_body(body)
