@@ -12,6 +12,12 @@ from functools import lru_cache
 
 DIRECTIONS: tuple[str, ...] = ("N", "NE", "SE", "S", "SW", "NW")
 OPPOSITE: dict[str, str] = {"N": "S", "NE": "SW", "SE": "NW", "S": "N", "SW": "NE", "NW": "SE"}
+_DIRECTION_INDEX = {d: i for i, d in enumerate(DIRECTIONS)}
+# (column, row) offsets of one step in each direction, in DIRECTIONS order, from a column drawn
+# half a hex lower (True) and from one that is not (False); N is row - 1
+_OFFSETS: dict[bool, tuple[tuple[int, int], ...]] = {
+    True: ((0, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0)),
+    False: ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 0), (-1, -1))}
 
 
 class _Adjacency:
@@ -19,17 +25,16 @@ class _Adjacency:
 
     def step(self, col: int, row: int, direction: str) -> tuple[int, int]:
         """The (col, row) one step away in a direction (may be off the map; N is row - 1)."""
-        low = self.is_shifted(col)
-        if direction == "N":
-            return col, row - 1
-        if direction == "S":
-            return col, row + 1
-        dc = 1 if direction in ("NE", "SE") else -1
-        if direction in ("NE", "NW"):
-            return col + dc, row if low else row - 1
-        if direction in ("SE", "SW"):
-            return col + dc, row + 1 if low else row
-        raise ValueError(f"unknown direction {direction!r}")
+        i = _DIRECTION_INDEX.get(direction)
+        if i is None:
+            raise ValueError(f"unknown direction {direction!r}")
+        dc, dr = _OFFSETS[self.is_shifted(col)][i]
+        return col + dc, row + dr
+
+    def steps(self, col: int, row: int) -> list[tuple[int, int]]:
+        """The (col, row) one step away in each direction, in DIRECTIONS order (may be off
+        the map)."""
+        return [(col + dc, row + dr) for dc, dr in _OFFSETS[self.is_shifted(col)]]
 
     def direction(self, a: str, b: str) -> str | None:
         """The direction from hex a to adjacent hex b, or None if they are not adjacent."""
@@ -60,7 +65,7 @@ class HexGrid(_Adjacency):
     # -- ids -------------------------------------------------------------------------------
     def hex_id(self, col: int, row: int) -> str:
         """Return the printed id of the hex at (col, row)."""
-        return f"{col:0{self.digits}d}{row:0{self.digits}d}"
+        return _id_format(self.digits) % (col, row)
 
     def parse(self, hex_id: str) -> tuple[int, int]:
         """Return (col, row) of a printed hex id; ValueError if malformed or off the map."""
@@ -136,6 +141,12 @@ class HexGrid(_Adjacency):
         return x, y
 
 
+@lru_cache(maxsize=None)
+def _id_format(digits: int) -> str:
+    # "%0Nd" formats as f"{n:0Nd}" does, without building the format spec on every call
+    return f"%0{digits}d%0{digits}d"
+
+
 @lru_cache(maxsize=65536)
 def _parse(grid: HexGrid, hex_id: str) -> tuple[int, int]:
     return grid._parse_uncached(hex_id)
@@ -149,13 +160,8 @@ def _axial(grid: HexGrid, hex_id: str) -> tuple[int, int]:
 
 @lru_cache(maxsize=65536)
 def _neighbours(grid: HexGrid, hex_id: str) -> tuple[str, ...]:
-    out = []
-    col, row = grid.parse(hex_id)
-    for d in DIRECTIONS:
-        c, r = grid.step(col, row, d)
-        if grid.on_map(c, r):
-            out.append(grid.hex_id(c, r))
-    return tuple(out)
+    return tuple(grid.hex_id(c, r) for c, r in grid.steps(*grid.parse(hex_id))
+                 if grid.on_map(c, r))
 
 
 def hexside_key(a: str, b: str) -> tuple[str, str]:
@@ -365,10 +371,5 @@ class SheetGrid(_Adjacency):
 
 @lru_cache(maxsize=65536)
 def _sheet_neighbours(grid: SheetGrid, hex_id: str) -> tuple[str, ...]:
-    gc, gr = grid.parse(hex_id)
-    out = []
-    for d in DIRECTIONS:
-        h = grid._cells.get(grid.step(gc, gr, d))
-        if h is not None:
-            out.append(h)
-    return tuple(out)
+    cells = grid._cells
+    return tuple(cells[g] for g in grid.steps(*grid.parse(hex_id)) if g in cells)
