@@ -172,7 +172,7 @@ def receive(directory: str, file: str, key: str, out: str | None = None) -> None
 
 def verify(directory: str, extra: tuple[str, ...] = (), key: str | None = None) -> None:
     """Audit a whole archive (or a one-file record) offline; exit 3 when cheating is proven."""
-    from pbem.protocol.audit import verify_archive
+    from pbem.protocol.audit import audit_collector, verify_archive
 
     if Path(directory).is_file() and key is not None:
         raise PbemError(f"{directory}: --key audits an archive folder's own private dice; a "
@@ -183,12 +183,13 @@ def verify(directory: str, extra: tuple[str, ...] = (), key: str | None = None) 
         from pbem.core import keys as keymod
 
         private = keymod.load_private(key)
-    if Path(directory).is_file():
-        from pbem.records.source import verify_record
+    with audit_collector():
+        if Path(directory).is_file():
+            from pbem.records.source import verify_record
 
-        audit = verify_record(directory, list(extra))
-    else:
-        audit = verify_archive(directory, list(extra), keep_states=False, key=private)
+            audit = verify_record(directory, list(extra))
+        else:
+            audit = verify_archive(directory, list(extra), keep_states=False, key=private)
     for p in audit.problems:
         echo(f"Error: {one_line(p)}", err=True)
     if not audit.ok:
