@@ -122,8 +122,8 @@ class HexGrid(_Adjacency):
 
     def distance(self, a: str, b: str) -> int:
         """Number of hex steps between a and b."""
-        q1, r1 = self.axial(a)
-        q2, r2 = self.axial(b)
+        q1, r1 = _axial(self, a)
+        q2, r2 = _axial(self, b)
         dq, dr = q1 - q2, r1 - r2
         return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
