@@ -289,7 +289,7 @@ def _unb64(s: str, name: str, what: str) -> bytes:
         return fast
     try:
         b = base64.b64decode(s, validate=True)
-    except binascii.Error:
+    except (binascii.Error, ValueError):        # ValueError: a character beyond ASCII
         raise FileRejected(f"{name}: {what} is not valid base64") from None
     if _b64(b) != s:
         raise FileRejected(f"{name}: {what} is not canonical base64")

@@ -277,3 +277,21 @@ def test_any_mail_mangling_reads_back_identically(tmp_path, orders, message, seq
     p.write_bytes(raw)
     g = read_file(p)
     assert g.payload_bytes == f.payload_bytes and g.sig == f.sig
+
+
+@pytest.mark.parametrize("field", ["payload", "sig"])
+def test_an_envelope_field_beyond_ascii_is_a_one_line_refusal(table, field):
+    """The armor is sound but the envelope's base64 field holds a character beyond ASCII
+    (the JSON reads it as text): a one-line refusal naming the field, exit 1, nothing stored.
+    Before, receive and verify ended in 'internal error (a bug in pbem): ValueError' (exit 4)."""
+    import json
+
+    from pbem.core.armor import armor, dearmor
+
+    t = table
+    env = json.loads(dearmor(Path(t.file1).read_text()))
+    env[field] = env[field][:-4] + "é" + env[field][-3:]
+    data = json.dumps(env, separators=(",", ":"), ensure_ascii=False).encode()
+    p = t.tmp / f"non-ascii-{field}.pbem"
+    p.write_text(armor(data))
+    one_line_refusal(t, "blue", p, "not valid base64")
