@@ -7,11 +7,13 @@ modules behind receive, submit, status and verify, and the game's package before
 starts, then runs the command as `pbem PBEM_ARGS` would and appends "seconds cpu_seconds
 exit_code" to TIMING_FILE. This is the "imports excluded" (warm start) figure
 of bench/commands.py: what the command itself costs in a fresh process, every file read and
-every cache used as the real command does, minus starting Python and importing code.
+every cache used as the real command does, with the cyclic collector off for a turn command
+other than verify as the console runs it, minus starting Python and importing code.
 """
 
 from __future__ import annotations
 
+import gc
 import importlib
 import sys
 import time
@@ -26,10 +28,12 @@ def main() -> None:
                 "pbem.protocol.reporting", "pbem.reports.render", "pbem.reports.svgmap",
                 "pbem.core.keys", "jinja2", f"pbem.games.{game}"):
         importlib.import_module(mod)
+    parsed = pbem.entry.fast_args(["pbem", *args])
+    if parsed is not None and parsed[0] != "verify":
+        gc.disable()               # as pbem.entry.console runs a turn command
     t0, c0 = time.perf_counter(), time.process_time()
     code = 0
     try:
-        parsed = pbem.entry.fast_args(["pbem", *args])
         if parsed is None:                     # what the console script leaves to click
             import pbem.cli
 
