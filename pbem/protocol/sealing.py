@@ -91,6 +91,7 @@ class Facts:
         # of an earlier file is resolved after later files were taken (a keyless verify waits
         # for its own side's share of a file while the other side's next files come in)
         self.committed_in: dict[tuple[str, str, int], int] = {}
+        self.fixed = getattr(game, "fixed_fact", lambda fact: False)
 
     def take(self, t: Turn, name: str) -> dict[str, Any]:
         """Record a file's commitments, check its openings and final; the opened values."""
@@ -104,6 +105,13 @@ class Facts:
             why = book.record(c.fact, c.version, c.hash)
             if why:
                 raise FileRejected(f"{name}: {why}")
+            if c.version > 0 and self.fixed(c.fact):
+                # a fact that never changes (a slot's unit) has one value: a second version
+                # would let a file open one value and hold its orders to another
+                why = (f"commits version {c.version} of {c.fact}, a fact that never changes "
+                       "(only version 0 exists)")
+                raise IllegalFile(f"{name}: {why} [PBEM-SEALED]", order=0, reason=why,
+                                  rule="PBEM-SEALED")
             new.add(c.fact)
             self.committed_in[(t.sender, c.fact, c.version)] = t.seq
         opened = {}
@@ -154,6 +162,13 @@ class Facts:
             return False, None
         return True, (min(got) if reply else max(got))[1]
 
+    def shown_version(self, owner: str, fact: str, seq: int, version: int) -> tuple[bool, Any]:
+        """Whether file seq opens owner's fact at this version, and the value it opens."""
+        for v, value in self.by_file.get(seq, {}).get(owner, {}).get(fact, ()):
+            if v == version:
+                return True, value
+        return False, None
+
     def once(self, owner: str, fact: str, seq: int, reply: bool) -> bool:
         """Whether the file where an order of file seq has owner's fact opened (as ``shown``)
         opens a single version of it (its value then holds at every order of that file)."""
@@ -199,8 +214,10 @@ def check_reveals(game: Any, facts: Facts, me: str, sender: str, state: Any, ord
         upto = (seq + (owner != sender)) if seq else None
         if not found and owner == sender and own_seq is not None \
                 and fact not in facts.opened(owner, upto):
-            # a held order whose fact changed since: opened in the file it came in
-            found, value = facts.shown(owner, fact, own_seq, reply=False)
+            # a held order whose fact changed since: opened in the file it came in, at the
+            # version in force there (an earlier version that file opened too is not its value)
+            found, value = facts.shown_version(owner, fact, own_seq,
+                                               facts.version_at(owner, fact, own_seq))
         if found or fact in facts.opened(owner, upto):
             # a fact this state knows already is followed by the rules from its opening on,
             # unless the file opens it at another value: its owner's hidden outcome changed it

@@ -280,3 +280,64 @@ def test_a_reply_that_commits_a_new_version_of_a_revealed_fact_must_open_it():
     with pytest.raises(FileRejected, match="0006-red.pbem: does not open red's red-1.steps"):
         check_reveals(game, facts, "blue", "blue", object(), "an attack",
                       next_name="0006-red.pbem", name="0005-blue.pbem", seq=5)
+
+
+class _Revealing(_Game):
+    """A game whose every order reveals red-7.steps (as an attack reveals its block)."""
+
+    fixed = ()
+
+    def reveals(self, state, side, order):
+        return [("red", "red-7.steps")]
+
+    def fixed_fact(self, fact):
+        return fact in self.fixed
+
+    def disclose(self, state, owner, values):
+        state.update(values)
+
+
+def _commit(fact, version, value):
+    return FactCommit(fact=fact, version=version,
+                      hash=commit(GAME_ID, "red", fact, version, value, salt(KEY, fact, version)))
+
+
+def _open(fact, version, value):
+    return sealing.Opening(fact=fact, version=version, value=value,
+                           salt=salt(KEY, fact, version).hex())
+
+
+def test_a_held_order_reads_its_fact_at_the_version_in_force_in_its_file():
+    """An order held in file 4 resumes in file 6, which opens nothing: the receiver takes the
+    fact from file 4 at the version latest there. A changed processor committed a fake value
+    (opened) and the real one (a later version, never opened) in file 4: the fake was taken,
+    and a held attack rolled the fake strength's dice (a trial). Now the file is refused; an
+    honest file 4, which opens its latest version, is read at that value."""
+    game = _Revealing(now={})
+    cheat = sealing.Facts(game, GAME_ID, "blue")
+    cheat.take(_turn(4, [_commit("red-7.steps", 0, 4), _commit("red-7.steps", 1, 2)],
+                     [_open("red-7.steps", 0, 4)]), "0004-red.pbem")
+    with pytest.raises(sealing.FileRejected, match="which the file does not open"):
+        sealing.check_reveals(game, cheat, "blue", "red", {}, "attack", next_name=None,
+                              name="0006-red.pbem", seq=6, own_seq=4)
+    honest = sealing.Facts(game, GAME_ID, "blue")
+    honest.take(_turn(4, [_commit("red-7.steps", 0, 2)], [_open("red-7.steps", 0, 2)]),
+                "0004-red.pbem")
+    state: dict = {}
+    sealing.check_reveals(game, honest, "blue", "red", state, "attack", next_name=None,
+                          name="0006-red.pbem", seq=6, own_seq=4)
+    assert state == {"red-7.steps": 2}
+
+
+def test_a_second_version_of_a_fact_that_never_changes_is_refused():
+    """The game's `fixed_fact` (a slot's unit) has one version: a file committing another is
+    proof (IllegalFile, PBEM-SEALED), whether or not it opens it."""
+    game = _Revealing(now={})
+    game.fixed = ("red-7.unit",)
+    facts = sealing.Facts(game, GAME_ID, "blue")
+    facts.take(_turn(2, [_commit("red-7.unit", 0, "kern")], []), "0002-red.pbem")
+    with pytest.raises(sealing.IllegalFile, match="a fact that never changes") as e:
+        facts.take(_turn(4, [_commit("red-7.unit", 1, "reim")], []), "0004-red.pbem")
+    assert e.value.rule == "PBEM-SEALED"
+    facts.take(_turn(4, [_commit("red-7.steps", 0, 3), _commit("red-7.steps", 1, 2)], []),
+               "0004-red.pbem")                      # a fact that changes may have more

@@ -38,7 +38,7 @@ from pbem.core.errors import IllegalOrder, OrderSyntaxError
 from pbem.core.game import Context, Decision
 from pbem.core.standing import answer
 from pbem.games.holdfast import combat, reinforcement as rf
-from pbem.games.holdfast.board import map_units, overstacked
+from pbem.games.holdfast.board import map_units, overstacked, side_at
 from pbem.games.holdfast.data import STANDIN_PREFIX, World, world
 from pbem.games.holdfast.movement import check_path
 from pbem.games.holdfast.orders import Attack, Buy, Move, Place, Rebuild
@@ -484,11 +484,13 @@ def _place(state: HoldfastState, side: str, o: SeenPlace, ctx: Context) -> None:
                            rule="HF-5-b" if side == "allied" else "HF-5-c")
     priv = state.private[side]
     key = key_of(state, side, o.slot)
+    w = world(pub.scenario)
+    _check_place_public(state, w, side, o.hex, key)
     if key is None:
         if n != pub.slots.get(side, 0) + 1:
             raise IllegalOrder(f"{o.slot} is not {side}'s next slot", rule="HF-8.1-a")
         key = o.slot
-        priv.units[key] = UnitState(id=key, where="map", sp=world(pub.scenario).units[key].max_sp)
+        priv.units[key] = UnitState(id=key, where="map", sp=w.units[key].max_sp)
     u = priv.units[key]
     u.where, u.hex = "map", o.hex
     pub.slots[side] = max(pub.slots.get(side, 0), n)
@@ -496,6 +498,24 @@ def _place(state: HoldfastState, side: str, o: SeenPlace, ctx: Context) -> None:
         pub.seq += 1
         u.placed = pub.seq
         ctx.log(f"an {side} block appears in {o.hex}", hexes=(o.hex,))
+
+
+def _check_place_public(state: HoldfastState, w: World, side: str, hex_id: str,
+                        key: str | None) -> None:
+    """The checks of a placement that read no hidden fact (rf.check_place and
+    rf.check_setup_place make them on the real unit): a map hex, not prohibited, and no other
+    block there (an enemy's, HF-8.1-e; at set-up any other, HF-9.1-c)."""
+    if w.resolve(hex_id) != hex_id:
+        raise IllegalOrder(f"unknown hex {hex_id!r}", rule="HF-8.1-a")
+    if hex_id in w.prohibited:
+        raise IllegalOrder(f"{hex_id} is prohibited terrain", rule="HF-TEC-a")
+    there = side_at(state, hex_id)
+    if state.public.phase == "setup":
+        u = state.private[side].units.get(key) if key else None
+        if there is not None and not (u is not None and u.where == "map" and u.hex == hex_id):
+            raise IllegalOrder(f"{hex_id} is already occupied", rule="HF-9.1-c")
+    elif there not in (None, side):
+        raise IllegalOrder(f"{hex_id} holds an enemy block", rule="HF-8.1-e")
 
 
 def most_steps(w: World, side: str, weather: str, strategic: bool) -> int:

@@ -202,3 +202,78 @@ def test_an_attack_with_support_not_yet_arrived_opens_nothing(tmp_path):
     assert t.mover() is not None
     s = ops.open_session(t.dirs["axis"], key_path=t.key("axis"))
     assert blocks[a2] in s.state.private["allied"].units, "the block was opened"
+
+
+def test_a_second_version_of_a_block_s_unit_is_proof_of_cheating(tmp_path):
+    """A block's unit never changes, so its slot's `.unit` has one version. A changed
+    processor committed a fake unit (opened) and the real one (a later version, never opened)
+    in one file: a held attack then resumed with the fake identity, rolled 5 dice instead of 3,
+    and the final audit named the honest side's file (a trial). A second version of a `.unit`
+    is now refused on receipt as proof (exit 3), nothing stored."""
+    import msgspec
+
+    from fixtures.table import snapshot
+    from pbem.core.commitment import commit
+    from pbem.core.keys import load_private
+    from pbem.core.records import FactCommit, seal
+
+    t, _, _ = _first_axis_turn(tmp_path, "hf-second-unit-version")
+    t.play_one()
+    path, to = t.inbox.pop()
+    turn = read_file(path).payload
+    gid = turn.game_id
+    fake = FactCommit(fact="axis-1.unit", version=1,
+                      hash=commit(gid, "axis", "axis-1.unit", 1, "21pz-a", bytes(32)))
+    commits = sorted([*(turn.commits or []), fake], key=lambda c: (c.fact, c.version))
+    bad = tmp_path / "forged-axis.pbem"
+    bad.write_text(seal(msgspec.structs.replace(turn, commits=commits),
+                        load_private(t.key("axis")), name=bad.name).text)
+    before = snapshot(t.dirs[to])
+    r = t.run("receive", str(t.dirs[to]), str(bad), "--key", t.key(to))
+    assert r.exit_code == 3, r.output
+    assert "commits version 1 of axis-1.unit, a fact that never changes" in r.output, r.output
+    assert snapshot(t.dirs[to]) == before
+
+
+def _projected_setup(tmp_path: Path, monkeypatch, seed: str, to_hex) -> tuple[Table, Any]:
+    """A sealed Race to Tunis game whose Axis set-up file projects its first placement to
+    to_hex(table) instead of 1602 (a changed processor), received by the Allied processor:
+    (table, the result of its `pbem receive`)."""
+    with seeded(seed):
+        t = Table(tmp_path, game="holdfast", scenario="race-to-tunis", mode="sealed",
+                  sides=("allied", "axis"))
+    t.deliver()
+    target = to_hex(t)
+    real = hsealed.project
+
+    def cheat(state, side, order):
+        return real(state, side, order).replace(" 1602", f" {target}")
+
+    monkeypatch.setattr(hsealed, "project", cheat)
+    t.play_one(["place fjr5 1602", "place witzig 1603", "place superga 2005", "end"])
+    monkeypatch.setattr(hsealed, "project", real)
+    path, to = t.inbox.pop()
+    assert f" {target}" in " | ".join(read_file(path).payload.orders)
+    return t, t.run("receive", str(t.dirs[to]), path, "--key", t.key(to))
+
+
+def test_a_projected_placement_off_the_map_is_proof_not_a_crash(tmp_path, monkeypatch):
+    """'seen place ?axis-1 9999' (no such hex) crashed the receiver with an internal error
+    (exit 4, a KeyError in the supply trace; a trial): it is refused as proof (exit 3)."""
+    t, r = _projected_setup(tmp_path, monkeypatch, "hf-place-off-map", lambda t: "9999")
+    assert r.exit_code == 3, r.output
+    assert "unknown hex '9999' [HF-8.1-a]" in r.output, r.output
+
+
+def test_a_projected_placement_onto_another_block_is_refused(tmp_path, monkeypatch):
+    """A placement onto a hex another block holds breaks a rule that reads no hidden fact
+    (HF-9.1-c at set-up, HF-8.1-e later): the receiver's check of the projection makes it (it
+    accepted an Axis block appearing on an Allied one; a trial)."""
+    def allied_hex(t: Table) -> str:
+        s = ops.open_session(t.dirs["allied"], key_path=t.key("allied"))
+        return sorted(b.hex for b in s.state.private["allied"].units.values()
+                      if b.where == "map")[0]
+
+    t, r = _projected_setup(tmp_path, monkeypatch, "hf-place-occupied", allied_hex)
+    assert r.exit_code == 3, r.output
+    assert "is already occupied [HF-9.1-c]" in r.output, r.output
