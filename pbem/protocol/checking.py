@@ -18,7 +18,7 @@ from typing import Any
 from pbem.core.dice import NoDice
 from pbem.core.errors import IllegalOrder, OrderError, OrderSyntaxError
 from pbem.core.game import Context, Game, NeedsDice
-from pbem.core.sealed import hidden_legality, returns_when_held
+from pbem.core.sealed import hidden_legality, order_reveals, returns_when_held
 from pbem.core.standing import (StandingOrder, apply_order, apply_standing, format_line,
                                 parse_line)
 from pbem.protocol.resolve import SEALED_RETURN_RULE, copy_state
@@ -225,19 +225,37 @@ def _probe(game: Game, state: Any, side: str, parsed: list[tuple[int, str, Any]]
                 apply_order(game, sim, side, order, Context(dice, action=j))
             except OrderError as e:
                 fails.setdefault(n, []).append(_line_error(name, n, line, e))
-    for n, line, _ in parsed[first:]:
+    for n, line, order in parsed[first:]:
         got = fails.get(n, [])
+        own = _opens_own(game, state, side, order) if sealed and got else []
         if len(got) == len(PROBES):
-            out.problems.append(f"{got[0]} (whatever the dice: illegal with each of "
-                                f"{len(PROBES)} dice outcomes tried)")
+            msg = (f"{got[0]} (whatever the dice: illegal with each of {len(PROBES)} dice "
+                   "outcomes tried)")
+            if own:
+                # the file opens a sealed order's own facts when it is signed, even if the
+                # order is then skipped: an order that can never run would open them for nothing
+                msg += (f"; in a sealed game it would open your own {', '.join(own)} when you "
+                        "sign, though it can never be carried out: remove it")
+                out.blocking.append(msg)
+            out.problems.append(msg)
         elif got:
+            opened = (f"; in a sealed game your {', '.join(own)} are opened when you sign all "
+                      "the same" if own else "")
             out.warnings.append(f"{got[0]} (with some dice outcomes: it may be skipped when "
-                                "the file is resolved)")
+                                f"the file is resolved{opened})")
     if waits:
         first_wait = min(waits)
         out.waiting = [n for n, _, _ in parsed if n >= first_wait]
         out.wait_reason = reasons[first_wait]
         _held_back(game, [p for p in parsed if p[0] >= first_wait], sealed, out, name)
+
+
+def _opens_own(game: Game, state: Any, side: str, order: Any) -> list[str]:
+    """The facts of side's own that an order opens (a sealed file opens them when signed)."""
+    try:
+        return sorted(f for owner, f in order_reveals(game, state, side, order) if owner == side)
+    except OrderError:
+        return []
 
 
 def _held_back(game: Game, held: list[tuple[int, str, Any]], sealed: bool, out: Checked,

@@ -75,12 +75,17 @@ def _opened(path: str) -> set[str]:
     return {o.fact for o in read_file(path).payload.openings or []}
 
 
-def test_an_illegal_attack_after_a_die_opens_nothing(tmp_path):
+def test_an_illegal_attack_after_a_die_opens_nothing(tmp_path, monkeypatch):
     """HF-9.4-a: 'attack FAR with UNIT' after a legal attack (a die) is skipped, and the
-    defender's reply opens nothing of the far block (it opened its unit and strength)."""
+    defender's reply opens nothing of the far block (it opened its unit and strength). An
+    honest `submit` refuses the order (next test); a changed processor signs it."""
+    from pbem.protocol import checking
+
     t, lines, far, slot, unit = _axis_to_attack(tmp_path)
     i = next(k for k, x in enumerate(lines) if x.startswith("attack "))
+    monkeypatch.setattr(checking, "_opens_own", lambda *a: [])
     t.play_one([*lines[:i + 1], f"attack {far} with {unit}", *lines[i + 1:]])
+    monkeypatch.undo()
     sent = t.inbox[-1][0]
     t.deliver_one()                                   # the Allied processor receives it
     replies = [p for p, to in t.inbox if to == "axis"]
@@ -90,6 +95,30 @@ def test_an_illegal_attack_after_a_die_opens_nothing(tmp_path):
     t.deliver()
     s = ops.open_session(t.dirs["axis"], key_path=t.key("axis"))
     assert f"?{slot}" in s.state.private["allied"].units, "the far block was opened"
+
+
+def test_an_attack_after_a_die_that_can_never_run_is_not_signed(tmp_path):
+    """A sealed file opens the attacking blocks of an attack written after a die when it is
+    signed, even if the attack is then skipped: 'attack FAR with UNIT' (never adjacent) opened
+    UNIT's identity and strength for nothing, while `check` already said it was illegal
+    whatever the dice (a trial). `submit` now refuses it, naming the facts it would open, and
+    `check` says why; nothing is signed or stored."""
+    from fixtures.table import snapshot
+
+    t, lines, far, slot, unit = _axis_to_attack(tmp_path)
+    i = next(k for k, x in enumerate(lines) if x.startswith("attack "))
+    orders = tmp_path / "far.txt"
+    orders.write_text("\n".join([*lines[:i + 1], f"attack {far} with {unit}", *lines[i + 1:]])
+                      + "\n")
+    r = t.run("check", str(t.dirs["axis"]), str(orders), "--key", t.key("axis"))
+    assert r.exit_code == 1 and "whatever the dice" in r.output, r.output
+    assert "in a sealed game it would open your own axis-" in r.output, r.output
+    before = snapshot(t.dirs["axis"])
+    r = t.run("submit", str(t.dirs["axis"]), str(orders), "--key", t.key("axis"), "--out",
+              str(tmp_path / "out.pbem"))
+    assert r.exit_code == 1 and "though it can never be carried out: remove it" in r.output, \
+        r.output
+    assert snapshot(t.dirs["axis"]) == before and not (tmp_path / "out.pbem").exists()
 
 
 def test_a_projected_attack_without_an_attacking_block_is_refused(tmp_path, monkeypatch):
@@ -161,13 +190,16 @@ def test_a_legal_attack_held_after_end_goes_back_to_its_writer(tmp_path):
         assert r.exit_code == 0 and "OK" in r.output, r.output
 
 
-def test_an_attack_with_support_not_yet_arrived_opens_nothing(tmp_path):
+def test_an_attack_with_support_not_yet_arrived_opens_nothing(tmp_path, monkeypatch):
     """HF-9.4-b: on turn 1 'attack HEX with fjr5 support arnim' (Arnim is due on turn 2),
     written after another attack's die, is skipped by the writer's processor; the defender's
     processor did not check arrival, fought it, opened the block and stalled the game (a
     reviewer of the fix). The defender's check now knows when support units arrive (public):
-    both skip it, the reply opens nothing of that block and the game goes on."""
+    both skip it, the reply opens nothing of that block and the game goes on. (An honest
+    `submit` now refuses the attack, illegal whatever the dice; a changed processor signs it.)"""
     import itertools
+
+    from pbem.protocol import checking
 
     t, w, blocks = _first_axis_turn(tmp_path, "hf-support-arrival-0")
 
@@ -191,7 +223,9 @@ def test_an_attack_with_support_not_yet_arrived_opens_nothing(tmp_path):
     else:
         raise AssertionError("no pair of attacks with the second alone refused")
     slot = blocks[a2].lstrip("?")
+    monkeypatch.setattr(checking, "_opens_own", lambda *a: [])
     t.play_one(lines)
+    monkeypatch.undo()
     t.deliver_one()                                       # the Allied processor receives it
     sent = [p for p, to in t.inbox if to == "axis"]       # an automatic reply, if any
     t.deliver()
