@@ -7,7 +7,7 @@ from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.games.holdfast import combat, reinforcement as rf
 from pbem.games.holdfast.data import World
-from pbem.games.holdfast.movement import allowance, check_path
+from pbem.games.holdfast.movement import allowance, check_path, position
 from pbem.games.holdfast.orders import Allocate, Attack, Buy, End, Move, Order, Place, Rebuild
 from pbem.games.holdfast.sequence import (end_player_turn, roll_weather, setup_done,
                                           start_game_turn)
@@ -109,7 +109,8 @@ def _move(state: HoldfastState, w: World, side: str, o: Move, ctx: Context) -> N
             raise IllegalOrder("you have no leader in play", rule="HF-4-e")
         if priv.leader_mp_used:
             raise IllegalOrder("the leader has already given +1 MP this turn", rule="HF-4-e")
-    net = net_for(state, w, side)        # the position does not change until the move is applied
+    pos = position(state, w, side)       # the position does not change until the move is applied
+    net = net_for(state, w, side, pos=pos)
     supplied = in_supply(state, w, side, o.unit, net=net)
     if o.strategic:
         if not w.strategic_allowed(pub.turn):
@@ -119,7 +120,7 @@ def _move(state: HoldfastState, w: World, side: str, o: Move, ctx: Context) -> N
                                rule="HF-9.3-a")
     mp = allowance(w, w.units[o.unit], weather=pub.weather, supplied=supplied,
                    leader=bool(leader), strategic=o.strategic)
-    check_path(state, w, side, o.unit, path, mp, o.strategic)
+    check_path(state, w, side, o.unit, path, mp, o.strategic, pos=pos)
     # -- legal: apply
     if supplied:
         in_supply(state, w, side, o.unit, claim=True, net=net)

@@ -102,6 +102,7 @@ class World:
         self.tables = data.tables
         self.turns = data.turns
         self.scenario = data.scenario
+        self.memo: dict[str, dict] = {}   # see cached(): memoised derived data, no game state
         self._validate()
         t = self.tables
         # HF-2-e: the supply bases each side controls at the start
@@ -126,7 +127,6 @@ class World:
                 self.road_adj.setdefault(a, set()).add(b)
                 self.road_adj.setdefault(b, set()).add(a)
         self.prohibited = {h for h, t in self.map.terrain.items() if self.hex_terrain(t).prohibited}
-        self.memo: dict[str, dict] = {}   # see cached(): memoised derived data, no game state
         self._derive()
 
     def _derive(self) -> None:
@@ -170,11 +170,14 @@ class World:
 
     def cached(self, kind: str, key: object, make: Any, limit: int = 512) -> Any:
         """Memoise a pure function of this scenario and key, per kind (oldest dropped first)."""
-        memo = self.memo.setdefault(kind, {})
-        try:
-            return memo[key]
-        except KeyError:
-            pass
+        memo = self.memo.get(kind)
+        if memo is None:
+            memo = self.memo[kind] = {}
+        else:
+            try:
+                return memo[key]
+            except KeyError:
+                pass
         value = memo[key] = make()
         limit = min(limit, self.MEMO_CEILING.get(kind, limit))
         if len(memo) > limit:
@@ -240,6 +243,10 @@ class World:
 
     def resolve(self, token: str) -> str:
         """Hex id of an order token: a hex id or a place name (underscores for spaces)."""
+        known = self.memo.get("resolve")
+        if known is not None and token in known:     # the common case: no closure to build
+            return known[token]
+
         def make() -> str:
             try:
                 return self.map.hex_of(token.replace("_", " "))
@@ -288,6 +295,9 @@ class World:
 
     def base_kind(self, hex_id: str) -> str:
         """'port', 'minor_port' or 'inland' for a supply base hex."""
+        return self.cached("base-kind", hex_id, lambda: self._base_kind(hex_id))
+
+    def _base_kind(self, hex_id: str) -> str:
         kinds = self.map.place_kinds(hex_id)
         if "minor_port" in kinds:
             return "minor_port"

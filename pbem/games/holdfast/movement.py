@@ -8,8 +8,7 @@ from pbem.core.errors import IllegalOrder
 from pbem.games.holdfast.board import ezoc
 from pbem.games.holdfast.data import World
 from pbem.games.holdfast.state import HoldfastState, enemy
-from pbem.games.holdfast.supply import block_hexes
-
+from pbem.games.holdfast.supply import block_hexes, zoc_of
 
 
 def allowance(w: World, unit: Any, *, weather: str, supplied: bool, leader: bool,
@@ -73,24 +72,35 @@ def position(state: HoldfastState, w: World, side: str) -> tuple[frozenset[str],
     """What movement reads of the board for side: its own block hexes, the enemy's, and the
     hexes in an enemy ZOC. Computed once by a caller that checks many moves in one position
     (the move helper), instead of once per path."""
-    return block_hexes(state, side), block_hexes(state, enemy(side)), ezoc(state, w, side)
+    foe = block_hexes(state, enemy(side))
+    return block_hexes(state, side), foe, zoc_of(w, foe)
 
 
 def check_path(state: HoldfastState, w: World, side: str, unit_id: str, path: list[str],
-               mp: int, strategic: bool) -> list[int]:
-    """Validate a path hex by hex and return the cost of each step; IllegalOrder if not legal."""
+               mp: int, strategic: bool, *, pos: tuple[frozenset[str], ...] | None = None
+               ) -> list[int]:
+    """Validate a path hex by hex and return the cost of each step; IllegalOrder if not legal.
+
+    pos: position(state, w, side) when the caller has it (the state unchanged since)."""
     u = state.private[side].units[unit_id]
     spec = w.units[unit_id]
-    own, foe, ez = position(state, w, side)
+    own, foe, ez = pos if pos is not None else position(state, w, side)
     pub = state.public
     if strategic and u.hex in ez:
         raise IllegalOrder(f"strategic movement may not begin in an enemy ZOC ({u.hex})",
                            rule="HF-9.3-a")
+    # a passable step (adjacent, not prohibited) into a hex that is neither gray, an enemy's
+    # nor (moving strategically) in an EZOC is legal: only its cost is computed; any other
+    # step goes to _step, which names what forbids it (or finds it legal: a gray hex open)
+    stop = foe | w.gray | ez if strategic else foe | w.gray
     costs: list[int] = []
     spent = 0
     here = u.hex
     for nxt in path:
-        cost = _step(w, side, pub, spec.type, here, nxt, foe, ez, strategic)
+        if nxt in stop or nxt not in w.pass_nbrs.get(here, ()):
+            cost = _step(w, side, pub, spec.type, here, nxt, foe, ez, strategic)
+        else:
+            cost = _cost(w, pub, spec.type, here, nxt, ez)
         spent += cost
         costs.append(cost)
         if spent > mp:
@@ -122,6 +132,11 @@ def _step(w: World, side: str, pub: Any, unit_type: str, here: str, nxt: str,
     if strategic and nxt in ez:
         raise IllegalOrder(f"strategic movement may not enter an enemy ZOC ({nxt})",
                            rule="HF-9.3-a")
+    return _cost(w, pub, unit_type, here, nxt, ez)
+
+
+def _cost(w: World, pub: Any, unit_type: str, here: str, nxt: str, ez: frozenset[str]) -> int:
+    """The MP cost of a legal step from here into nxt (check_path)."""
     return hex_cost(w, unit_type, here, nxt, nxt in ez) + side_cost(w, here, nxt, pub.weather)
 
 

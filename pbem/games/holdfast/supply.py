@@ -8,6 +8,8 @@ however many units, orders or replays ask about it; a Net never changes once bui
 
 from __future__ import annotations
 
+from typing import Iterator
+
 from pbem.games.holdfast.data import World
 from pbem.games.holdfast.roads import Segments
 from pbem.games.holdfast.state import HoldfastState, enemy
@@ -36,13 +38,9 @@ class Net:
         self.w, self.side = w, side
         # HF-10-c/d: prohibited terrain, enemy blocks and EZOC (unless a friendly block sits
         # there) stop a supply path; gray hexes outside the side's window are not playable.
-        blocked = set(w.prohibited)
-        blocked |= foe
-        blocked |= zoc_of(w, foe) - own_in_ezoc
-        if not gray_ok:
-            blocked |= w.gray
-        self.blocked = frozenset(blocked)
-        self._comp: dict[str, frozenset[str]] = {}
+        extra = (foe, zoc_of(w, foe) - own_in_ezoc) + (() if gray_ok else (w.gray,))
+        self.blocked = frozenset().union(w.prohibited, *extra)     # built once, not copied
+        self._comps: list[frozenset[str]] = []
         self._major_memo: dict[str, bool] = {}
         self._minor_memo: dict[str, list[str]] = {}
         self.major: set[str] = set()
@@ -63,12 +61,15 @@ class Net:
         self.minor_roads = {p: self.road_reach({p}) for p in self.minor}
 
     def _component(self, start: str) -> frozenset[str]:
-        comp = self._comp.get(start)
-        if comp is None:
-            w = self.w
-            segments = w.cached("road-segments", None, lambda: Segments(w.road_nbrs))
-            comp = segments.component(start, self.blocked)
-            self._comp.update(dict.fromkeys(comp, comp))
+        # start is never blocked (both callers check), so the components found so far are
+        # disjoint and start's is the one holding it, if any (a network finds a few at most)
+        for comp in self._comps:
+            if start in comp:
+                return comp
+        w = self.w
+        segments = w.cached("road-segments", None, lambda: Segments(w.road_nbrs))
+        comp = segments.component(start, self.blocked)
+        self._comps.append(comp)
         return comp
 
     def road_reach(self, starts: set[str] | frozenset[str]) -> set[str]:
@@ -86,6 +87,11 @@ class Net:
 
     def leg(self, hex_id: str) -> set[str]:
         """Hexes reachable from hex_id in at most road_trace_hexes (3) steps, unblocked."""
+        return set(self._leg_hexes(hex_id))
+
+    def _leg_hexes(self, hex_id: str) -> Iterator[str]:
+        """The hexes of leg(hex_id), nearest first (a caller may stop at the one it needs)."""
+        yield hex_id
         seen = {hex_id}
         frontier = [hex_id]
         blocked, nbrs = self.blocked, self.w.pass_nbrs
@@ -96,8 +102,8 @@ class Net:
                     if n not in seen and n not in blocked:
                         seen.add(n)
                         nxt.append(n)
+                        yield n
             frontier = nxt
-        return seen
 
     def major_supplied(self, hex_id: str) -> bool:
         """True if a block in hex_id traces to a major base (port, inland base, gray hex)."""
@@ -112,7 +118,7 @@ class Net:
         roads = self.major_roads
         if hex_id in self.major or any(n in roads for n in self.w.road_nbrs.get(hex_id, ())):
             return True
-        return not roads.isdisjoint(self.leg(hex_id))
+        return not roads.isdisjoint(self._leg_hexes(hex_id))     # stops at the first road hex
 
     def minor_options(self, hex_id: str) -> list[str]:
         """Minor ports a block in hex_id could draw supply from."""
@@ -124,13 +130,21 @@ class Net:
         return list(opts)
 
 
-def net_for(state: HoldfastState, w: World, side: str, extra: str = "") -> Net:
-    """side's supply network in this position (with one more own block in extra), memoised."""
-    own = block_hexes(state, side) | ({extra} if extra else frozenset())
-    foe = block_hexes(state, enemy(side))
+def net_for(state: HoldfastState, w: World, side: str, extra: str = "", *,
+            pos: tuple[frozenset[str], ...] | None = None) -> Net:
+    """side's supply network in this position (with one more own block in extra), memoised.
+
+    pos: movement.position(state, w, side) when the caller has it (the state unchanged)."""
+    if pos is None:
+        foe = block_hexes(state, enemy(side))
+        own, ez = block_hexes(state, side), zoc_of(w, foe)
+    else:
+        own, foe, ez = pos
+    if extra:
+        own = own | {extra}
     gray_ok = w.gray_open(side, state.public.turn)
-    control = tuple(state.public.control.get(b) for b in w.home_bases[side])
-    own_ez = own & zoc_of(w, foe)
+    control = tuple(map(state.public.control.get, w.home_bases[side]))
+    own_ez = own & ez
     key = (side, gray_ok, foe, own_ez, control)
     return w.cached("net", key, lambda: Net(w, side, gray_ok, foe, own_ez, control), 256)
 
