@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from itertools import permutations
-from typing import Any
+from typing import Any, Callable, Iterator, Sequence
 
 import msgspec
 
@@ -297,10 +297,9 @@ def resolve(state: HoldfastState, w: World, side: str, plan: Plan, ctx: Context)
     apply_hits(state, w, foe_side, plan.defender, d_hits, ctx)
     pending = PendingHits(hex=plan.hex, attackers=list(plan.units), dice=dice,
                           crossing=list(plan.crossing))
-    outcomes = allocation_outcomes(state, w, side, pending)
     if plan.hits:
         _apply_allocation(state, w, side, pending, plan.hits, ctx)
-    elif len(outcomes) <= 1:
+    elif not has_choice(state, w, side, pending):
         _apply_allocation(state, w, side, pending, plan.units, ctx)
     elif answer(state.private[side].standing, "hits") is not None:
         mode = answer(state.private[side].standing, "hits")
@@ -327,22 +326,34 @@ def standing_allocation(state: HoldfastState, w: World, side: str, units: list[s
 def distribute(state: HoldfastState, w: World, side: str, pending: PendingHits,
                order: list[str] | tuple[str, ...]) -> dict[str, int]:
     """Hits per attacker for a priority order: each die to the first eligible unit listed."""
+    return _distributor(state, w, side, pending)(order)
+
+
+def _distributor(state: HoldfastState, w: World, side: str,
+                 pending: PendingHits) -> Callable[[Sequence[str]], dict[str, int]]:
+    """distribute for one pending combat: the dice sorted and the units read once, for as
+    many priority orders as allocation_outcomes tries."""
     units = state.private[side].units
-    cap = {u: units[u].sp for u in pending.attackers}
-    got = {u: 0 for u in pending.attackers}
+    sp = {u: units[u].sp for u in pending.attackers}
+    th = {u: w.units[u].th for u in pending.attackers}
     armor = {u for u in pending.attackers if w.units[u].type == "armor"}
     dice = sorted(pending.dice, key=lambda d: (-d[2], -(d[1] == 6 or d[0] >= 6), -d[0]))
-    for value, raw, bridge in dice:
-        cands = [u for u in order if cap[u] > 0 and w.units[u].th <= value]
-        if bridge:
-            cands = [u for u in cands if u in pending.crossing]      # HF-G12 / HF-TEC-h
-        if raw == 6 or value >= 6:
-            arm = [u for u in cands if u in armor]                   # HF-9.4-h
-            cands = arm or cands
-        if cands:
-            cap[cands[0]] -= 1
-            got[cands[0]] += 1
-    return got
+
+    def hits(order: Sequence[str]) -> dict[str, int]:
+        cap = dict(sp)
+        got = dict.fromkeys(pending.attackers, 0)
+        for value, raw, bridge in dice:
+            cands = [u for u in order if cap[u] > 0 and th[u] <= value]
+            if bridge:
+                cands = [u for u in cands if u in pending.crossing]      # HF-G12 / HF-TEC-h
+            if raw == 6 or value >= 6:
+                arm = [u for u in cands if u in armor]                   # HF-9.4-h
+                cands = arm or cands
+            if cands:
+                cap[cands[0]] -= 1
+                got[cands[0]] += 1
+        return got
+    return hits
 
 
 def allocation_outcomes(state: HoldfastState, w: World, side: str,
@@ -350,11 +361,25 @@ def allocation_outcomes(state: HoldfastState, w: World, side: str,
     """The distinct results the attacker could choose between (a real choice if more than one)."""
     if len(pending.attackers) > MAX_PERMUTED:
         return {(0,), (1,)}
-    out = set()
+    return set(_outcomes(state, w, side, pending))
+
+
+def has_choice(state: HoldfastState, w: World, side: str, pending: PendingHits) -> bool:
+    """True if allocation_outcomes holds more than one result (stops at the second found)."""
+    if len(pending.attackers) > MAX_PERMUTED:
+        return True
+    results = _outcomes(state, w, side, pending)
+    first = next(results)
+    return any(got != first for got in results)
+
+
+def _outcomes(state: HoldfastState, w: World, side: str,
+              pending: PendingHits) -> Iterator[tuple[int, ...]]:
+    """The result of every priority order of the attackers (hits per attacker, listed order)."""
+    hits = _distributor(state, w, side, pending)
     for order in permutations(pending.attackers):
-        got = distribute(state, w, side, pending, order)
-        out.add(tuple(got[u] for u in pending.attackers))
-    return out
+        got = hits(order)
+        yield tuple(got[u] for u in pending.attackers)
 
 
 def _apply_allocation(state: HoldfastState, w: World, side: str, pending: PendingHits,

@@ -134,6 +134,7 @@ class World:
         hexes = list(self.map.terrain)
         self.nbrs: dict[str, tuple[str, ...]] = {h: self.grid.neighbours(h) for h in hexes}
         self.axial: dict[str, tuple[int, int]] = {h: self.grid.axial(h) for h in hexes}
+        self.hex_ids = frozenset(h for h in hexes if self.grid.is_hex(h))   # resolve's fast path
         self._kinds: dict[tuple[str, str], frozenset[str]] = {}
         for (a, b), raw in self.map.hexsides.items():
             kinds = set(raw)
@@ -243,8 +244,10 @@ class World:
 
     def resolve(self, token: str) -> str:
         """Hex id of an order token: a hex id or a place name (underscores for spaces)."""
+        if token in self.hex_ids:                    # what map.hex_of answers first
+            return token
         known = self.memo.get("resolve")
-        if known is not None and token in known:     # the common case: no closure to build
+        if known is not None and token in known:     # no closure to build
             return known[token]
 
         def make() -> str:

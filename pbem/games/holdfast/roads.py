@@ -9,7 +9,7 @@ tests compare it with); only the number of Python steps differs (docs/performanc
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from typing import AbstractSet, Iterable, Mapping
 
 Roads = Mapping[str, tuple[str, ...]]
 
@@ -58,8 +58,9 @@ class Segments:
                     self.inside.setdefault(h, (chain, j, k, i))
         # hexes of a ring without junctions are in neither table: searched plainly
 
-    def component(self, start: str, blocked: frozenset[str] | set[str]) -> frozenset[str]:
-        """plain_component(road, start, blocked), a chain at a time."""
+    def component(self, start: str, blocked: AbstractSet[str]) -> AbstractSet[str]:
+        """plain_component(road, start, blocked), a chain at a time (the set it built, not a
+        frozen copy: never change it)."""
         road = self.road
         if start not in road:
             return frozenset((start,))
@@ -92,4 +93,4 @@ class Segments:
                         if h in blocked:
                             break
                         seen.add(h)
-        return frozenset(seen)
+        return seen

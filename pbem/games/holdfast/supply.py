@@ -8,7 +8,7 @@ however many units, orders or replays ask about it; a Net never changes once bui
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import AbstractSet, Iterator
 
 from pbem.games.holdfast.data import World
 from pbem.games.holdfast.roads import Segments
@@ -25,6 +25,15 @@ def zoc_of(w: World, hexes: frozenset[str]) -> frozenset[str]:
     return w.cached("zoc", hexes, make, 2048)
 
 
+def _traced_prohibited(w: World) -> frozenset[str]:
+    """The prohibited hexes a supply trace meets other than by a passable step: road hexes,
+    bases and gray hexes (memoised per scenario)."""
+    def make() -> frozenset[str]:
+        bases = [b for hexes in w.home_bases.values() for b in hexes]
+        return frozenset(w.prohibited.intersection({*w.road_nbrs, *bases, *w.gray}))
+    return w.cached("traced-prohibited", None, make)
+
+
 def block_hexes(state: HoldfastState, side: str) -> frozenset[str]:
     """Hexes holding a block of side."""
     return frozenset([u.hex for u in state.private[side].units.values() if u.where == "map"])
@@ -38,15 +47,18 @@ class Net:
         self.w, self.side = w, side
         # HF-10-c/d: prohibited terrain, enemy blocks and EZOC (unless a friendly block sits
         # there) stop a supply path; gray hexes outside the side's window are not playable.
+        # _stops holds them all but the prohibited hexes a trace never meets (a leg steps into
+        # passable hexes only): a few hexes instead of hundreds, for the network of almost
+        # every position of a game. _blocked() answers for any hex.
         extra = (foe, zoc_of(w, foe) - own_in_ezoc) + (() if gray_ok else (w.gray,))
-        self.blocked = frozenset().union(w.prohibited, *extra)     # built once, not copied
-        self._comps: list[frozenset[str]] = []
+        self._stops = frozenset().union(_traced_prohibited(w), *extra)
+        self._comps: list[AbstractSet[str]] = []
         self._major_memo: dict[str, bool] = {}
         self._minor_memo: dict[str, list[str]] = {}
         self.major: set[str] = set()
         self.minor: list[str] = []
         for b, owner in zip(w.home_bases[side], control):
-            if owner != side or b in self.blocked:
+            if owner != side or self._blocked(b):
                 continue
             kind = w.base_kind(b)
             if kind == "port":
@@ -56,11 +68,19 @@ class Net:
             elif self.reaches_edge(b):
                 self.major.add(b)                       # HF-10-g/i: inland base to the edge
         if gray_ok:
-            self.major |= {g for g in w.gray if g not in self.blocked}   # HF-10-h/j
+            self.major |= {g for g in w.gray if not self._blocked(g)}   # HF-10-h/j
         self.major_roads = self.road_reach(self.major)
         self.minor_roads = {p: self.road_reach({p}) for p in self.minor}
 
-    def _component(self, start: str) -> frozenset[str]:
+    @property
+    def blocked(self) -> frozenset[str]:
+        """Every hex a supply path may not enter (HF-10-c/d)."""
+        return self._stops | self.w.prohibited
+
+    def _blocked(self, hex_id: str) -> bool:
+        return hex_id in self._stops or hex_id in self.w.prohibited
+
+    def _component(self, start: str) -> AbstractSet[str]:
         # start is never blocked (both callers check), so the components found so far are
         # disjoint and start's is the one holding it, if any (a network finds a few at most)
         for comp in self._comps:
@@ -68,21 +88,26 @@ class Net:
                 return comp
         w = self.w
         segments = w.cached("road-segments", None, lambda: Segments(w.road_nbrs))
-        comp = segments.component(start, self.blocked)
+        comp = segments.component(start, self._stops)      # road hexes: _stops suffices
         self._comps.append(comp)
         return comp
 
-    def road_reach(self, starts: set[str] | frozenset[str]) -> set[str]:
-        """Hexes joined to starts by a continuous road path through unblocked hexes."""
-        out: set[str] = set()
+    def road_reach(self, starts: AbstractSet[str]) -> AbstractSet[str]:
+        """Hexes joined to starts by a continuous road path through unblocked hexes (a
+        component itself, not a copy, when they all lie in one: never change it)."""
+        comps: list[AbstractSet[str]] = []
         for s in starts:
-            if s not in self.blocked and s not in out:
-                out |= self._component(s)
-        return out
+            if not self._blocked(s):
+                comp = self._component(s)
+                if all(comp is not c for c in comps):
+                    comps.append(comp)
+        if len(comps) == 1:
+            return comps[0]
+        return set().union(*comps)
 
     def reaches_edge(self, hex_id: str) -> bool:
         """HF-10-i: True if hex_id traces by road to the allied edge road hexes."""
-        return hex_id not in self.blocked and not self._component(hex_id).isdisjoint(
+        return not self._blocked(hex_id) and not self._component(hex_id).isdisjoint(
             self.w.edge_set)
 
     def leg(self, hex_id: str) -> set[str]:
@@ -94,7 +119,7 @@ class Net:
         yield hex_id
         seen = {hex_id}
         frontier = [hex_id]
-        blocked, nbrs = self.blocked, self.w.pass_nbrs
+        blocked, nbrs = self._stops, self.w.pass_nbrs          # never a prohibited hex
         for _ in range(self.w.leg):
             nxt = []
             for h in frontier:
@@ -116,7 +141,7 @@ class Net:
         if hex_id in self.w.prohibited:
             return False
         roads = self.major_roads
-        if hex_id in self.major or any(n in roads for n in self.w.road_nbrs.get(hex_id, ())):
+        if hex_id in self.major or not roads.isdisjoint(self.w.road_nbrs.get(hex_id, ())):
             return True
         return not roads.isdisjoint(self._leg_hexes(hex_id))     # stops at the first road hex
 
