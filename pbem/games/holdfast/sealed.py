@@ -141,18 +141,22 @@ def assign_slots(state: HoldfastState) -> None:
         # without a slot (dropping slots below never drops the slot of a unit on the map)
         # (called after every order of every replay: the tests are ordered cheapest first)
         gone, need = [], []
+        kept = 0                       # slots held by units on the map
         for k, u in units.items():
             if u.where == "map":
-                if k not in slots and not k.startswith(STANDIN_PREFIX):
+                if k in slots:
+                    kept += 1
+                elif not k.startswith(STANDIN_PREFIX):
                     need.append(k)
             elif k.startswith(STANDIN_PREFIX):
                 gone.append(k)
         for key in gone:
             del units[key]
-        drop = [uid for uid in slots
-                if (x := units.get(uid)) is None or (x.where != "map" and x.where != KNOWN)]
-        for uid in drop:
-            del slots[uid]
+        if kept != len(slots):         # else no slot can be dropped: each holder is on the map
+            drop = [uid for uid in slots if (x := units.get(uid)) is None
+                    or (x.where != "map" and x.where != KNOWN)]
+            for uid in drop:
+                del slots[uid]
         # called after every order: usually no unit needs a slot, so sort only those that do
         for uid in sorted(need):
             n = pub.slots.get(side, 0) + 1
@@ -524,11 +528,15 @@ def most_steps(w: World, side: str, weather: str, strategic: bool) -> int:
     no hex costs less). A hidden move is checked against it on receipt; its real MP at the end."""
     from pbem.games.holdfast.movement import allowance
 
-    mp = max((allowance(w, u, weather=weather, supplied=True, leader=True, strategic=strategic)
-              for u in w.units.values() if u.side == side and u.type != "support"), default=0)
-    cheapest = min([w.tables.road_mp, *(min(r.mp_infantry, r.mp_armor)
-                                        for r in w.tables.hex.values())])
-    return mp // max(cheapest, 1)
+    def make() -> int:        # scenario data only: memoised (it reads every unit's type)
+        mp = max((allowance(w, u, weather=weather, supplied=True, leader=True,
+                            strategic=strategic)
+                  for u in w.units.values() if u.side == side and u.type != "support"),
+                 default=0)
+        cheapest = min([w.tables.road_mp, *(min(r.mp_infantry, r.mp_armor)
+                                            for r in w.tables.hex.values())])
+        return mp // max(cheapest, 1)
+    return w.cached("most-steps", (side, weather, strategic), make)
 
 
 def _move(state: HoldfastState, w: World, side: str, o: SeenMove, ctx: Context) -> None:
