@@ -175,10 +175,10 @@ def _move(args: list[str]) -> Move | MoveTo:
             raise OrderSyntaxError("expected 'move UNIT to HEX': one destination hex")
         return MoveTo(unit=unit, dest=_hex(words[1]), strategic="strat" in flags,
                       leader="leader" in flags)
-    path = tuple(h for w in words for h in w.split("-"))
-    if any(not h for h in path):
+    path = [h for w in words for h in w.split("-")]
+    if "" in path:
         raise OrderSyntaxError(f"bad path {' '.join(words)!r}")
-    return Move(unit=unit, path=tuple(_hex(h) for h in path), strategic="strat" in flags,
+    return Move(unit=unit, path=tuple(map(_hex, path)), strategic="strat" in flags,
                 leader="leader" in flags)
 
 
