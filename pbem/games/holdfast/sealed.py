@@ -304,10 +304,10 @@ def disclose(state: HoldfastState, owner: str, opened: dict[str, Any]) -> None:
     ordered = sorted(opened.items(), key=lambda kv: (not kv[0].endswith(".unit"), kv[0]))
     for fact, value in ordered:
         name, _, what = fact.partition(".")
-        s, _, num = name.rpartition("-")
-        if s != owner or not num.isdigit():
+        m = _SLOT.match(f"?{name}")      # the one spelling of a slot: no 'axis-01' alias
+        if m is None or m.group(1) != owner:
             continue
-        n = int(num)
+        n = int(m.group(2))
         key = key_of(state, owner, slot_id(owner, n))
         if what == "unit":
             if not isinstance(value, str) or value not in w.units or \
@@ -507,8 +507,9 @@ def _place(state: HoldfastState, side: str, o: SeenPlace, ctx: Context) -> None:
 def _check_place_public(state: HoldfastState, w: World, side: str, hex_id: str,
                         key: str | None) -> None:
     """The checks of a placement that read no hidden fact (rf.check_place and
-    rf.check_setup_place make them on the real unit): a map hex, not prohibited, and no other
-    block there (an enemy's, HF-8.1-e; at set-up any other, HF-9.1-c)."""
+    rf.check_setup_place make them on the real unit): a map hex, not prohibited, no other
+    block there (an enemy's, HF-8.1-e; at set-up any other, HF-9.1-c) and, after set-up, an
+    entry hex in supply (_check_entry_public)."""
     if w.resolve(hex_id) != hex_id:
         raise IllegalOrder(f"unknown hex {hex_id!r}", rule="HF-8.1-a")
     if hex_id in w.prohibited:
@@ -520,6 +521,27 @@ def _check_place_public(state: HoldfastState, w: World, side: str, hex_id: str,
             raise IllegalOrder(f"{hex_id} is already occupied", rule="HF-9.1-c")
     elif there not in (None, side):
         raise IllegalOrder(f"{hex_id} holds an enemy block", rule="HF-8.1-e")
+    else:
+        _check_entry_public(state, w, side, hex_id)
+
+
+def _check_entry_public(state: HoldfastState, w: World, side: str, hex_id: str) -> None:
+    """A reinforcement's entry as far as public facts decide it (rf.check_place, on the real
+    unit, is stricter): some combat unit of side may enter at hex_id now (the entry hexes
+    depend on the unit's kind), and a block there could trace supply (every minor port it
+    reaches read as free: the claims are the side's own)."""
+    allowed: set[str] = set()
+    for uid, spec in w.units.items():
+        if spec.side == side and spec.type != "support":
+            allowed |= rf.entry_hexes(state, w, side, uid)
+    if hex_id not in allowed:
+        raise IllegalOrder(f"no {side} unit may enter at {w.label(hex_id)} now",
+                           rule="HF-8.1-b" if side == "axis" else "HF-8.1-c")
+    if side == "allied" and hex_id in w.west_edge and hex_id not in w.entry["allied"]:
+        return                                  # the west-edge fallback (HF-10-i)
+    net = net_for(state, w, side, extra=hex_id)
+    if not (net.major_supplied(hex_id) or net.minor_options(hex_id)):
+        raise IllegalOrder(f"a unit placed in {hex_id} would be out of supply", rule="HF-8.1-e")
 
 
 def most_steps(w: World, side: str, weather: str, strategic: bool) -> int:

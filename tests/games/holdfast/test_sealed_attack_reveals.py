@@ -311,3 +311,56 @@ def test_a_projected_placement_onto_another_block_is_refused(tmp_path, monkeypat
     t, r = _projected_setup(tmp_path, monkeypatch, "hf-place-occupied", allied_hex)
     assert r.exit_code == 3, r.output
     assert "is already occupied [HF-9.1-c]" in r.output, r.output
+
+
+def test_a_projected_reinforcement_off_every_entry_hex_is_refused(tmp_path, monkeypatch):
+    """After set-up a placement's entry hex depends on the hidden unit, but no unit of the
+    side may enter where none of its kinds may: 'seen place ?axis-4 0104' for a reinforcement
+    placed at an Axis entry hex (a changed processor; a reviewer of the fix) was accepted and
+    the two processors' states parted silently. It is refused as proof (exit 3)."""
+    with seeded("rev27-place-far"):
+        t = Table(tmp_path, game="holdfast", scenario="campaign", mode="sealed",
+                  sides=("allied", "axis"))
+    for _ in range(60):
+        t.deliver()
+        side = t.mover()
+        orders = t.tmp / f"probe-{t.n}.txt"
+        t.ok("bot", str(t.dirs[side]), "--side", side, "--out", str(orders), "--seed",
+             str(t.rng.randrange(10**6)))
+        lines = orders.read_text().splitlines()
+        s = ops.open_session(t.dirs[side], key_path=t.key(side))
+        if s.state.public.phase != "setup" and any(x.startswith("place ") for x in lines):
+            break
+        t.play_one(lines)
+    else:
+        raise AssertionError("no placement after set-up in the seeded game")
+    place = next(x for x in lines if x.startswith("place "))
+    real_hex = world(s.state.public.scenario).resolve(place.split()[2])
+    real = hsealed.project
+    monkeypatch.setattr(hsealed, "project", lambda st, sd, o: real(st, sd, o).replace(
+        f" {real_hex}", " 0104") if isinstance(o, hsealed.Place) else real(st, sd, o))
+    t.play_one([place, "end"])
+    monkeypatch.setattr(hsealed, "project", real)
+    path, to = t.inbox.pop()
+    r = t.run("receive", str(t.dirs[to]), path, "--key", t.key(to))
+    assert r.exit_code == 3, r.output
+    assert f"no {side} unit may enter at 0104 now [HF-8.1-" in r.output, r.output
+
+
+def test_an_opened_fact_under_another_spelling_of_its_slot_is_ignored():
+    """A slot has one spelling: 'axis-01.unit' (or a digit of another script) is not
+    'axis-1.unit'. A changed processor opened such an alias at version 0, beside the real
+    fact's one version, and the knowledge state renamed the stand-in of slot 1 to the alias's
+    unit (a reviewer of the fix); disclose now ignores it."""
+    from pbem.core.options import bot_choices
+    from pbem.games.holdfast.game import GAME as HF
+
+    state = HF.setup("race-to-tunis", bot_choices(HF.options()))
+    state.private["axis"].units["?axis-1"] = hsealed.UnitState(id="?axis-1", where="map",
+                                                               hex="1602", sp=3)
+    state.private["axis"].concealed = True
+    for alias in ("axis-01.unit", "axis-\u0661.unit", "axis-+1.unit"):
+        hsealed.disclose(state, "axis", {alias: "21pz-a"})
+        assert "21pz-a" not in state.private["axis"].units, alias
+    hsealed.disclose(state, "axis", {"axis-1.unit": "21pz-a"})
+    assert "21pz-a" in state.private["axis"].units
