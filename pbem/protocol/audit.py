@@ -87,8 +87,10 @@ def verify_archive(root: str | Path, extra: list[str] | None = None, *,
             ps = load_player(archive, strict=True)
             audit.loaded = ps
             nd = sum(len(v.payload.rolls) for v in ps.views)  # type: ignore[union-attr]
+            _check_files_dir(archive, audit, hosted=True)
             _check_rejected_dir(archive, genesis, ps.own_by_seq(), _refused_names(ps.rejections),
                                 audit, ahead_ok=False)
+            _player_evidence(ps, [*map(str, archive.evidence_files()), *(extra or [])], audit)
             audit.summary.append(f"Hosted player archive of {info.party}: genesis, "
                                  f"{len(ps.own_files)} own files and {len(ps.views)} referee "
                                  f"views verified; {nd} visible dice recomputed.")
@@ -179,6 +181,38 @@ def verify_archive(root: str | Path, extra: list[str] | None = None, *,
     else:
         audit.summary.append("The game is not over.")
     return audit
+
+
+def _player_evidence(ps: Any, paths: list[str], audit: Audit) -> None:
+    """A hosted player's archive: files kept under evidence/ or given on the command line
+    that prove equivocation: a second, different view of one file signed by the referee, or a
+    second, different own file of one number that no signed rejection refused."""
+    from pbem.core.records import ViewFile
+
+    g, me = ps.genesis, ps.info.party
+    views = {v.payload.seq: v for v in ps.views}
+    own = ps.own_by_seq()
+    refused = {r.payload.file for r in ps.rejections}
+    for path in paths:
+        try:
+            f = read_file(path)
+        except PbemError as e:
+            audit.problems.append(str(e))
+            continue
+        t = f.payload
+        if getattr(t, "game_id", None) != g.game_id:
+            continue
+        if isinstance(t, ViewFile) and t.side == me and t.seq in views \
+                and views[t.seq].payload_bytes != f.payload_bytes and f.signed_by(g.pubs[HOST]):
+            audit.failed = True
+            audit.problems.append(f"{f.name}: equivocation: the referee signed two different "
+                                  f"views of file {t.seq} for {me} ({views[t.seq].name})")
+        elif isinstance(t, Turn) and t.sender == me and t.seq in own \
+                and own[t.seq].payload_bytes != f.payload_bytes and f.hash not in refused \
+                and f.signed_by(g.pubs[me]):
+            audit.failed = True
+            audit.problems.append(f"{f.name}: equivocation: {me} signed two different files "
+                                  f"with sequence number {t.seq} ({own[t.seq].name})")
 
 
 def unresolved_note(s: Any, seq: int) -> str:

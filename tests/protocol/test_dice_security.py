@@ -220,6 +220,31 @@ def test_two_views_of_one_file_are_equivocation_with_both_files_kept(tmp_path):
     # the referee's own archive, audited with the player's copy, names the equivocation
     r = t.run("verify", str(t.dirs["host"]), str(other))
     assert r.exit_code == 3 and "equivocation" in r.output
+    # so does the player's own archive, from the view kept under evidence/ (it said OK before,
+    # and the ladder takes a player's audit; a reviewer), and junk in its files/ is named
+    r = t.run("verify", str(t.dirs["red"]))
+    assert r.exit_code == 3 and "the referee signed two different views" in r.output, r.output
+    (t.dirs["red"] / "files" / "zzz-junk.pbem").write_text("junk\n")
+    r = t.run("verify", str(t.dirs["red"]))
+    assert "zzz-junk.pbem: unexpected file in files/" in r.output, r.output
+
+
+def test_a_player_s_second_own_file_of_one_number_is_equivocation_in_its_archive(tmp_path):
+    """A hosted player's own file and another it signed with the same number, given to
+    `pbem verify` of its archive (or kept under evidence/), is equivocation (exit 3), unless
+    a rejection signed by the referee refused one of them (a corrected file is not)."""
+    t = _hosted(tmp_path)
+    _play_until_red_view_with_rolls(t)
+    mine = sorted(p for p in (t.dirs["red"] / "files").glob("0*-red.pbem"))[-1]
+    turn = read_file(mine).payload
+    fork = tmp_path / "fork.pbem"
+    fork.write_text(seal(msgspec.structs.replace(turn, message="another"),
+                         load_private(t.key("red")), name=fork.name).text)
+    t.ok("verify", str(t.dirs["red"]))
+    r = t.run("verify", str(t.dirs["red"]), str(fork))
+    assert r.exit_code == 3, r.output
+    assert (f"fork.pbem: equivocation: red signed two different files with sequence number "
+            f"{turn.seq} ({mine.name})") in r.output, r.output
 
 
 def test_referee_keeps_every_view_and_verify_checks_them(tmp_path):
