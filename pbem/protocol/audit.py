@@ -114,12 +114,12 @@ def verify_archive(root: str | Path, extra: list[str] | None = None, *,
     hosted = s.genesis.mode == "hosted"
     # a second file of one number is no equivocation only when the referee signed its refusal
     # (a rejection's name proves nothing, and peer and sealed games have no rejections)
-    refused = _refused_by_referee(_rejections(archive), s.genesis) if hosted else set()
+    rejections = _rejections(archive) if hosted else []
+    refused = _refused_by_referee(rejections, s.genesis)
     extras = []
     _check_files_dir(archive, audit, hosted=hosted)
     _check_rejected_dir(archive, s.genesis, dict(enumerate(s.ledger.files, 1)),
-                        _refused_names(_rejections(archive)) if hosted else set(), audit,
-                        ahead_ok=hosted)
+                        _refused_names(rejections), audit, ahead_ok=hosted)
     for path in [*map(str, archive.evidence_files()), *(extra or [])]:
         try:
             f = read_file(path)

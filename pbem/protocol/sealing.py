@@ -157,14 +157,14 @@ class Facts:
         that file (its sender's own: the latest version it opens), or (reply) in the next one
         (the earliest version it opens: a later one is what the reply's own orders reveal);
         (False, None) if it is not opened there."""
-        got = self.by_file.get(seq + 1 if reply else seq, {}).get(owner, {}).get(fact)
+        got = self._openings(seq + 1 if reply else seq, owner, fact)
         if not got:
             return False, None
         return True, (min(got) if reply else max(got))[1]
 
     def shown_version(self, owner: str, fact: str, seq: int, version: int) -> tuple[bool, Any]:
         """Whether file seq opens owner's fact at this version, and the value it opens."""
-        for v, value in self.by_file.get(seq, {}).get(owner, {}).get(fact, ()):
+        for v, value in self._openings(seq, owner, fact):
             if v == version:
                 return True, value
         return False, None
@@ -172,8 +172,11 @@ class Facts:
     def once(self, owner: str, fact: str, seq: int, reply: bool) -> bool:
         """Whether the file where an order of file seq has owner's fact opened (as ``shown``)
         opens a single version of it (its value then holds at every order of that file)."""
-        return len(self.by_file.get(seq + 1 if reply else seq, {}).get(owner, {})
-                   .get(fact, ())) == 1
+        return len(self._openings(seq + 1 if reply else seq, owner, fact)) == 1
+
+    def _openings(self, seq: int, owner: str, fact: str) -> list[tuple[int, Any]]:
+        """The (version, value) openings of owner's fact that file seq holds."""
+        return self.by_file.get(seq, {}).get(owner, {}).get(fact, [])
 
     def latest_value(self, owner: str, fact: str, upto: int | None = None) -> Any:
         """The opened value of owner's fact at its latest version (as of file upto)."""
