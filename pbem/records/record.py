@@ -153,6 +153,8 @@ def header(party: str, entries: list[Entry], result: str, genesis: Genesis) -> s
         lines.append(f"party {k.party}:{nm} key {fingerprint(genesis.pubs[k.party])}")
     kinds = ["proposal", "acceptances", "turn files", "views", "rejections", "refused files",
              "evidence"]
+    one = {"acceptances": "acceptance", "turn files": "turn file", "views": "view",
+           "rejections": "rejection", "refused files": "refused file"}
     counts = dict.fromkeys(kinds, 0)
     for e in entries:
         what = ("evidence" if e.folder == "evidence" else "refused files"
@@ -160,8 +162,8 @@ def header(party: str, entries: list[Entry], result: str, genesis: Genesis) -> s
                                                 Turn: "turn files", ViewFile: "views",
                                                 Rejection: "rejections"}[type(e.file.payload)])
         counts[what] += 1
-    lines.append(f"files: {len(entries)} (" + ", ".join(f"{n} {k}" for k, n in counts.items()
-                                                          if n) + ")")
+    lines.append(f"files: {len(entries)} (" + ", ".join(f"{n} {one.get(k, k) if n == 1 else k}"
+                                                          for k, n in counts.items() if n) + ")")
     lines.append(f"result: {result}")
     return "\n".join(lines) + "\n\n"
 

@@ -84,6 +84,8 @@ def test_the_record_is_readable_text(dash_peer):
     assert all(len(line) <= 100 for line in head.splitlines())
     assert "Check it with:" in head and "pbem verify THIS-FILE" in head
     assert "game: Dash (test game) (dash), scenario short, peer mode" in head
+    # one of a kind reads in the singular (the header said "1 acceptances")
+    assert "(1 proposal, 1 acceptance, " in head and "turn files)" in head
     rec = parse_record(text)
     assert rec.paths()[0] == "files/0000-proposal.pbem"
     assert rec.paths()[1] == "files/0000-accept-blue.pbem"
