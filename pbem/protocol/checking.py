@@ -109,8 +109,9 @@ def check_orders(game: Game, state: Any, side: str, numbered: list[tuple[int, st
         parsed.append((n, line, order))
     if syntax_only:
         _no_search(parsed, 0, "no position is at hand to search one in", out, name)
-    if out.problems or syntax_only:
         return out
+    # a line that does not parse is left out, as an illegal one is below: one check names
+    # every problem of the file, not the syntax errors first and the rest on the next run
     sim = copy_state(game, state)
     bad: set[int] = set()
     for i, (n, line, order) in enumerate(parsed):

@@ -61,6 +61,12 @@ def test_check_names_line_and_rule(tmp_path):
     bad.write_text("fly away\n")
     r = t.run("check", str(t.dirs["red"]), str(bad))
     assert r.exit_code == 1 and "line 1" in r.output and "[DASH-1]" in r.output
+    # one run names every problem: an illegal order beside a line that does not parse
+    bad.write_text("pick zulu\nfly away\n")
+    r = t.run("check", str(t.dirs["red"]), str(bad))
+    assert r.exit_code == 1
+    assert "line 1: 'pick zulu': unknown codeword [DASH-3]" in r.output, r.output
+    assert "line 2" in r.output and "[DASH-1]" in r.output, r.output
     good = tmp_path / "good.txt"
     good.write_text("pick alphawolf\n")
     assert "1 order is legal" in t.ok("check", str(t.dirs["red"]), str(good)).output
