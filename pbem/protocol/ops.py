@@ -810,8 +810,7 @@ def submit_orders(root: str | Path, orders_path: str, *, key_path: str, out: str
                 f"written again to {out}; send it to your opponent."])
             s = load(root, key=s.key, use_cache=True, upto=seq - 2)
             new_logs = s.add(sent)
-            if new_logs:
-                write_reports(s, s.party, new_logs, result, only_changed=True)
+            write_reports(s, s.party, new_logs, result, only_changed=True)
             write_cache(s, only_changed=True)
             return result
         if s.over:
@@ -847,8 +846,9 @@ def submit_orders(root: str | Path, orders_path: str, *, key_path: str, out: str
         result.messages.extend(check_messages(checked) + checked.notes)
         if answered:
             result.messages.append(_answered_text(answered))
-        if new_logs:
-            write_reports(s, s.party, new_logs, result)
+        # a file whose dice wait for the opponent resolves nothing yet: the report is written
+        # all the same, so that the newest one shows the decision answered, not still asked
+        write_reports(s, s.party, new_logs, result)
         write_cache(s)
         return result
 

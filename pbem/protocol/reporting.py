@@ -56,7 +56,10 @@ def report_context(s: Any, side: str, logs: list[Any], state: Any = None, seq: i
         model=s.game.report(known, side), pending=pending,
         answer=answer_commands(s, side) if state is s.state and answered is None else [],
         events=events, rolls=rolls,
-        game_id=s.genesis.game_id, seq=seq if seq is not None else s.ledger.tip_seq,
+        # a report of the newest state while this side's own file waits for its dice is as of
+        # that file, as the one written when it was signed (pbem report and submit agree)
+        game_id=s.genesis.game_id,
+        seq=seq if seq is not None and answered is None else s.ledger.tip_seq,
         file_name=(last.file_name if last else (tip.name if tip else "genesis")),
         file_hash=(last.file_hash if last else s.ledger.tip_hash), fingerprints=fps,
         outcome=s.game.outcome(state), mode=s.genesis.mode)

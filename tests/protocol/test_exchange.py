@@ -566,3 +566,24 @@ def test_report_command_shows_the_latest_file_or_says_it_needs_the_key(tmp_path)
                 assert shown is None or shown.group(0) in r.stdout
         t.play_one()
     assert refused, "no received file waited for its receiver's dice share"
+
+
+def test_after_submit_the_newest_report_no_longer_asks_the_answered_question(tmp_path):
+    """A peer file whose dice wait for the opponent's reveal resolves nothing when submitted;
+    the newest report (latest.txt) still asked the decision it answers, with the commands to
+    answer it (noted in session reviews). Submit now writes it showing the answer waiting."""
+    from pbem.protocol import ops
+
+    t = Table(tmp_path, game="kasserine", scenario="historical", sides=("axis", "us"))
+    for _ in range(60):
+        t.deliver()
+        side = t.mover()
+        assert side is not None, "the game ended first"
+        t.play_one()
+        s = ops.open_session(t.dirs[side], key_path=t.key(side))
+        if s.unresolved() and side in {d.side for d in s.game.pending(s.state)}:
+            text = (t.dirs[side] / "reports" / side / "latest.txt").read_text()
+            assert "YOUR DECISION" not in text and "HOW TO ANSWER" not in text, text[:900]
+            assert f"{side} answered this in file {s.unresolved()[-1]}" in text, text[:900]
+            return
+    raise AssertionError("no submitted file waited for its dice")
