@@ -142,10 +142,11 @@ def verify_archive(root: str | Path, extra: list[str] | None = None, *,
     if s.genesis.mode == "sealed":
         from pbem.protocol.sealing import audit_sealed
 
-        sealed_problems, sealed_lines, full_rolls = audit_sealed(s)
-        audit.problems.extend(sealed_problems)
-        audit.failed = audit.failed or bool(sealed_problems)
-        audit.summary.extend(sealed_lines)
+        sealed = audit_sealed(s)
+        audit.problems.extend(sealed.problems)
+        audit.failed = audit.failed or bool(sealed.problems)
+        audit.summary.extend(sealed.lines)
+        full_rolls = sealed.rolls
     if s.genesis.mode == "hosted":
         referee = audit_referee(s, extras)
         audit.problems.extend(referee)

@@ -11,7 +11,7 @@ into the results both sides compare.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -511,7 +511,21 @@ def missing_final_reveals(s: Any) -> list[str]:
     return [side for side in s.game.sides if side not in sent]
 
 
-def audit_sealed(s: Any) -> tuple[list[str], list[str], list[Any] | None]:
+class SealedAudit(NamedTuple):
+    """What audit_sealed found: problems (the proof of a cheat), summary lines, and every die
+    the full-information replay rolled (None unless it replayed every file)."""
+
+    problems: list[str]
+    lines: list[str]
+    rolls: list[Any] | None
+
+
+def _proof(problem: str) -> SealedAudit:
+    """A sealed audit stopped at its first proven problem."""
+    return SealedAudit([problem], [], None)
+
+
+def audit_sealed(s: Any) -> SealedAudit:
     """`pbem verify` of a sealed archive: with both final reveals, replay the whole game with
     full information (real orders on the real state, the same dice) and check every
     projection, commitment and public outcome against what the files said; (problems, summary
@@ -531,19 +545,20 @@ def audit_sealed(s: Any) -> tuple[list[str], list[str], list[Any] | None]:
     if missing:
         when = ("the game is over: a missing final reveal is a forfeit under the genesis policy"
                 if s.over else "they are sent when the game is over")
-        return [], [f"Sealed game: the final reveal of {', '.join(missing)} is not in the "
-                    f"archive, so hidden moves are not audited yet ({when})."], None
+        return SealedAudit([], [f"Sealed game: the final reveal of {', '.join(missing)} is not "
+                                f"in the archive, so hidden moves are not audited yet ({when})."],
+                           None)
     keys = {}
     for side, (name, fin) in finals.items():
         try:
             keys[side] = bytes.fromhex(fin.fact_key)
         except ValueError:
-            return [f"{name}: {side}'s final reveal holds a malformed fact key"], [], None
+            return _proof(f"{name}: {side}'s final reveal holds a malformed fact key")
         want = g.fact_commits.get(side)
         if want is not None and fact_commit(keys[side]) != want:
-            return [f"{name}: {side}'s final reveal opens a fact key other than the one it "
-                    "committed to in the genesis (its private dice and salts could have been "
-                    "chosen)"], [], None
+            return _proof(f"{name}: {side}'s final reveal opens a fact key other than the one "
+                          "it committed to in the genesis (its private dice and salts could have "
+                          "been chosen)")
     unbound = [side for side in game.sides if side not in g.fact_commits]
     state = game.setup(g.p.scenario, g.p.options)
     held: list[Any] = []
@@ -554,20 +569,21 @@ def audit_sealed(s: Any) -> tuple[list[str], list[str], list[Any] | None]:
         name, fin = finals[t.sender]
         real = fin.orders.get(str(seq))
         if real is None:
-            return [f"{name}: {t.sender}'s final reveal lacks the real orders of file "
-                    f"{seq}"], [], None
+            return _proof(f"{name}: {t.sender}'s final reveal lacks the real orders of file "
+                          f"{seq}")
         try:
             shown = project(game, state, t.sender, real)
         except PbemError as e:     # unreadable, or what no honest processor sends
-            return [f"{f.name}: {t.sender}'s real orders (final reveal) cannot be what it "
-                    f"sent: {e}"], [], None
+            return _proof(f"{f.name}: {t.sender}'s real orders (final reveal) cannot be what it "
+                          f"sent: {e}")
         for i, (want, got) in enumerate(zip(shown, t.orders)):
             if want != got:
-                return [f"{f.name}: order {i + 1} {got!r} is not what {t.sender}'s real order "
-                        f"{real[i]!r} shows (the final reveal disagrees with the file)"], [], None
+                return _proof(f"{f.name}: order {i + 1} {got!r} is not what {t.sender}'s real "
+                              f"order {real[i]!r} shows (the final reveal disagrees with the "
+                              "file)")
         if len(shown) != len(t.orders):
-            return [f"{f.name}: {len(t.orders)} orders, but {t.sender}'s final reveal gives "
-                    f"{len(real)}"], [], None
+            return _proof(f"{f.name}: {len(t.orders)} orders, but {t.sender}'s final reveal gives "
+                          f"{len(real)}")
         sim, _ = simulate(game, state, t.sender, real)
         real_orders = {int(k): v for k, v in fin.orders.items()}
         now = {**game.facts(sim, t.sender),
@@ -583,16 +599,16 @@ def audit_sealed(s: Any) -> tuple[list[str], list[str], list[Any] | None]:
             value = now.get(c.fact)
             if c.fact not in now or commit(g.game_id, t.sender, c.fact, c.version, value,
                                            salt(keys[t.sender], c.fact, c.version)) != c.hash:
-                return [f"{f.name}: {t.sender} committed {c.fact} (version {c.version}) to a "
-                        "value its real orders do not give: a hidden fact was changed after it "
-                        "was committed, or the final reveal is false"], [], None
+                return _proof(f"{f.name}: {t.sender} committed {c.fact} (version {c.version}) "
+                              "to a value its real orders do not give: a hidden fact was changed "
+                              "after it was committed, or the final reveal is false")
             committed[(t.sender, c.fact)] = value
         for fact, value in now.items():
             if (t.sender, fact) not in committed:
-                return [f"{f.name}: {t.sender} never committed its hidden fact {fact}"], [], None
+                return _proof(f"{f.name}: {t.sender} never committed its hidden fact {fact}")
             if canonical(committed[(t.sender, fact)]) != canonical(value):
-                return [f"{f.name}: {t.sender} changed its hidden fact {fact} without "
-                        "committing the new value"], [], None
+                return _proof(f"{f.name}: {t.sender} changed its hidden fact {fact} without "
+                              "committing the new value")
         before = _answer_check(game, f.name, t.sender, real,
                                policy_of(game, real_orders, upto=seq - 1))
         try:
@@ -601,8 +617,8 @@ def audit_sealed(s: Any) -> tuple[list[str], list[str], list[Any] | None]:
                           hash_of=s.hash_state, before=before, sealed=True,
                           reveal=_opening_check(game, s.ledger.files, seq))
         except IllegalFile as e:
-            return [f"{e} (a hidden move {t.sender} signed: its real order, from its final "
-                    "reveal, breaks the rule)"], [], None
+            return _proof(f"{e} (a hidden move {t.sender} signed: its real order, from its final "
+                          "reveal, breaks the rule)")
         except NeedsDice:
             rolls = None
             break
@@ -610,9 +626,8 @@ def audit_sealed(s: Any) -> tuple[list[str], list[str], list[Any] | None]:
         if seq < s.ledger.tip_seq:
             claimed = s.ledger.turn(seq + 1).results
             if claimed is not None and claimed.state_hash != res.results.state_hash:
-                return [f"{f.name}: with {t.sender}'s real orders the public outcome differs "
-                        "from what the files agreed (the projection hid a different move)"
-                        ], [], None
+                return _proof(f"{f.name}: with {t.sender}'s real orders the public outcome differs "
+                              "from what the files agreed (the projection hid a different move)")
         state, held = res.state, res.held
     lines = [f"Sealed game: both final reveals are in; all {s.ledger.tip_seq} files "
              "replayed with full information: every projection, commitment and public outcome "
@@ -621,7 +636,7 @@ def audit_sealed(s: Any) -> tuple[list[str], list[str], list[Any] | None]:
         lines.append(f"The genesis holds no fact-key commitment of {', '.join(unbound)} (a "
                      "game set up before pbem bound them): the private dice such a side saw "
                      "before its first commitment are not bound to its key.")
-    return [], lines, rolls
+    return SealedAudit([], lines, rolls)
 
 
 def _opening_check(game: Any, files: list[Any], seq: int) -> Any:
