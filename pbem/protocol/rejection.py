@@ -148,7 +148,7 @@ def audit_rejections(s: Any) -> list[str]:
             continue
         try:
             resolve(s.game, before, t, dice=s.dice_for(r.seq, file_hash=refused.hash, sender=r.sender),
-                    name=refused.name)
+                    name=refused.name, hosted=True)
         except IllegalFile:
             continue
         except NeedsDice:

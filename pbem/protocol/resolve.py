@@ -6,7 +6,7 @@ from typing import Any, Callable
 
 import msgspec
 
-from pbem.core.dice import derive_roll
+from pbem.core.dice import NoDice, derive_roll
 from pbem.core.encoding import sha256_hex
 from pbem.core.errors import FileRejected, IllegalFile, IllegalOrder, OrderSyntaxError
 from pbem.core.game import Context, Event, Game, NeedsDice
@@ -151,6 +151,42 @@ def standing_decision(game: Game, state: Any, side: str) -> bool:
     return any(hook(probe, side, d) is not None for d in decisions)
 
 
+#: Hosted mode: an own order the full state refuses for a fact its writer's view does not show
+#: is not carried out (docs/protocol.md section 7, "A refused file"): the event names the rule.
+HIDDEN_RULE = "PBEM-HIDDEN"
+
+
+def known_refusal(game: Game, state: Any, side: str, orders: list[Any], texts: list[str], *,
+                  name: str) -> IllegalFile | None:
+    """Hosted mode: the refusal side's own view gives its file, or None.
+
+    The orders run with the real rules on the game's stand-in of side's view of state (what
+    `pbem check` and `submit` run for a hosted player), as the resolver applies them, up to the
+    first die or the first point where the game waits for another side: what comes later
+    depends on dice or on another side's answer, which the writer cannot know. The result is a
+    function of that view alone, so a refusal built from it tells the writer nothing hidden.
+    """
+    sim = game.standin(msgspec.to_builtins(game.view(state, side)), side)
+    for i, (line, order) in enumerate(zip(texts, orders)):
+        try:
+            if isinstance(order, StandingOrder):
+                apply_standing(game, sim, side, order)
+                continue
+            pending = {d.side for d in game.pending(sim)}
+            if side not in pending and pending:
+                return None
+            if side not in pending:
+                raise IllegalOrder(f"{side} has no decision to make now", rule="PBEM-TURN")
+            apply_order(game, sim, side, order, Context(NoDice(), action=i, seq=0))
+        except NeedsDice:
+            return None
+        except (IllegalOrder, OrderSyntaxError) as e:
+            return IllegalFile(f"{name}: illegal order {i + 1} {line!r}: {e.reason}"
+                               + (f" [{e.rule}]" if e.rule else ""), order=i + 1,
+                               reason=e.reason, rule=e.rule)
+    return None
+
+
 def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
             held: list[HeldOrder] | tuple[HeldOrder, ...] = (), lines: list[str] | None = None,
             hash_of: Callable[[Any], str] | None = None,
@@ -158,7 +194,7 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
             sealed: bool = False,
             reveal: Callable[..., None] | None = None,
             unreveal: Callable[[], None] | None = None,
-            draws: Any = None) -> Resolution:
+            draws: Any = None, hosted: bool = False) -> Resolution:
     """Apply a file's orders to a copy of state; FileRejected if an order before any die is illegal.
 
     The sender's orders are applied in order while the sender has a decision to make. When the
@@ -191,10 +227,21 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
     processor (Context.private), and the core lines 'draws commit|reveal' are checked and
     applied; a file of a side whose private draws the rules need opened must open them first.
     Without it a 'draws' line is refused.
+
+    hosted (a player's file to a referee, docs/protocol.md section 7): the file is refused only
+    for what its writer's own view refuses (`known_refusal`), never for a fact hidden from him;
+    an own order the full state refuses there is not carried out, as after dice: it is skipped
+    and its writer told only the rule (HIDDEN_RULE), as a player at a table learns that a move
+    he tried is stopped.
     """
     state = copy_state(game, state)
     texts = turn.orders if lines is None else lines
     orders = parse_orders(game, texts, name=name, canonical_only=True, sealed=sealed)
+    hosted = hosted and turn.sender in game.sides
+    if hosted:
+        refusal = known_refusal(game, state, turn.sender, orders, texts, name=name)
+        if refusal is not None:
+            raise refusal
     queue = [h for h in held]
     rolls: list[RollRecord] = []
     events: list[Event] = []
@@ -363,6 +410,16 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
         except IllegalOrder as e:
             if revealed and unreveal is not None:
                 unreveal()
+            if not rolled and hosted:
+                # the writer's view allowed it (known_refusal): a fact hidden from him forbids
+                # it; neither the reason (which may name a hidden unit) nor a refusal (a free
+                # probe, re-signed with other orders) goes back to him
+                skipped.append(i)
+                events.append(Event(text=f"Order {i + 1} '{line}' was not carried out: a fact "
+                                    "your view does not show forbids it"
+                                    + (f" [{e.rule}]" if e.rule else "") + f" [{HIDDEN_RULE}]",
+                                    visible_to=turn.sender, kind="skipped"))
+                continue
             if not rolled:
                 raise IllegalFile(f"{name}: illegal order {i + 1} {line!r}: {e.reason}"
                                   + (f" [{e.rule}]" if e.rule else ""), order=i + 1,

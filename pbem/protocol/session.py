@@ -214,6 +214,7 @@ class Session:
             try:
                 res = resolve(self.game, self.state, t, dice=dice, name=f.name,
                               held=self.held, draws=self.draws,
+                              hosted=self.genesis.mode == "hosted",
                               **self._sealed_resolution(seq, t, f.name))
             except NeedsDice:
                 break

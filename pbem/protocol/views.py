@@ -86,15 +86,19 @@ def view_due(s: Any, side: str, seq: int, last_state: Any) -> bool:
     first view of all). In between, the side has nothing to act on: what changed since its last
     view (events, dice, the other side's moves, its own results) rides on its next view, as in
     peer mode, where a player sees its results in the opponent's next file. A side whose view is
-    unchanged is never sent a view.
+    unchanged is never sent a view, unless its own file (seq - 1) was just resolved and it must
+    decide again: every order of that file may have been skipped (a fact its view does not show
+    forbade it, docs/protocol.md section 7), and it needs the new chain tip to answer.
     """
     if last_state is None:
         return True
     g = s.game
     state = s.states[seq] if seq != s.resolved else s.state
-    if msgspec.to_builtins(g.view(state, side)) == last_state and g.outcome(state) is None:
+    deciding = side in {d.side for d in g.pending(state)}
+    if (msgspec.to_builtins(g.view(state, side)) == last_state and g.outcome(state) is None
+            and not (deciding and seq >= 2 and s.ledger.sender(seq - 1) == side)):
         return False
-    return g.outcome(state) is not None or side in {d.side for d in g.pending(state)}
+    return g.outcome(state) is not None or deciding
 
 
 def make_view(s: Any, side: str, logs: list[Any]) -> SignedFile:
