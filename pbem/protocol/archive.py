@@ -304,6 +304,13 @@ class Archive:
             return []
         return sorted(p for p in self.files_dir.iterdir() if _REJECTION_NAME.match(p.name))
 
+    @staticmethod
+    def is_kept_name(name: str, *, rejections: bool) -> bool:
+        """True for the name of a file kept in files/: a signed file, a view file, a sent view
+        file, and with rejections a rejection (what the listings above return)."""
+        return bool(_FILE_NAME.match(name) or _VIEW_NAME.match(name)
+                    or _SENT_VIEW_NAME.match(name) or (rejections and _REJECTION_NAME.match(name)))
+
     def evidence_files(self) -> list[Path]:
         """Files kept as evidence (e.g. a forked file), never part of the chain."""
         d = self.root / "evidence"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import os
 from collections import Counter
 from contextlib import contextmanager
 from pathlib import Path
@@ -238,15 +239,14 @@ def _check_files_dir(archive: Archive, audit: Audit, *, hosted: bool) -> int:
     """Every file in files/ must be a known kind of signed file (rejections in hosted mode
     only); a temporary file left by a killed command (never part of the archive) is only
     noted. Returns their number."""
-    known = {p.name for p in [*archive.signed_files(), *archive.view_files(),
-                              *archive.sent_view_files(),
-                              *(archive.rejection_files() if hosted else [])]}
     temps = 0
-    for p in sorted(archive.files_dir.iterdir()):
-        if p.is_file() and is_temp_name(p.name):
-            temps += 1
-        elif p.is_file() and p.name not in known:
-            audit.problems.append(f"{p.name}: unexpected file in files/")
+    for name in sorted(os.listdir(archive.files_dir)):
+        if is_temp_name(name):
+            if (archive.files_dir / name).is_file():
+                temps += 1
+        elif (not archive.is_kept_name(name, rejections=hosted)
+              and (archive.files_dir / name).is_file()):
+            audit.problems.append(f"{name}: unexpected file in files/")
     if temps:
         audit.summary.append(f"Note: {temps} temporary file(s) in files/ left by an interrupted "
                              "command were ignored (the next pbem command that writes to this "

@@ -1,10 +1,14 @@
-"""`pbem verify`'s collector settings (pbem.protocol.audit.audit_collector): what they leave
-behind."""
+"""`pbem verify`'s collector settings (pbem.protocol.audit.audit_collector) and its look at
+files/: what it leaves behind, and what it names."""
 
 from __future__ import annotations
 
 import gc
 
+from click.testing import CliRunner
+
+from fixtures.table import Table
+from pbem.cli import cli
 from pbem.protocol.audit import AUDIT_GC_THRESHOLD, audit_collector
 
 
@@ -36,3 +40,22 @@ def test_a_freeze_made_by_the_caller_is_left_alone():
         assert gc.get_freeze_count() == frozen
     finally:
         gc.unfreeze()
+
+
+def test_files_dir_names_strays_notes_temporary_files_and_skips_folders(tmp_path):
+    t = Table(tmp_path)
+    t.deliver()
+    t.play_one(["pick alphawolf"])
+    t.deliver()
+    files = t.dirs["blue"] / "files"
+    (files / ".0003-red.pbem.a1b2c3d4.tmp").write_text("half written\n")
+    (files / ".0004-red.pbem.e5f6a7b8.tmp").mkdir()       # a folder: neither noted nor named
+    (files / "junk-folder").mkdir()
+    (files / "notes.txt").write_text("mine\n")
+    r = CliRunner().invoke(cli, ["verify", str(t.dirs["blue"])])
+    assert "notes.txt: unexpected file in files/" in r.output, r.output
+    assert "junk-folder" not in r.output and ".0004-red" not in r.output
+    (files / "notes.txt").unlink()
+    r = CliRunner().invoke(cli, ["verify", str(t.dirs["blue"])])
+    assert r.exit_code == 0, r.output
+    assert "Note: 1 temporary file(s) in files/" in r.output
