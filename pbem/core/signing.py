@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
@@ -28,7 +30,16 @@ def sign(key: Ed25519PrivateKey, namespace: str, payload: bytes) -> bytes:
 def verify(pub_raw: bytes, namespace: str, payload: bytes, sig: bytes) -> bool:
     """True if sig is a valid signature of payload under namespace by the public key."""
     try:
-        Ed25519PublicKey.from_public_bytes(pub_raw).verify(sig, signature_input(namespace, payload))
+        key = (_public_key(pub_raw) if type(pub_raw) is bytes
+               else Ed25519PublicKey.from_public_bytes(pub_raw))
+        key.verify(sig, signature_input(namespace, payload))
     except (InvalidSignature, ValueError):
         return False
     return True
+
+
+@lru_cache(maxsize=64)
+def _public_key(pub_raw: bytes) -> Ed25519PublicKey:
+    # the key object of a raw public key, made once per process (a game's few parties sign
+    # every file); a malformed key raises ValueError every time (errors are not cached)
+    return Ed25519PublicKey.from_public_bytes(pub_raw)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import msgspec
 
@@ -190,7 +191,7 @@ class Ledger:
         j, e_j = self.known[(label, gen)]
         if j < index:
             return None
-        return walk_down(self.g.bind, hash_label(label, gen), j, e_j, index)
+        return _walk_down(self.g.bind, hash_label(label, gen), j, e_j, index)
 
     def renewals(self, upto: int | None = None) -> list[SignedRenewal]:
         """Every renewal carried by files 1..upto (default: the whole chain), in order."""
@@ -214,6 +215,11 @@ class Ledger:
             label = f"{p}/{cls}"
             out.append(label if label in self.g.tips else p)
         return out
+
+
+# a file's shares are asked for more than once (are they all known yet, then its dice keys):
+# walk_down is a pure function of its arguments, so the elements are hashed down once
+_walk_down = lru_cache(maxsize=64)(walk_down)
 
 
 def own_reveals(commit: Commitments, own: OwnOnions, party: str, classes: list[str],
