@@ -15,7 +15,7 @@ up, the game asks `answer(store, topic)`: a mode means "answer with it now, with
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable
 
 import msgspec
 
@@ -96,14 +96,26 @@ def topics_of(game: Any) -> dict[str, tuple[str, ...]] | None:
 def parse_line(game: Any, text: str) -> Any:
     """Parse one order line: a core standing order for a game that declares topics, else the
     game's own notation."""
-    if getattr(game, "private_draw_owners", ()) and is_draw_line(text):
-        return parse_draw_line(text)
+    return line_parser(game)(text)
+
+
+def line_parser(game: Any) -> Callable[[str], Any]:
+    """parse_line for the lines of one game, the game's hooks and topics looked up once (a
+    file's orders are parsed line by line)."""
+    draws = bool(getattr(game, "private_draw_owners", ()))
     topics = topics_of(game)
-    if topics is not None and is_standing(text):
-        return parse_standing(text, topics, game)
-    if is_guarded(text) and hasattr(game, "condition"):
-        return parse_guarded(game, text)
-    return game.parse_order(text)
+    guards = hasattr(game, "condition")
+
+    def parse(text: str) -> Any:
+        if draws and is_draw_line(text):
+            return parse_draw_line(text)
+        if topics is not None and is_standing(text):
+            return parse_standing(text, topics, game)
+        if guards and is_guarded(text):
+            return parse_guarded(game, text)
+        return game.parse_order(text)
+
+    return parse
 
 
 def format_line(game: Any, order: Any) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Callable
 
 import msgspec
@@ -13,7 +14,7 @@ from pbem.core.game import Context, Event, Game, NeedsDice
 from pbem.core.privatedraw import RULE as DRAW_RULE, DrawLine
 from pbem.core.sealed import hidden_legality, returns_when_held
 from pbem.core.standing import (StandingOrder, apply_order, apply_standing, format_line,
-                                parse_line, topics_of)
+                                line_parser, parse_line, topics_of)
 from pbem.core.records import Results, RollRecord, Turn
 
 
@@ -55,7 +56,16 @@ class LazyDice:
 
 def copy_state(game: Game, state: Any) -> Any:
     """A deep copy of a game state (through its canonical encoding)."""
-    return msgspec.json.decode(msgspec.json.encode(state), type=game.state_type)
+    return _state_decoder(game.state_type).decode(_PLAIN.encode(state))
+
+
+_PLAIN = msgspec.json.Encoder()
+
+
+@lru_cache(maxsize=16)
+def _state_decoder(state_type: Any) -> msgspec.json.Decoder:
+    # one decoder per state type, as msgspec.json.decode(type=...) would make on every call
+    return msgspec.json.Decoder(state_type)
 
 
 def state_hash(state: Any) -> str:
@@ -75,12 +85,13 @@ def parse_orders(game: Game, lines: list[str], *, name: str, canonical_only: boo
     """Parse order lines; with canonical_only, each line must already be in canonical form.
     Sealed: the projection of a standing order (SEALED_STANDING) parses to None."""
     out: list[Any] = []
+    parse = line_parser(game)
     for i, line in enumerate(lines):
         if sealed and line == SEALED_STANDING:
             out.append(None)
             continue
         try:
-            order = parse_line(game, line)
+            order = parse(line)
         except OrderSyntaxError as e:
             raise IllegalFile(f"{name}: order {i + 1} {line!r}: {e.reason}", order=i + 1,
                               reason=e.reason, rule=e.rule) from None

@@ -160,7 +160,9 @@ class Session:
     def add(self, f: SignedFile, *, wait_for_dice: bool = False) -> list[FileLog]:
         """Check and append one turn file, then resolve every file whose dice are now known
         (with wait_for_dice, only files whose dice shares are all known: more files follow)."""
-        t = self.ledger.check(f, self.pending_sides)
+        # the pending sides matter to a hosted chain only (peer and sealed files are checked
+        # against the state as they are resolved)
+        t = self.ledger.check(f, self.pending_sides if self.genesis.mode not in PEERISH else set())
         self._check_results_presence(t, f.name)
         if self.facts is not None:
             opened = self.facts.take(t, f.name)
