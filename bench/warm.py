@@ -3,8 +3,9 @@
 Usage: python bench/warm.py GAME TIMING_FILE -- PBEM_ARGS...
 
 Imports pbem's entry point (pbem.entry, which runs a turn's commands without click), the
-modules behind receive, submit, status and verify, and the game's package before the clock
-starts, then runs the command as `pbem PBEM_ARGS` would and appends "seconds cpu_seconds
+modules behind receive, submit, status and verify, the package-side cache (pbem.core.cache,
+which a command imports where it first reads scenario data) and the game's package before the
+clock starts, then runs the command as `pbem PBEM_ARGS` would and appends "seconds cpu_seconds
 exit_code" to TIMING_FILE. This is the "imports excluded" (warm start) figure
 of bench/commands.py: what the command itself costs in a fresh process, every file read and
 every cache used as the real command does, with the cyclic collector off for a turn command
@@ -26,7 +27,7 @@ def main() -> None:
     import pbem.entry
     for mod in ("pbem.turn_commands", "pbem.protocol.ops", "pbem.protocol.audit", "pbem.protocol.session",
                 "pbem.protocol.reporting", "pbem.reports.render", "pbem.reports.svgmap",
-                "pbem.core.keys", "jinja2", f"pbem.games.{game}"):
+                "pbem.core.keys", "pbem.core.cache", "jinja2", f"pbem.games.{game}"):
         importlib.import_module(mod)
     parsed = pbem.entry.fast_args(["pbem", *args])
     if parsed is not None and parsed[0] != "verify":
