@@ -5,6 +5,8 @@ junctions. `Segments` keeps each chain once (both directions), so a search steps
 junction to junction and takes a whole unblocked chain in one set operation. The component
 it returns is the same set a plain hex-by-hex search finds (`plain_component`, which the
 tests compare it with); only the number of Python steps differs (docs/performance.md).
+`Segments.component_in` also hands back a component found for another blocked set when the
+hexes blocked in one set and not the other can neither split it nor join it to more.
 """
 
 from __future__ import annotations
@@ -33,8 +35,13 @@ class Segments:
     """The road net as junctions (hexes with other than two road neighbours) and the chains
     between them."""
 
+    #: how many recent components component_in keeps to compare a new blocked set with
+    RECENT = 16
+
     def __init__(self, road: Roads) -> None:
         self.road = road
+        self.hexes = frozenset(road)
+        self._recent: list[tuple[frozenset[str], AbstractSet[str]]] = []
         self.symmetric = all(h in road.get(n, ()) for h, ns in road.items() for n in ns)
         self.arcs: dict[str, list[tuple[tuple[str, ...], str]]] = {}
         self.inside: dict[str, tuple[tuple[str, ...], str, str, int]] = {}
@@ -94,3 +101,32 @@ class Segments:
                             break
                         seen.add(h)
         return seen
+
+    def component_in(self, start: str, blocked: AbstractSet[str],
+                     cut: frozenset[str]) -> AbstractSet[str]:
+        """component(start, blocked) for a start not in blocked, where cut is blocked & hexes
+        (the road hexes it blocks); a recent component is reused when it is still the answer."""
+        if not self.symmetric or start not in self.road or start in blocked:
+            return self.component(start, blocked)
+        for old, comp in reversed(self._recent):
+            if start in comp:                  # the latest one found for start only: an
+                if self._unchanged(comp, old, cut):    # older one rarely fits when it does not
+                    return comp
+                break
+        comp = self.component(start, blocked)
+        self._recent.append((cut, comp))
+        if len(self._recent) > self.RECENT:
+            del self._recent[0]
+        return comp
+
+    def _unchanged(self, comp: AbstractSet[str], old: frozenset[str],
+                   cut: frozenset[str]) -> bool:
+        """True if comp, a component with the road hexes old blocked, is one with cut blocked:
+        no hex newly blocked lies in it (none splits it) and no hex unblocked borders it (none
+        joins it to more); every other road neighbour of it stays blocked."""
+        if old is cut or old == cut:
+            return True
+        if not comp.isdisjoint(cut - old):
+            return False
+        road = self.road
+        return all(comp.isdisjoint(road[h]) for h in old - cut)

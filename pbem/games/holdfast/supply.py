@@ -53,6 +53,7 @@ class Net:
         extra = (foe, zoc_of(w, foe) - own_in_ezoc) + (() if gray_ok else (w.gray,))
         self._stops = frozenset().union(_traced_prohibited(w), *extra)
         self._comps: list[AbstractSet[str]] = []
+        self._cut: frozenset[str] | None = None      # the road hexes _stops holds
         self._major_memo: dict[str, bool] = {}
         self._minor_memo: dict[str, list[str]] = {}
         self.major: set[str] = set()
@@ -88,7 +89,9 @@ class Net:
                 return comp
         w = self.w
         segments = w.cached("road-segments", None, lambda: Segments(w.road_nbrs))
-        comp = segments.component(start, self._stops)      # road hexes: _stops suffices
+        if self._cut is None:
+            self._cut = self._stops & segments.hexes
+        comp = segments.component_in(start, self._stops, self._cut)   # _stops suffices
         self._comps.append(comp)
         return comp
 

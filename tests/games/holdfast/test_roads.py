@@ -44,3 +44,33 @@ def test_on_the_holdfast_map(data):
     blocked = frozenset(data.draw(st.lists(st.sampled_from(hexes), max_size=40))) | w.prohibited
     start = data.draw(st.sampled_from(hexes))
     assert seg.component(start, blocked) == plain_component(w.road_nbrs, start, blocked)
+
+
+@settings(max_examples=300, deadline=None)
+@given(road_nets(), st.lists(st.tuples(st.sets(st.sampled_from(NODES)),
+                                       st.sampled_from(NODES + ["elsewhere"])), max_size=12))
+def test_a_reused_component_is_the_plain_one(road, asks):
+    """component_in over a run of blocked sets (each reusing what it may) equals the plain
+    search every time."""
+    seg = Segments(road)
+    for blocked, start in asks:
+        blocked = frozenset(blocked)
+        got = seg.component_in(start, blocked, blocked & seg.hexes)
+        assert got == plain_component(road, start, blocked)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.data())
+def test_reused_components_on_the_holdfast_map(data):
+    """The real road net, a run of blocked sets that each differ from the last by a few
+    hexes (as positions do from one order to the next)."""
+    w = world("campaign")
+    hexes = sorted(w.road_nbrs)
+    seg = Segments(w.road_nbrs)
+    blocked = set(data.draw(st.lists(st.sampled_from(hexes), max_size=30)))
+    for _ in range(data.draw(st.integers(1, 12))):
+        blocked ^= set(data.draw(st.lists(st.sampled_from(hexes), max_size=4)))
+        start = data.draw(st.sampled_from(hexes))
+        stops = frozenset(blocked) | w.prohibited
+        got = seg.component_in(start, stops, stops & seg.hexes)
+        assert got == plain_component(w.road_nbrs, start, stops)
