@@ -130,6 +130,18 @@ def key_of(state: HoldfastState, side: str, slot: str) -> str | None:
     return slot if slot in priv.units else None
 
 
+def _slots_settled(units: dict[str, UnitState], slots: dict[str, int]) -> bool:
+    """True if assign_slots has nothing to do for a side: the slot holders are exactly the
+    units on the map and no unit is a stand-in (so none left the map). Most orders move no
+    unit on or off the map; this costs a third less than the full pass (a comprehension and
+    C-level set and string operations)."""
+    if slots.keys() != {k for k, u in units.items() if u.where == "map"}:
+        return False
+    # a stand-in's id starts with the prefix (another id holding NUL and the prefix only
+    # sends the side to the full pass)
+    return "\0" + STANDIN_PREFIX not in "\0" + "\0".join(units)
+
+
 def assign_slots(state: HoldfastState) -> None:
     """Give every unit that stands on the map without a slot the next slot of its side (in
     unit id order); drop the slots of units that left the map, and the stand-ins that did."""
@@ -137,6 +149,8 @@ def assign_slots(state: HoldfastState) -> None:
     for side in SIDES:
         priv = state.private[side]
         units, slots = priv.units, priv.slots
+        if _slots_settled(units, slots):
+            continue
         # one pass over the units: the stand-ins that left the map, and the units on the map
         # without a slot (dropping slots below never drops the slot of a unit on the map)
         # (called after every order of every replay: the tests are ordered cheapest first)
