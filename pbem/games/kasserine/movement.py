@@ -48,12 +48,8 @@ def _step_cost(data: KasserineData, side: str, mobile: bool, a: str | None, b: s
 
 
 def _entry_cost(data: KasserineData, mobile: bool, b: str) -> int | None:
-    """Half-MP to enter b by its terrain alone (memoised per hex)."""
-    memo = static(data).entry
-    key = (b, mobile)
-    if key not in memo:
-        memo[key] = _crossing_cost(data, "", mobile, None, b)
-    return memo[key]
+    """Half-MP to enter b by its terrain alone (worked out with the scenario data)."""
+    return data.entry_cost[b][1 if mobile else 0]
 
 
 def _crossing_cost(data: KasserineData, side: str, mobile: bool, a: str | None,
@@ -68,10 +64,9 @@ def _crossing_cost(data: KasserineData, side: str, mobile: bool, a: str | None,
     elif a is not None and m.road_between(a, b, "trail"):
         cost, along = int(data.tec.road.trail * 2), True            # 5.4.2
     else:
-        base = data.move_cost(b, mobile)
-        if base is None:
+        cost = data.entry_cost[b][1 if mobile else 0]
+        if cost is None:
             return None
-        cost = int(base * 2)
     if a is not None:
         for kind in hexside_kinds(data, a, b):
             t = data.tec.hexside.get(kind)

@@ -16,6 +16,7 @@ raises a one-line :class:`ScenarioError` naming the file and the problem. See do
 
 from __future__ import annotations
 
+import copy
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -232,7 +233,6 @@ class KasserineData:
         self.units = units
         self.crt = crt
         self.scenario = scenario
-        self.sbeitla_hex = sbeitla_hex
         self.files = files
         hs = map.hexsets
         #: Each map hexset as a set, for membership tests (the lists can be long).
@@ -249,7 +249,12 @@ class KasserineData:
         roads = {k for r in map.roads.values() for k in r}
         self.bridges: frozenset[tuple[str, str]] = frozenset(
             k for k, kinds in map.hexsides.items() if "river" in kinds and k in roads)
-        self.objectives: tuple[str, ...] = tuple(self.resolve_hex(h) for h in scenario.victory.objectives)
+        #: Every map hex -> half-MP to enter it by its terrain and places alone, (leg, mobile),
+        #: None where it is prohibited: worked out with the data (kept in its cache).
+        costs: dict[tuple[int | None, int | None], tuple[int | None, int | None]] = {}
+        self.entry_cost: dict[str, tuple[int | None, int | None]] = {
+            h: costs.setdefault(c, c) for h in map.terrain      # one tuple per value: a
+            for c in [(self._half_mp(h, False), self._half_mp(h, True))]}   # smaller cache
         self.allotments: dict[int, dict[str, int]] = {
             t.turn: {"axis": t.axis or 0, "us": t.us or 0} for t in scenario.turn}
         self.pools: dict[str, tuple[int, ...]] = {
@@ -262,6 +267,13 @@ class KasserineData:
         #: entry_hexes of every arrival's entry list, worked out once.
         self._entries: dict[tuple[str, ...], tuple[str, ...]] = {
             tuple(a.entry): tuple(self._expand_entry(a.entry)) for _, a in self.arrival_of.values()}
+        self._choose_sbeitla(sbeitla_hex)
+
+    def _choose_sbeitla(self, sbeitla_hex: str) -> None:
+        """Set the Sbeitla hex and the facts that depend on it (KAS-G5)."""
+        self.sbeitla_hex = sbeitla_hex
+        scenario = self.scenario
+        self.objectives: tuple[str, ...] = tuple(self.resolve_hex(h) for h in scenario.victory.objectives)
         #: (group, the hexes its trigger watches) of every event-triggered group, in file order.
         self.events: tuple[tuple[Reinforcement, frozenset[str]], ...] = tuple(
             (r, self.trigger_hexes(r)) for r in scenario.reinforcement if r.trigger.kind != "turn")
@@ -274,6 +286,20 @@ class KasserineData:
         self.warnings: tuple[str, ...] = (
             f"KAS-G5: Sbeitla is printed as 2706 (11.1) and 2714 (18.0); this game uses "
             f"{sbeitla_hex} (option sbeitla_hex; the other reading is {', '.join(other)})",)
+
+    def with_sbeitla(self, sbeitla_hex: str) -> KasserineData:
+        """This data read with another Sbeitla hex: a new object sharing every fact that does
+        not depend on it (the map's tables are not worked out again)."""
+        data = copy.copy(self)
+        data._choose_sbeitla(sbeitla_hex)
+        return data
+
+    def _half_mp(self, hex_id: str, mobile: bool) -> int | None:
+        """Half-MP to enter a hex by its terrain and places alone; None if prohibited (17.0)."""
+        if hex_id in self.prohibited:
+            return None
+        base = self.move_cost(hex_id, mobile)
+        return None if base is None else int(base * 2)
 
     # -- lookups -------------------------------------------------------------------------------
     @property
@@ -375,8 +401,7 @@ def _load(scenario_id: str, root: Path, sbeitla_override: str | None) -> Kasseri
     if sbeitla_override is None or sbeitla_override == base.sbeitla_hex:
         return base                  # the file's own reading: one load, one object
     _check_scenario(base.files["scenario"], base.scenario, sbeitla_override, base.map, base.units)
-    return KasserineData(map=base.map, tec=base.tec, units=base.units, crt=base.crt,
-                         scenario=base.scenario, sbeitla_hex=sbeitla_override, files=base.files)
+    return base.with_sbeitla(sbeitla_override)
 
 
 @lru_cache(maxsize=8)

@@ -24,7 +24,6 @@ class Static:
         self.edges: dict[tuple[str, bool, str], tuple[tuple[str, int, bool], ...]] = {}
         self.near: dict[tuple[str, ...], dict[str, int]] = {}
         self.filled: set[str] = set()    # sides whose steps all over the map are memoised
-        self.entry: dict[tuple[str, bool], int | None] = {}
         self._featured: frozenset[tuple[str, str]] | None = None
 
     def featured(self, data: KasserineData) -> frozenset[tuple[str, str]]:
