@@ -188,6 +188,28 @@ class Walker:
         else:               # no rule of enter() but its bookkeeping applies (the common step)
             self._moved(h, cost, False, False)
 
+    def walk(self, path: list[str]) -> None:
+        """step(h) for every hex of path in turn. A step into a free hex next to the unit's,
+        outside every EZOC, across no minefield and within the MA (no rule of enter() applies)
+        is carried out here; any other goes through step."""
+        d = self.data
+        nbrs, prohibited, occ, ezoc = d.neighbours, d.prohibited, self.occ, self.ezoc
+        memo = static(d).cost
+        side, mobile, ma2, entered = self.side, self.mobile, self.ma2, self.entered
+        for h in path:
+            pos = self.pos
+            if (pos is not None and not self.stopped and h in nbrs[pos] and h not in prohibited
+                    and h not in ezoc and h not in occ):
+                cost, mine = memo.get((side, mobile, pos, h)) or terrain_step(d, side, mobile, pos, h)
+                if cost is not None and not mine and self.spent + cost <= ma2:
+                    entered.append((h, cost))          # as _moved(h, cost, False, False)
+                    self.spent += cost
+                    self.pos = h
+                    self.in_ezoc = False
+                    self.steps += 1
+                    continue
+            self.step(h)
+
     def _check_placed(self, h: str) -> None:
         """step's checks for a hex that is not next to the unit's: it must be a map hex, and
         the unit off the map (its first hex when it arrives)."""
@@ -307,8 +329,7 @@ def check_move(state: KasserineState, data: KasserineData, side: str, uid: str,
                 raise IllegalOrder(f"the path enters no hex ({uid} is in {u.hex})",
                                    rule="KAS-5.1-a")
     w = Walker(state, data, uid, entering)
-    for h in path:
-        w.step(h)
+    w.walk(path)
     w.path = list(path)
     if len(set(path)) != len(path):
         raise IllegalOrder("a path may not enter the same hex twice", rule="KAS-5.1-a")
