@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import repeat
+
 from pbem.games.kasserine.scenario import KasserineData, load_kasserine
 from pbem.games.kasserine.state import KasserineState, other
 from pbem.games.kasserine.static import static, zoc_of
@@ -32,10 +34,10 @@ def on_map(state: KasserineState, side: str | None = None) -> list[str]:
 
 def values(data: KasserineData, state: KasserineState, uid: str) -> tuple[int, int, int]:
     """Current (attack, defense, movement) of a unit: its reduced side when depleted."""
-    unit = data.units[uid]
-    if unit.steps == 2 and state.units[uid].steps == 1 and unit.reduced_values:
-        return unit.reduced_values
-    return unit.values
+    full, reduced = data.strengths[uid]
+    if reduced is not None and state.units[uid].steps == 1:
+        return reduced
+    return full
 
 
 def label(data: KasserineData, state: KasserineState, uid: str) -> str:
@@ -50,10 +52,14 @@ def zoc_hexes(state: KasserineState, data: KasserineData, side: str) -> frozense
 
     Computed once per position: the answer is memoised on the hexes of the units exerting it.
     """
-    units = data.units
-    hexes = tuple([u.hex for uid, u in state.units.items()
-                   if u.status == "map" and u.side == side and not units[uid].no_zoc])
-    return zoc_of(data, hexes)
+    return zoc_of(data, tuple(zoc_units(state, data, side)))
+
+
+def zoc_units(state: KasserineState, data: KasserineData, side: str) -> list[str]:
+    """The hexes of side's units that exert a ZOC, in unit order."""
+    no_zoc = data.no_zoc
+    return [u.hex for uid, u in state.units.items()
+            if u.status == "map" and u.side == side and uid not in no_zoc]
 
 
 def ezoc(state: KasserineState, data: KasserineData, side: str) -> frozenset[str]:
@@ -64,14 +70,16 @@ def ezoc(state: KasserineState, data: KasserineData, side: str) -> frozenset[str
 def ezoc_and_occupancy(state: KasserineState, data: KasserineData,
                        side: str) -> tuple[frozenset[str], dict[str, str]]:
     """(ezoc(state, data, side), occupancy(state)) in one pass over the units."""
-    units, enemy = data.units, other(side)
+    no_zoc, enemy = data.no_zoc, other(side)
     occ: dict[str, str] = {}
     hexes: list[str] = []
+    add = hexes.append
     for uid, u in state.units.items():
         if u.status == "map":
-            occ[u.hex] = uid
-            if u.side == enemy and not units[uid].no_zoc:
-                hexes.append(u.hex)
+            h = u.hex
+            occ[h] = uid
+            if u.side == enemy and uid not in no_zoc:
+                add(h)
     return zoc_of(data, tuple(hexes)), occ
 
 
@@ -79,10 +87,11 @@ def engineer_fortified(state: KasserineState, data: KasserineData, hex_id: str) 
     """True if hex_id lies within a US engineer's printed MA counted in hexes (16.0)."""
     if state.options.engineer_fortify == "off":
         return False
-    for uid in on_map(state, "us"):
-        if data.units[uid].engineer:
+    for uid in data.engineers:
+        u = state.units.get(uid)
+        if u is not None and u.status == "map" and u.side == "us":
             ma = values(data, state, uid)[2]
-            if data.map.grid.distance(state.units[uid].hex, hex_id) <= ma:
+            if data.map.grid.distance(u.hex, hex_id) <= ma:
                 return True
     return False
 
@@ -107,8 +116,8 @@ def fortification_hex(state: KasserineState, data: KasserineData, hex_id: str, s
 
 def hexside_kinds(data: KasserineData, a: str, b: str) -> set[str]:
     """The hexside features between two adjacent hexes, with 'bridge' for a river crossed by a road."""
-    kinds = set(data.map.hexside(a, b))
-    key = (a, b) if a <= b else (b, a)
+    key = (a, b) if a <= b else (b, a)             # GameMap.hexside's lookup, done here
+    kinds = set(data.map.hexsides.get(key, ()))
     if key in data.bridges:
         kinds.add("bridge")
     return kinds
@@ -120,9 +129,7 @@ def edge_distance(data: KasserineData, side: str, hex_id: str) -> int:
     key = (side, hex_id)
     out = memo.get(key)
     if out is None:
-        grid = data.map.grid
-        out = memo[key] = min(grid.distance(hex_id, h)
-                              for h in (data.edges[side] | data.supply[side]))
+        out = memo[key] = min(map(data.map.grid.distance, repeat(hex_id), data.goals[side]))
     return out
 
 

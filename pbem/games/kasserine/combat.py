@@ -23,9 +23,10 @@ def best_row(rows: set[str]) -> str:
 
 
 def crt_row(state: KasserineState, data: KasserineData, target: str, attackers: list[str],
-            bombard: bool) -> str:
-    """The CRT row of an attack: hex terrain, plus hexsides for ground combat (8.1.4, 8.2.2, 14.2)."""
-    dside = state.units[occupancy(state)[target]].side
+            bombard: bool, defender: str = "") -> str:
+    """The CRT row of an attack: hex terrain, plus hexsides for ground combat (8.1.4, 8.2.2, 14.2).
+    defender: the unit in target, when the caller knows it."""
+    dside = state.units[defender or occupancy(state)[target]].side
     rows = data.hex_crt_rows(target, dside)
     if not bombard and attackers:
         kinds = [hexside_kinds(data, state.units[a].hex, target) for a in attackers]
@@ -55,9 +56,9 @@ def _common_checks(state: KasserineState, side: str, target: str, empty_rule: st
 
 
 def _row_why(state: KasserineState, data: KasserineData, target: str, attackers: list[str],
-             bombard: bool, row: str) -> str:
+             bombard: bool, row: str, defender: str) -> str:
     """Log text: the CRT rows the defender's position offers and why, and the one that applies."""
-    dside = state.units[occupancy(state)[target]].side
+    dside = state.units[defender].side
     why = [f"{data.map.terrain[target]} hex: {data.tec.hex[data.map.terrain[target]].crt_row}"]
     why += [f"{k}: {data.tec.place[k].crt_row}" for k in sorted(data.map.place_kinds(target))
             if data.tec.place[k].crt_row]
@@ -116,7 +117,7 @@ def declare_bombard(state: KasserineState, data: KasserineData, side: str, order
     strength = sum(v // 2 if fort else v for v in vals)
     defense = values(data, state, defender)[1] * (2 if fort else 1)
     c.diff = strength - defense
-    c.row = crt_row(state, data, order.target, [], True)
+    c.row = crt_row(state, data, order.target, [], True, defender)
     c.die = ctx.roll(6, f"bombardment of {order.target}")
     cell = data.crt.result(c.row, c.diff, c.die)
     c.result = cell.bombardment()
@@ -126,7 +127,7 @@ def declare_bombard(state: KasserineState, data: KasserineData, side: str, order
             + f": {strength} ({_strength_text(data, state, [], 0, vals, fort, False)}) vs "
             f"{defense} ({_strength_text(data, state, [defender], 1, [], False, fort)}"
             f"{', doubled: fortified' if fort else ''}), differential {c.diff:+d}, "
-            f"{_row_why(state, data, order.target, [], True, c.row)}, column "
+            f"{_row_why(state, data, order.target, [], True, c.row, defender)}, column "
             f"{data.crt.column(c.row, c.diff)} (one die on the CRT), die {c.die}: {cell.result}"
             + (" (no effect in a bombardment)" if c.result != cell.result else ""),
             kind="combat", hexes=(order.target,))
@@ -290,7 +291,7 @@ def _resolve_ground(state: KasserineState, data: KasserineData, c: Combat, ctx: 
     units_def = values(data, state, c.defender)[1] * (2 if fort else 1)
     defense = units_def + sum(c.def_values)
     c.diff = attack - defense
-    c.row = crt_row(state, data, c.target, c.attackers, False)
+    c.row = crt_row(state, data, c.target, c.attackers, False, c.defender)
     ctx.log(f"step 5: markers revealed: {state.active} "
             f"{' '.join(f'+{v}' for v in c.att_values) or 'none'}, {other(state.active)} "
             f"{' '.join(f'+{v}' for v in c.def_values) or 'none'}", kind="support")
@@ -306,7 +307,7 @@ def _resolve_ground(state: KasserineState, data: KasserineData, c: Combat, ctx: 
             f"{' (markers halved: the defender is fortified)' if fort else ''}; defense "
             f"{defense} = {_strength_text(data, state, [c.defender], 1, c.def_values, False, fort)}"
             f"{' (unit doubled: fortified)' if fort else ''}; "
-            f"{_row_why(state, data, c.target, c.attackers, False, c.row)}; one die on the CRT",
+            f"{_row_why(state, data, c.target, c.attackers, False, c.row, c.defender)}; one die on the CRT",
             kind="combat", hexes=(c.target,))
     results.queue(state, data, c)
 

@@ -315,7 +315,8 @@ def check_move(state: KasserineState, data: KasserineData, side: str, uid: str,
         raise IllegalOrder(f"{uid} advanced after combat this turn: no other activity",
                            rule="KAS-8.5-g")
     if entering:
-        _check_arrival(state, data, side, uid, path, mobile_phase)
+        w = Walker(state, data, uid, True)
+        _check_arrival(state, data, side, uid, path, mobile_phase, w.occ)
     else:
         if u.status != "map":
             raise IllegalOrder(f"{uid} is not on the map (use 'enter' for reinforcements)",
@@ -328,7 +329,7 @@ def check_move(state: KasserineState, data: KasserineData, side: str, uid: str,
             if not path:
                 raise IllegalOrder(f"the path enters no hex ({uid} is in {u.hex})",
                                    rule="KAS-5.1-a")
-    w = Walker(state, data, uid, entering)
+        w = Walker(state, data, uid, False)
     w.walk(path)
     w.path = list(path)
     if len(set(path)) != len(path):
@@ -368,7 +369,8 @@ def can_arrive(state: KasserineState, data: KasserineData, uid: str) -> bool:
 
 
 def _check_arrival(state: KasserineState, data: KasserineData, side: str, uid: str,
-                   path: list[str], mobile_phase: bool) -> None:
+                   path: list[str], mobile_phase: bool, occ: dict[str, str]) -> None:
+    """check_move's checks of an arrival (occ: occupancy(state))."""
     u = state.units[uid]
     if u.status != "off" or uid not in data.arrival_of:
         raise IllegalOrder(f"{uid} is not a reinforcement waiting off the map", rule="KAS-11.0-a")
@@ -381,7 +383,8 @@ def _check_arrival(state: KasserineState, data: KasserineData, side: str, uid: s
     if path[0] not in data.entry_hexes(arrival.entry):
         raise IllegalOrder(f"{path[0]} is not an entry hex of {uid} (entry hexes: "
                            f"{', '.join(data.entry_hexes(arrival.entry))})", rule="KAS-11.0-a")
-    if path[0] not in arrival_hexes(state, data, uid):
+    occupant = occ.get(path[0])             # path[0] is an entry hex: arrival_hexes' test
+    if occupant is not None and state.units[occupant].side != u.side:
         raise IllegalOrder(f"entry hex {path[0]} is occupied by the enemy", rule="KAS-11.4-b")
     if len(path) > 1 and penny_packet(state, data, uid, path[0]):
         raise IllegalOrder(f"{uid} enters west of Kasserine on turn {state.turn}: it may enter "
@@ -406,7 +409,8 @@ def do_move(state: KasserineState, data: KasserineData, side: str, uid: str, pat
     verb = "enters at" if entering else f"moves {start} ->"
     ctx.log(f"{side}: {label(data, state, uid)} {verb} {' '.join(path)} ({w.spent / 2:g} MP)",
             kind="move", hexes=tuple(([] if entering else [start]) + path))
-    check_sudden_death(state, data, ctx)
+    # an Axis move leaves the US ZOC as the walker read it (its EZOC)
+    check_sudden_death(state, data, ctx, w.ezoc if side == "axis" else None)
 
 
 def cheapest_path(state: KasserineState, data: KasserineData, side: str, uid: str,

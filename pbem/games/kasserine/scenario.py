@@ -243,6 +243,9 @@ class KasserineData:
         self.prohibited: frozenset[str] = frozenset(hs["prohibited"])
         self.supply: dict[str, frozenset[str]] = {s: frozenset(hs[f"{s}_supply"]) for s in SIDES}
         self.edges: dict[str, frozenset[str]] = {s: frozenset(hs[f"{s}_edge"]) for s in SIDES}
+        #: The hexes a retreat heads for: each side's map edge and supply symbols (8.3, KAS-G15).
+        self.goals: dict[str, tuple[str, ...]] = {
+            s: tuple(sorted(self.edges[s] | self.supply[s])) for s in SIDES}
         self.fortified_boxes: frozenset[str] = frozenset(hs["fortified_box"])
         self.minefields: frozenset[tuple[str, str]] = frozenset(
             k for k, kinds in map.hexsides.items() if "minefield" in kinds)
@@ -255,6 +258,13 @@ class KasserineData:
         self.entry_cost: dict[str, tuple[int | None, int | None]] = {
             h: costs.setdefault(c, c) for h in map.terrain      # one tuple per value: a
             for c in [(self._half_mp(h, False), self._half_mp(h, True))]}   # smaller cache
+        #: Every unit -> (its full values, its reduced ones or None for a one-step unit).
+        self.strengths: dict[str, tuple[tuple[int, int, int], tuple[int, int, int] | None]] = {
+            uid: (u.values, u.reduced_values if u.steps == 2 else None)
+            for uid, u in units.items()}
+        #: Ids of the units that exert no ZOC (6.0), and of the US engineers (16.0).
+        self.no_zoc: frozenset[str] = frozenset(uid for uid, u in units.items() if u.no_zoc)
+        self.engineers: tuple[str, ...] = tuple(uid for uid, u in units.items() if u.engineer)
         self.allotments: dict[int, dict[str, int]] = {
             t.turn: {"axis": t.axis or 0, "us": t.us or 0} for t in scenario.turn}
         self.pools: dict[str, tuple[int, ...]] = {
@@ -274,13 +284,20 @@ class KasserineData:
         self.sbeitla_hex = sbeitla_hex
         scenario = self.scenario
         self.objectives: tuple[str, ...] = tuple(self.resolve_hex(h) for h in scenario.victory.objectives)
+        self.objective_hexes: frozenset[str] = frozenset(self.objectives)
         #: (group, the hexes its trigger watches) of every event-triggered group, in file order.
         self.events: tuple[tuple[Reinforcement, frozenset[str]], ...] = tuple(
             (r, self.trigger_hexes(r)) for r in scenario.reinforcement if r.trigger.kind != "turn")
         #: Every hex some event trigger watches.
         self.event_hexes: frozenset[str] = frozenset().union(*(hs for _, hs in self.events))
+        #: Every hex some event trigger watches -> the groups watching it, in file order.
+        self.watchers: dict[str, tuple[Reinforcement, ...]] = {}
+        groups: dict[tuple[str, ...], tuple[Reinforcement, ...]] = {}   # one tuple per value
+        for h in sorted(self.event_hexes):
+            g = tuple(r for r, hs in self.events if h in hs)
+            self.watchers[h] = groups.setdefault(tuple(r.id for r in g), g)
         #: The hexes whose entry victory.entered records: objectives and event hexes.
-        self.watched: frozenset[str] = self.event_hexes | frozenset(self.objectives)
+        self.watched: frozenset[str] = self.event_hexes | self.objective_hexes
         other = [h for h in SBEITLA_PRINTED if h != sbeitla_hex]
         #: Choices the players must see and the game log must record before turn 1 (GAPS policy 2).
         self.warnings: tuple[str, ...] = (

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pbem.core.game import Context
-from pbem.games.kasserine.board import zoc_hexes
+from pbem.games.kasserine.board import zoc_units
 from pbem.games.kasserine.scenario import KasserineData
 from pbem.games.kasserine.state import KasserineState, Result
 
@@ -11,12 +11,12 @@ from pbem.games.kasserine.state import KasserineState, Result
 def entered(state: KasserineState, data: KasserineData, uid: str, hex_id: str, ctx: Context) -> None:
     """Record that a unit entered a hex (moving, arriving, retreating or advancing through it)."""
     side = state.units[uid].side
-    if hex_id in data.objectives:
+    if hex_id in data.objective_hexes:
         state.holder[hex_id] = side
-    if side != "axis" or hex_id not in data.event_hexes:
+    if side != "axis":
         return
-    for group, hexes in data.events:
-        if hex_id in hexes and group.id not in state.triggered:
+    for group in data.watchers.get(hex_id, ()):
+        if group.id not in state.triggered:
             state.triggered[group.id] = state.turn
             ctx.log(f"Event: {group.title} (turn {state.turn}, {state.active} {state.phase} "
                     f"phase, {uid} in {hex_id})", kind="trigger", hexes=(hex_id,))
@@ -24,27 +24,36 @@ def entered(state: KasserineState, data: KasserineData, uid: str, hex_id: str, c
 
 def entered_path(state: KasserineState, data: KasserineData, uid: str, path: list[str],
                  ctx: Context) -> None:
-    """entered() for every hex of path in order (entering any other hex records nothing)."""
-    watched = data.watched
+    """entered() for every hex of path in order (entering any other hex records nothing: for
+    a US unit, any but an objective, since only the Axis sets off events)."""
+    watched = data.watched if state.units[uid].side == "axis" else data.objective_hexes
     for h in path:
         if h in watched:
             entered(state, data, uid, h, ctx)
 
 
-def captured(state: KasserineState, data: KasserineData) -> list[str]:
-    """Objectives captured for victory: Axis last occupant and not in any US ZOC (18.0, KAS-G10)."""
+def captured(state: KasserineState, data: KasserineData,
+             us_zoc: frozenset[str] | None = None) -> list[str]:
+    """Objectives captured for victory: Axis last occupant and not in any US ZOC (18.0, KAS-G10).
+    us_zoc: zoc_hexes(state, data, "us") when the caller has it."""
     held = [h for h in data.objectives if state.holder.get(h) == "axis"]
     if not held:
         return held
-    us_zoc = zoc_hexes(state, data, "us")
-    return [h for h in held if h not in us_zoc]
+    if us_zoc is not None:
+        return [h for h in held if h not in us_zoc]
+    # h is in the US ZOC if a US unit exerting one is next to it (adjacency is symmetric):
+    # a few lookups instead of the whole zone
+    us = set(zoc_units(state, data, "us"))
+    return [h for h in held if us.isdisjoint(data.neighbours[h])]
 
 
-def check_sudden_death(state: KasserineState, data: KasserineData, ctx: Context) -> None:
-    """Update the most objectives ever captured; the Axis wins at once with three (18.0)."""
+def check_sudden_death(state: KasserineState, data: KasserineData, ctx: Context,
+                       us_zoc: frozenset[str] | None = None) -> None:
+    """Update the most objectives ever captured; the Axis wins at once with three (18.0).
+    us_zoc: zoc_hexes(state, data, "us") when the caller has it."""
     if state.result is not None:
         return
-    caps = captured(state, data)
+    caps = captured(state, data, us_zoc)
     state.max_captured = max(state.max_captured, len(caps))
     if len(caps) >= data.scenario.victory.axis_wins_with:
         state.result = Result(winner="axis", reason=f"the Axis captured {len(caps)} objectives "
