@@ -102,7 +102,7 @@ def declare_bombard(state: KasserineState, data: KasserineData, side: str, order
     if order.loss:
         u = state.units.get(order.loss)
         if (u is None or u.side != side or u.status != "map"
-                or not data.map.grid.adjacent(u.hex, order.target)):
+                or order.target not in data.neighbours[u.hex]):
             raise IllegalOrder(f"{order.loss} is not a unit of yours adjacent to {order.target}",
                                rule="KAS-8.1.3-b")
     state.targets.append(defender)
@@ -143,14 +143,13 @@ def declare_attack(state: KasserineState, data: KasserineData, side: str, order:
         raise IllegalOrder("ground attacks only in the Combat and Mobile Combat Phases",
                            rule="KAS-4.1-b")
     defender = _common_checks(state, side, order.target)
-    grid = data.map.grid
     if len(set(order.units)) != len(order.units):
         raise IllegalOrder("a unit is named twice", rule="KAS-8.2-g")
     for uid in order.units:
         u = state.units.get(uid)
         if u is None or u.side != side or u.status != "map":
             raise IllegalOrder(f"{uid} is not a unit of yours on the map", rule="KAS-8.0-a")
-        if not grid.adjacent(u.hex, order.target):
+        if order.target not in data.neighbours[u.hex]:
             raise IllegalOrder(f"{uid} is not adjacent to {order.target}", rule="KAS-8.2-a")
         if state.phase == "mobile-combat" and not data.units[uid].mobile:
             raise IllegalOrder(f"{uid} is a leg unit: no attack in the Mobile Combat Phase",

@@ -33,9 +33,8 @@ def queue(state: KasserineState, data: KasserineData, c: Combat) -> None:
                        for a in c.attackers)
     elif r == "(A)":
         if bombard:    # 8.1.3-b, KAS-G14: one of the bombarding side's units adjacent to the target
-            grid = data.map.grid
             near = sorted(u for u, s in state.units.items() if s.side == att and s.status == "map"
-                          and grid.adjacent(s.hex, c.target))
+                          and c.target in data.neighbours[s.hex])
             if near:
                 c.tasks.append(Task(kind="loss", side=att, candidates=near, bombard=True))
         else:

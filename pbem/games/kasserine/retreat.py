@@ -38,7 +38,7 @@ def _grow(state: KasserineState, data: KasserineData, side: str, origin: str,
     reference cycle, and turn commands run without the cyclic collector)."""
     grid = data.map.grid
     here = path[-1] if path else origin
-    for h in grid.neighbours(here):
+    for h in data.neighbours[here]:
         if grid.distance(origin, h) != len(path) + 1 or h in data.prohibited or h in bad:
             continue
         if _prohibited_side(data, here, h):
@@ -57,7 +57,7 @@ def _displace_hexes(state: KasserineState, data: KasserineData, uid: str,
     u = state.units[uid]
     bad = _blocking_zoc(state, data, uid)
     occ = occupancy(state)
-    return sorted((h for h in data.map.grid.neighbours(u.hex) if h not in data.prohibited
+    return sorted((h for h in data.neighbours[u.hex] if h not in data.prohibited
                    and h not in bad and h not in forbidden
                    and not _prohibited_side(data, u.hex, h)),
                   key=lambda h: (h in occ, edge_distance(data, u.side, h), h))
@@ -126,7 +126,7 @@ def check_displace(state: KasserineState, data: KasserineData, uid: str, path: l
     if expected is None or who != expected:
         raise IllegalOrder(f"the unit to displace now is {expected}", rule="KAS-8.3.1-a")
     here = state.units[who].hex
-    if not data.map.grid.adjacent(here, to):
+    if to not in data.neighbours[here]:
         raise IllegalOrder(f"a displaced unit moves to an adjacent hex of {here}",
                            rule="KAS-8.3.1-a")
     opts = displace_options(state, data, who, forbidden)
@@ -219,7 +219,7 @@ def check_path(state: KasserineState, data: KasserineData, uid: str, n: int, bom
     for i, h in enumerate(path):
         if not grid.is_hex(h):
             raise IllegalOrder(f"{h} is off the map", rule="KAS-8.3-h")
-        if not grid.adjacent(prev, h) or grid.distance(u.hex, h) != i + 1:
+        if h not in data.neighbours[prev] or grid.distance(u.hex, h) != i + 1:
             raise IllegalOrder(f"each retreat hex must be one hex farther from {u.hex}", rule="KAS-8.3-g")
         if h in data.prohibited:
             raise IllegalOrder(f"{h} is prohibited", rule="KAS-8.3-f")
