@@ -68,7 +68,8 @@ def start_player_turn(state: KasserineState, data: KasserineData, side: str) -> 
     state.targets = []
     state.bombarded = {}
     for u in state.units.values():
-        u.mp, u.moved, u.mobile_moved, u.attacked, u.barred = 0, False, False, False, ""
+        if u.mp or u.moved or u.mobile_moved or u.attacked or u.barred:   # writes cost more
+            u.mp, u.moved, u.mobile_moved, u.attacked, u.barred = 0, False, False, False, ""
     for gid in released_now(state, data, side):
         if gid not in state.released:
             state.released.append(gid)
