@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from itertools import repeat
-
 from pbem.games.kasserine.scenario import KasserineData, load_kasserine
 from pbem.games.kasserine.state import KasserineState, other
-from pbem.games.kasserine.static import static, zoc_of
+from pbem.games.kasserine.static import zoc_of
 
 
 _DATA: dict[tuple[str, str], KasserineData] = {}
@@ -125,12 +123,7 @@ def hexside_kinds(data: KasserineData, a: str, b: str) -> set[str]:
 
 def edge_distance(data: KasserineData, side: str, hex_id: str) -> int:
     """Hexes from hex_id to the side's nearest friendly map edge or supply symbol (8.3, KAS-G15)."""
-    memo = static(data).edge
-    key = (side, hex_id)
-    out = memo.get(key)
-    if out is None:
-        out = memo[key] = min(map(data.map.grid.distance, repeat(hex_id), data.goals[side]))
-    return out
+    return data.edge_distance[side][hex_id]
 
 
 def nearest(state: KasserineState, data: KasserineData, hex_id: str, side: str) -> int | None:

@@ -243,9 +243,12 @@ class KasserineData:
         self.prohibited: frozenset[str] = frozenset(hs["prohibited"])
         self.supply: dict[str, frozenset[str]] = {s: frozenset(hs[f"{s}_supply"]) for s in SIDES}
         self.edges: dict[str, frozenset[str]] = {s: frozenset(hs[f"{s}_edge"]) for s in SIDES}
-        #: The hexes a retreat heads for: each side's map edge and supply symbols (8.3, KAS-G15).
-        self.goals: dict[str, tuple[str, ...]] = {
-            s: tuple(sorted(self.edges[s] | self.supply[s])) for s in SIDES}
+        #: Each side -> every map hex -> hexes to the side's nearest friendly map edge or supply
+        #: symbol, where a retreat heads for (8.3, KAS-G15).
+        grid = map.grid
+        self.edge_distance: dict[str, dict[str, int]] = {
+            s: {h: min(grid.distance(h, g) for g in self.edges[s] | self.supply[s])
+                for h in map.terrain} for s in SIDES}
         self.fortified_boxes: frozenset[str] = frozenset(hs["fortified_box"])
         self.minefields: frozenset[tuple[str, str]] = frozenset(
             k for k, kinds in map.hexsides.items() if "minefield" in kinds)

@@ -19,7 +19,6 @@ class Static:
 
     def __init__(self) -> None:
         self.cost: dict[tuple[str, bool, str | None, str], tuple[int | None, bool]] = {}
-        self.edge: dict[tuple[str, str], int] = {}
         self.zoc: dict[tuple[str, ...], frozenset[str]] = {}
         self.edges: dict[tuple[str, bool, str], tuple[tuple[str, int, bool], ...]] = {}
         self.near: dict[tuple[str, ...], dict[str, int]] = {}
