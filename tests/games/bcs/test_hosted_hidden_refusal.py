@@ -19,7 +19,6 @@ import json
 from pathlib import Path
 
 import msgspec
-import pytest
 
 from fixtures.bcs_position import start_from, verify_all
 from fixtures.table import Table
