@@ -198,6 +198,39 @@ def known_refusal(game: Game, state: Any, side: str, orders: list[Any], texts: l
     return None
 
 
+def known_reason(game: Game, state: Any, side: str, order: Any) -> IllegalOrder | None:
+    """Hosted mode: why side's own view of state refuses order there (the rules on the
+    game's stand-in of that view, as `known_refusal` judges a file), or None where that view
+    allows it or cannot judge it (a die, another side's decision): then only a fact hidden
+    from side refuses it, and side is told the rule alone (HIDDEN_RULE)."""
+    sim = game.standin(msgspec.to_builtins(game.view(state, side)), side)
+    try:
+        pending = {d.side for d in game.pending(sim)}
+        if side not in pending:
+            if pending:
+                return None
+            raise IllegalOrder(f"{side} has no decision to make now", rule="PBEM-TURN")
+        apply_order(game, sim, side, order, Context(NoDice(), action=0, seq=0))
+    except NeedsDice:
+        return None
+    except (IllegalOrder, OrderSyntaxError) as k:
+        return k
+    return None
+
+
+def _told(game: Game, state: Any, side: str, order: Any, e: Any, hosted: bool) -> str:
+    """The reason an own order not carried out is logged with for its writer: the full
+    state's, or in hosted mode only what the writer's own view gives (never a hidden reason,
+    which may name a hidden unit or the hex of a hidden ZOC)."""
+    rule = f" [{e.rule}]" if e.rule else ""
+    if not hosted or order is None or isinstance(e, OrderSyntaxError):
+        return f"{e.reason}{rule}"
+    k = known_reason(game, state, side, order)
+    if k is not None:
+        return f"{k.reason}" + (f" [{k.rule}]" if k.rule else "")
+    return f"a fact your view does not show forbids it{rule} [{HIDDEN_RULE}]"
+
+
 def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
             held: list[HeldOrder] | tuple[HeldOrder, ...] = (), lines: list[str] | None = None,
             hash_of: Callable[[Any], str] | None = None,
@@ -248,6 +281,7 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
     state = copy_state(game, state)
     texts = turn.orders if lines is None else lines
     orders = parse_orders(game, texts, name=name, canonical_only=True, sealed=sealed)
+    hosted_mode = hosted
     hosted = hosted and turn.sender in game.sides
     if hosted:
         refusal = known_refusal(game, state, turn.sender, orders, texts, name=name)
@@ -298,9 +332,9 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
             except (IllegalOrder, OrderSyntaxError) as e:
                 if revealed and unreveal is not None:
                     unreveal()
+                why = _told(game, state, h.side, order, e, hosted_mode)
                 events.append(Event(text=f"Order {h.index + 1} '{h.line}' of file {h.seq}, held "
-                                    f"until now, was not carried out: {e.reason}"
-                                    + (f" [{e.rule}]" if e.rule else ""),
+                                    f"until now, was not carried out: {why}",
                                     visible_to=h.side, kind="skipped"))
                 continue
             check_draws(ctx, f"held order {h.index + 1} of file {h.seq}")
@@ -436,9 +470,9 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
                                   + (f" [{e.rule}]" if e.rule else ""), order=i + 1,
                                   reason=e.reason, rule=e.rule) from None
             skipped.append(i)
+            why = _told(game, state, turn.sender, order, e, hosted)
             events.append(Event(text=f"Order {i + 1} '{line}' was not carried out after the "
-                                f"dice: {e.reason}" + (f" [{e.rule}]" if e.rule else ""),
-                                visible_to=turn.sender, kind="skipped"))
+                                f"dice: {why}", visible_to=turn.sender, kind="skipped"))
             continue
         check_draws(ctx, f"order {i + 1}")
         record(ctx)

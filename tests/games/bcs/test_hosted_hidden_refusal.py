@@ -150,3 +150,46 @@ def test_a_file_the_writer_s_own_view_refuses_is_refused_with_that_view_s_reason
     t.ok("receive", str(t.dirs["allied"]), str(rej_path), "--key", t.key("allied"))
     t.ok("verify", str(t.dirs["host"]))
     t.ok("verify", str(t.dirs["allied"]))
+
+
+def test_after_a_die_a_hidden_stop_still_tells_only_the_rule(tmp_path, monkeypatch):
+    """The file's own SNAFU die comes first ('activate ccc'): the orders after it are not judged
+    before resolution, and one a hidden fact stops is not carried out, as after any die. Its
+    writer is told what his own view at that point gives, never the full state's reason: the
+    probe's STOP in A20.11 is told as the rule alone (before, the view said '3-6-arminf has
+    stopped in A20.11 and cannot move on': the hex of the hidden ZOC, for any file that
+    activates first), and the next move, written to go on from A20.10, with the reason his view
+    shows (the unit is still in A19.11)."""
+    from pbem.games.bcs import snafu
+
+    def position():
+        p = _position(True)
+        del p["active"]                        # the Allies activate CCC themselves: a die
+        return p
+
+    start_from(monkeypatch, position)
+    monkeypatch.setattr(snafu, "snafu_drms", lambda state, form: [("test", 12)])   # a Pass
+    t = Table(tmp_path, game="bcs", scenario="5.4", mode="hosted", sides=SIDES, options=OPTIONS)
+    t.deliver()
+    assert t.mover() == "allied"
+    on = "move 3-6-arminf A20.09"
+    code, output, out = _send(t, ["activate ccc", PROBE, on, "pass"])
+    assert code == 0, output
+    views = sorted(out.glob("view-allied-*.pbem"))
+    assert len(views) == 1
+    view = msgspec.json.decode(read_file(views[0]).payload_bytes)
+    told = [e["text"] for e in view["events"]]
+    assert any("SNAFU" in x and "Pass" in x for x in told), told
+    probe = next(x for x in told if f"'{PROBE}' was not carried out after the dice" in x)
+    assert "[BCS-6.0g-1] [PBEM-HIDDEN]" in probe, probe
+    far = next(x for x in told if f"'{on}' was not carried out after the dice" in x)
+    assert far.endswith("A20.09 is not adjacent to A19.11: a path is contiguous hexes "
+                        "(adjacent: A18.11, A18.12, A19.10, A19.12, A20.11, A20.12) "
+                        "[BCS-5.1-1]"), far
+    text = json.dumps(view)
+    assert "v-7-brs" not in text and "A20.11 and cannot move on" not in text
+    t.ok("receive", str(t.dirs["allied"]), str(views[0]), "--key", t.key("allied"))
+    code, output, out = _send(t, ["end", "done"])
+    assert code == 0, output
+    t.deliver()
+    verify_all(t)
