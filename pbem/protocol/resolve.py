@@ -218,6 +218,26 @@ def known_reason(game: Game, state: Any, side: str, order: Any) -> IllegalOrder 
     return None
 
 
+def _hidden_part(game: Game, state: Any, side: str, order: Any,
+                 context: Callable[[], Context]) -> tuple[Context, Any] | None:
+    """Hosted mode: an own order only a hidden fact forbids is carried out as far as the full
+    state allows, as at a table (the game's optional `hidden_parts(state, side, order)`: what
+    is left of it, longest first; a move's path cut short). The first part the rules allow is
+    applied to state: (its context, the part), or None if none is (the order is skipped). Each
+    try gets a fresh context, so a refused one leaves no roll behind."""
+    hook = getattr(game, "hidden_parts", None)
+    if hook is None:
+        return None
+    for part in hook(state, side, order):
+        ctx = context()
+        try:
+            apply_order(game, state, side, part, ctx)
+        except IllegalOrder:
+            continue
+        return ctx, part
+    return None
+
+
 def _told(game: Game, state: Any, side: str, order: Any, e: Any, hosted: bool) -> str:
     """The reason an own order not carried out is logged with for its writer: the full
     state's, or in hosted mode only what the writer's own view gives (never a hidden reason,
@@ -455,24 +475,30 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
         except IllegalOrder as e:
             if revealed and unreveal is not None:
                 unreveal()
-            if not rolled and hosted:
-                # the writer's view allowed it (known_refusal): a fact hidden from him forbids
-                # it; neither the reason (which may name a hidden unit) nor a refusal (a free
-                # probe, re-signed with other orders) goes back to him
-                skipped.append(i)
-                events.append(Event(text=f"Order {i + 1} '{line}' was not carried out: a fact "
-                                    "your view does not show forbids it"
-                                    + (f" [{e.rule}]" if e.rule else "") + f" [{HIDDEN_RULE}]",
-                                    visible_to=turn.sender, kind="skipped"))
-                continue
-            if not rolled:
+            if not rolled and not hosted:
                 raise IllegalFile(f"{name}: illegal order {i + 1} {line!r}: {e.reason}"
                                   + (f" [{e.rule}]" if e.rule else ""), order=i + 1,
                                   reason=e.reason, rule=e.rule) from None
+            # hosted, before any die: the writer's view allowed it (known_refusal), so a fact
+            # hidden from him forbids it; neither the reason (which may name a hidden unit) nor
+            # a refusal (a free probe, re-signed with other orders) goes back to him
+            why = (_told(game, state, turn.sender, order, e, hosted) if rolled else
+                   f"a fact your view does not show forbids it"
+                   + (f" [{e.rule}]" if e.rule else "") + f" [{HIDDEN_RULE}]")
+            if hosted and why.endswith(f"[{HIDDEN_RULE}]"):
+                part = _hidden_part(game, state, turn.sender, order, lambda: context(i))
+                if part is not None:     # carried out as far as the hidden fact allows
+                    order_ctx, done = part
+                    check_draws(order_ctx, f"order {i + 1}")
+                    record(order_ctx)
+                    events.append(Event(text=f"Order {i + 1} '{line}' was stopped short: "
+                                        f"{why}; carried out as '{game.format_order(done)}'",
+                                        visible_to=turn.sender, kind="stopped"))
+                    continue
             skipped.append(i)
-            why = _told(game, state, turn.sender, order, e, hosted)
-            events.append(Event(text=f"Order {i + 1} '{line}' was not carried out after the "
-                                f"dice: {why}", visible_to=turn.sender, kind="skipped"))
+            events.append(Event(text=f"Order {i + 1} '{line}' was not carried out"
+                                + (" after the dice" if rolled else "") + f": {why}",
+                                visible_to=turn.sender, kind="skipped"))
             continue
         check_draws(ctx, f"order {i + 1}")
         record(ctx)

@@ -286,6 +286,15 @@ class BcsEngine:
         """Sealed mode: whether an order goes back to its writer after dice (sealed.py)."""
         return sealed.hidden_legality(order)
 
+    def hidden_parts(self, state: BcsState, side: str, order: Any) -> list[Any]:
+        """Hosted mode: what is left of an order a hidden fact stops, longest first: a move's
+        path cut short, so that the stack goes as far as it may and stops where the hidden unit
+        stops it (6.0g), as at a table; nothing for any other order."""
+        if not isinstance(order, orders.Move):
+            return []
+        return [orders.Move(units=list(order.units), path=order.path[:k])
+                for k in range(len(order.path) - 1, 0, -1)]
+
     def standing_answers(self, state: BcsState, side: str,
                          decision: Decision) -> list[str] | None:
         """Sealed games: the answer side's standing orders (the store of this trial state) give

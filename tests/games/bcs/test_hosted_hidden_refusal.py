@@ -8,9 +8,10 @@ the same byte for byte. The Allies send 'move 3-6-arminf A20.11 A20.10', which t
 passes. Before the fix the referee refused it in the second game only, with a signed rejection
 naming the STOP in A20.11 (6.0g-1): the Allies learned the hidden unit for free and signed file 1
 again with other orders. Now the file is taken in both games: the move is carried out where
-nothing hidden stops it, and not carried out where something does, the Allies told only the
-rule; their file and its dice are spent either way, as a move tried at a table is. A file their
-own view refuses is still refused, with the reason that view gives."""
+nothing hidden stops it, and carried out up to A20.11 where the hidden ZOC stops it, the Allies
+told only the rule; the move is spent either way, as a move tried at a table is (a review found
+that skipping it whole left the unit free to move again: still a free probe). A file their own
+view refuses is still refused, with the reason that view gives."""
 
 from __future__ import annotations
 
@@ -97,15 +98,22 @@ def test_a_move_stopped_by_a_hidden_unit_is_not_refused_and_tells_only_the_rule(
     assert len(views) == 1                  # the Allies still decide: they get the new tip
     hidden.ok("receive", str(hidden.dirs["allied"]), str(views[0]), "--key",
               hidden.key("allied"))
-    assert _unit_hex(hidden, "3-6-arminf") == "A19.11"   # not carried out
+    # carried out as far as the hidden ZOC allows: the stack stops where it is stopped (6.0g),
+    # as at a table; the probe is not free (the move is spent)
+    assert _unit_hex(hidden, "3-6-arminf") == "A20.11"
     view = msgspec.json.decode(read_file(views[0]).payload_bytes)
     told = [e["text"] for e in view["events"]]
-    assert any(f"'{PROBE}' was not carried out" in x and "[BCS-6.0g-1]" in x
-               and "[PBEM-HIDDEN]" in x for x in told), told
+    assert (f"Order 1 '{PROBE}' was stopped short: a fact your view does not show forbids it "
+            "[BCS-6.0g-1] [PBEM-HIDDEN]; carried out as 'move 3-6-arminf A20.11'") in told, told
     text = json.dumps(view)
     assert "v-7-brs" not in text and "A20.11 and cannot move on" not in text
-    # the file is spent: the Allies go on from the new tip, and every archive verifies
-    code, output, out = _send(hidden, ["move 3-6-arminf A20.11", "end", "done"])
+    # the Allies' own check now refuses to go on: the unit has stopped
+    orders = hidden.tmp / "on.txt"
+    orders.write_text("move 3-6-arminf A20.10\n")
+    r = hidden.run("check", str(hidden.dirs["allied"]), str(orders))
+    assert r.exit_code == 1, r.output
+    # the game goes on from the new tip, and every archive verifies
+    code, output, out = _send(hidden, ["end", "done"])
     assert code == 0, output
     hidden.deliver()
     verify_all(hidden)
@@ -154,12 +162,12 @@ def test_a_file_the_writer_s_own_view_refuses_is_refused_with_that_view_s_reason
 
 def test_after_a_die_a_hidden_stop_still_tells_only_the_rule(tmp_path, monkeypatch):
     """The file's own SNAFU die comes first ('activate ccc'): the orders after it are not judged
-    before resolution, and one a hidden fact stops is not carried out, as after any die. Its
-    writer is told what his own view at that point gives, never the full state's reason: the
-    probe's STOP in A20.11 is told as the rule alone (before, the view said '3-6-arminf has
-    stopped in A20.11 and cannot move on': the hex of the hidden ZOC, for any file that
-    activates first), and the next move, written to go on from A20.10, with the reason his view
-    shows (the unit is still in A19.11)."""
+    before resolution, and one a hidden fact stops is carried out only as far as the full state
+    allows, as after any die. Its writer is told what his own view at that point gives, never
+    the full state's reason: the probe's STOP in A20.11 is told as the rule alone (before, the
+    view said '3-6-arminf has stopped in A20.11 and cannot move on': the hex of the hidden ZOC,
+    for any file that activates first), and the next move, written to go on from A20.10, with
+    the reason his view now shows (the unit has stopped in A20.11, which the probe told him)."""
     from pbem.games.bcs import snafu
 
     def position():
@@ -180,14 +188,12 @@ def test_after_a_die_a_hidden_stop_still_tells_only_the_rule(tmp_path, monkeypat
     view = msgspec.json.decode(read_file(views[0]).payload_bytes)
     told = [e["text"] for e in view["events"]]
     assert any("SNAFU" in x and "Pass" in x for x in told), told
-    probe = next(x for x in told if f"'{PROBE}' was not carried out after the dice" in x)
-    assert "[BCS-6.0g-1] [PBEM-HIDDEN]" in probe, probe
+    probe = next(x for x in told if f"'{PROBE}' was stopped short" in x)
+    assert probe.endswith("a fact your view does not show forbids it [BCS-6.0g-1] "
+                          "[PBEM-HIDDEN]; carried out as 'move 3-6-arminf A20.11'"), probe
     far = next(x for x in told if f"'{on}' was not carried out after the dice" in x)
-    assert far.endswith("A20.09 is not adjacent to A19.11: a path is contiguous hexes "
-                        "(adjacent: A18.11, A18.12, A19.10, A19.12, A20.11, A20.12) "
-                        "[BCS-5.1-1]"), far
-    text = json.dumps(view)
-    assert "v-7-brs" not in text and "A20.11 and cannot move on" not in text
+    assert far.endswith("3-6-arminf has stopped in A20.11 and cannot move on [BCS-6.0g-1]"), far
+    assert "v-7-brs" not in json.dumps(view)
     t.ok("receive", str(t.dirs["allied"]), str(views[0]), "--key", t.key("allied"))
     code, output, out = _send(t, ["end", "done"])
     assert code == 0, output
