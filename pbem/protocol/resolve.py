@@ -483,7 +483,7 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
             # hidden from him forbids it; neither the reason (which may name a hidden unit) nor
             # a refusal (a free probe, re-signed with other orders) goes back to him
             why = (_told(game, state, turn.sender, order, e, hosted) if rolled else
-                   f"a fact your view does not show forbids it"
+                   "a fact your view does not show forbids it"
                    + (f" [{e.rule}]" if e.rule else "") + f" [{HIDDEN_RULE}]")
             if hosted and why.endswith(f"[{HIDDEN_RULE}]"):
                 part = _hidden_part(game, state, turn.sender, order, lambda: context(i))
