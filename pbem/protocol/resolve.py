@@ -177,18 +177,11 @@ def known_refusal(game: Game, state: Any, side: str, orders: list[Any], texts: l
     depends on dice or on another side's answer, which the writer cannot know. The result is a
     function of that view alone, so a refusal built from it tells the writer nothing hidden.
     """
-    sim = game.standin(msgspec.to_builtins(game.view(state, side)), side)
+    sim = _standin(game, state, side)
     for i, (line, order) in enumerate(zip(texts, orders)):
         try:
-            if isinstance(order, StandingOrder):
-                apply_standing(game, sim, side, order)
-                continue
-            pending = {d.side for d in game.pending(sim)}
-            if side not in pending and pending:
+            if not _apply_on_view(game, sim, side, order, i):
                 return None
-            if side not in pending:
-                raise IllegalOrder(f"{side} has no decision to make now", rule="PBEM-TURN")
-            apply_order(game, sim, side, order, Context(NoDice(), action=i, seq=0))
         except NeedsDice:
             return None
         except (IllegalOrder, OrderSyntaxError) as e:
@@ -203,19 +196,33 @@ def known_reason(game: Game, state: Any, side: str, order: Any) -> IllegalOrder 
     game's stand-in of that view, as `known_refusal` judges a file), or None where that view
     allows it or cannot judge it (a die, another side's decision): then only a fact hidden
     from side refuses it, and side is told the rule alone (HIDDEN_RULE)."""
-    sim = game.standin(msgspec.to_builtins(game.view(state, side)), side)
     try:
-        pending = {d.side for d in game.pending(sim)}
-        if side not in pending:
-            if pending:
-                return None
-            raise IllegalOrder(f"{side} has no decision to make now", rule="PBEM-TURN")
-        apply_order(game, sim, side, order, Context(NoDice(), action=0, seq=0))
+        _apply_on_view(game, _standin(game, state, side), side, order, 0)
     except NeedsDice:
         return None
     except (IllegalOrder, OrderSyntaxError) as k:
         return k
     return None
+
+
+def _standin(game: Game, state: Any, side: str) -> Any:
+    """The game's stand-in of side's view of state: all a hosted player's check knows."""
+    return game.standin(msgspec.to_builtins(game.view(state, side)), side)
+
+
+def _apply_on_view(game: Game, sim: Any, side: str, order: Any, action: int) -> bool:
+    """Apply one order of side to a stand-in as the resolver would, without dice; False where
+    the stand-in waits for another side (nothing more can be judged there)."""
+    if isinstance(order, StandingOrder):
+        apply_standing(game, sim, side, order)
+        return True
+    pending = {d.side for d in game.pending(sim)}
+    if side not in pending and pending:
+        return False
+    if side not in pending:
+        raise IllegalOrder(f"{side} has no decision to make now", rule="PBEM-TURN")
+    apply_order(game, sim, side, order, Context(NoDice(), action=action, seq=0))
+    return True
 
 
 def _hidden_part(game: Game, state: Any, side: str, order: Any,
@@ -294,9 +301,9 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
 
     hosted (a player's file to a referee, docs/protocol.md section 7): the file is refused only
     for what its writer's own view refuses (`known_refusal`), never for a fact hidden from him;
-    an own order the full state refuses there is not carried out, as after dice: it is skipped
-    and its writer told only the rule (HIDDEN_RULE), as a player at a table learns that a move
-    he tried is stopped.
+    an own order the full state refuses there is carried out as far as the full state allows
+    (`_hidden_part`) or skipped, and its writer told only the rule (HIDDEN_RULE), as a player
+    at a table learns that a move he tried is stopped.
     """
     state = copy_state(game, state)
     texts = turn.orders if lines is None else lines
