@@ -61,6 +61,14 @@ class Equivocation(FileRejected):
     exit_code = EXIT_CHEATING
 
 
+class FalseRejection(FileRejected):
+    """Hosted mode: a referee's signed rejection that the refused file's writer's own view
+    contradicts (a legal file refused, or another order or reason named): the rejection is the
+    proof."""
+
+    exit_code = EXIT_CHEATING
+
+
 class OrderError(PbemError):
     """An order is malformed or illegal; carries the line, the order text and the rule id."""
 

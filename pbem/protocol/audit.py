@@ -80,6 +80,7 @@ def verify_archive(root: str | Path, extra: list[str] | None = None, *,
     dice are then computed, so an unfinished game is audited to its last file.
     """
     from pbem.protocol.hosted import load_player
+    from pbem.protocol.rejection import player_false_rejections
     from pbem.protocol.session import load, read_genesis
 
     archive = Archive(root)
@@ -97,6 +98,9 @@ def verify_archive(root: str | Path, extra: list[str] | None = None, *,
             _check_rejected_dir(archive, genesis, ps.own_by_seq(), _refused_names(ps.rejections),
                                 audit, ahead_ok=False)
             _player_evidence(ps, [*map(str, archive.evidence_files()), *(extra or [])], audit)
+            false = player_false_rejections(ps)
+            audit.problems.extend(false)
+            audit.failed = audit.failed or bool(false)
             audit.summary.append(f"Hosted player archive of {info.party}: genesis, "
                                  f"{len(ps.own_files)} own files and {len(ps.views)} referee "
                                  f"views verified; {nd} visible dice recomputed.")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pbem.core.errors import FileRejected, IllegalFile, PbemError
+from pbem.core.errors import FalseRejection, FileRejected, IllegalFile, PbemError
 from pbem.core.game import NeedsDice
 from pbem.core.records import Rejection, SignedFile, Turn, seal
 from pbem.protocol.archive import Archive, atomic_write
@@ -83,6 +83,58 @@ def check_rejection(genesis: Genesis, rf: SignedFile, refused: SignedFile,
     return r
 
 
+def view_refusal(game: Any, view_state: Any, side: str, t: Turn, name: str) -> IllegalFile | None:
+    """The refusal of t that its writer's view (view_state: the view of file t.seq - 1)
+    gives, as the referee must judge it (resolve.known_refusal), or None if that view allows
+    t; the view's notation check included."""
+    from pbem.protocol.resolve import parse_orders, refusal_on
+
+    try:
+        orders = parse_orders(game, list(t.orders), name=name, canonical_only=True)
+    except IllegalFile as e:
+        return e
+    sim = game.standin(view_state, side)
+    return refusal_on(game, sim, side, orders, list(t.orders), name=name)
+
+
+def false_rejection(r: Rejection, k: IllegalFile | None) -> str:
+    """What is false in rejection r, given k, the refusal its file's writer's view gives
+    (view_refusal); "" if r says what k says."""
+    if k is None:
+        return (f"the referee refused file {r.seq} of {r.sender} (order {r.order}: {r.reason}), "
+                "but the writer's own view allows every order of it: a refusal that changes "
+                "the dice")
+    if (k.order, k.reason, k.rule) != (r.order, r.reason, r.rule):
+        rule = f" [{k.rule}]" if k.rule else ""
+        return (f"the referee's rejection of file {r.seq} names order {r.order}: {r.reason}, "
+                f"but the writer's own view refuses order {k.order}: {k.reason}{rule}")
+    return ""
+
+
+def player_false_rejections(ps: Any) -> list[str]:
+    """A hosted player's archive: every stored rejection his own view of the file before the
+    refused one contradicts (false_rejection), one line each."""
+    from pbem.core.records import read_file
+
+    if getattr(ps.game, "standin", None) is None:
+        return []
+    views = {v.payload.seq: v.payload for v in ps.views}
+    mine = {f.hash: f for f in ps.superseded}
+    out = []
+    for rf in ps.rejections:
+        r: Rejection = rf.payload
+        kept = ps.archive.rejected_dir / refused_file_name(r)
+        refused = read_file(kept, strict=True) if kept.is_file() else mine.get(r.file)
+        view = views.get(r.seq - 1)
+        if refused is None or view is None:
+            continue
+        false = false_rejection(r, view_refusal(ps.game, view.state, r.sender, refused.payload,
+                                                refused.name))
+        if false:
+            out.append(f"{rf.name}: {false}")
+    return out
+
+
 def receive_rejection(archive: Archive, f: SignedFile, key: Any) -> Any:
     """A hosted player takes the referee's rejection of its own file and may send it again."""
     from pbem.core import keys as keymod
@@ -109,6 +161,13 @@ def receive_rejection(archive: Archive, f: SignedFile, key: Any) -> Any:
             raise FileRejected(f"{f.name}: refuses a file you did not send (or already "
                                "corrected)")
     check_rejection(ps.genesis, f, mine, me)
+    view = next((v for v in ps.views if v.payload.seq == r.seq - 1), None)  # type: ignore[union-attr]
+    if view is not None and getattr(ps.game, "standin", None) is not None:
+        false = false_rejection(r, view_refusal(ps.game, view.payload.state, me,  # type: ignore[union-attr]
+                                                mine.payload, mine.name))  # type: ignore[arg-type]
+        if false:
+            raise FalseRejection(f"{f.name}: {false}; keep this signed rejection: it is the "
+                                 "proof (nothing was stored)")
     atomic_write(archive.rejected_dir / refused_file_name(r), mine.text)
     atomic_write(archive.files_dir / rejection_file_name(r), f.text)
     (archive.files_dir / turn_name(r.seq, r.sender)).unlink(missing_ok=True)
@@ -149,7 +208,10 @@ def audit_rejections(s: Any) -> list[str]:
         try:
             resolve(s.game, before, t, dice=s.dice_for(r.seq, file_hash=refused.hash, sender=r.sender),
                     name=refused.name, hosted=True)
-        except IllegalFile:
+        except IllegalFile as e:
+            false = false_rejection(r, e)
+            if false:
+                problems.append(f"{p.name}: {false}")
             continue
         except NeedsDice:
             pass

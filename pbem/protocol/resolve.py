@@ -177,7 +177,13 @@ def known_refusal(game: Game, state: Any, side: str, orders: list[Any], texts: l
     depends on dice or on another side's answer, which the writer cannot know. The result is a
     function of that view alone, so a refusal built from it tells the writer nothing hidden.
     """
-    sim = _standin(game, state, side)
+    return refusal_on(game, _standin(game, state, side), side, orders, texts, name=name)
+
+
+def refusal_on(game: Game, sim: Any, side: str, orders: list[Any], texts: list[str], *,
+               name: str) -> IllegalFile | None:
+    """known_refusal judged on sim, a stand-in of side's view (a hosted player holds the view
+    itself: pbem.protocol.rejection re-checks a referee's rejection with it). sim changes."""
     for i, (line, order) in enumerate(zip(texts, orders)):
         try:
             if not _apply_on_view(game, sim, side, order, i):

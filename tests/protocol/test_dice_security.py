@@ -7,13 +7,11 @@ legal file to get other dice.
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
 import msgspec
 
-from pbem.core import signing
 from pbem.core.dice import derive_roll, file_key
 from pbem.core.keys import load_private
 from pbem.core.records import (DiceProof, Proposal, Rejection, Turn, ViewFile, open_text,
@@ -364,6 +362,14 @@ def test_referee_refusing_a_legal_file_is_caught_by_verify(tmp_path):
     rej = Rejection(game_id=f.payload.game_id, seq=1, sender="red", file=f.hash, order=1,
                     reason="unknown codeword", rule="DASH-3")
     rf = seal(rej, load_private(t.key("host")))
+    # the player's own view allows the file: it refuses the rejection at once, stores nothing
+    rpath = tmp_path / "rej.pbem"
+    rpath.write_text(rf.text)
+    before = snapshot(t.dirs["red"])
+    r = t.run("receive", str(t.dirs["red"]), str(rpath), "--key", t.key("red"))
+    assert r.exit_code == 3 and "rej.pbem: the referee refused file 1 of red" in r.output
+    assert "own view allows every order of it" in r.output and "\n" not in r.output.strip()
+    assert snapshot(t.dirs["red"]) == before
     (t.dirs["host"] / "rejected").mkdir()
     (t.dirs["host"] / "rejected" / refused_file_name(rej)).write_text(f.text)
     (t.dirs["host"] / "files" / rejection_file_name(rej)).write_text(rf.text)
@@ -371,10 +377,58 @@ def test_referee_refusing_a_legal_file_is_caught_by_verify(tmp_path):
     assert r.exit_code == 3 and "the file is legal" in r.output
     # and a rejection the player holds that the referee did not keep is named
     (t.dirs["host"] / "files" / rejection_file_name(rej)).unlink()
-    rpath = tmp_path / "rej.pbem"
-    rpath.write_text(rf.text)
     r = t.run("verify", str(t.dirs["host"]), str(rpath))
     assert r.exit_code == 3 and "did not keep it" in r.output
+
+
+def test_a_rejection_naming_a_false_reason_is_refused_by_the_player_and_by_verify(tmp_path):
+    """The file is illegal, but the referee's signed rejection names another order or reason
+    than the writer's own view gives: the player refuses it on receipt, verify names it."""
+    from pbem.protocol.rejection import refused_file_name, rejection_file_name
+
+    t = _hosted(tmp_path)
+    illegal = _illegal_turn(t, "red", ["pick zulu"])
+    f = read_file(illegal)
+    host = load_private(t.key("host"))
+    lies = [dict(order=1, reason="pick a codeword first", rule="DASH-3"),
+            dict(order=1, reason="unknown codeword", rule="DASH-9"),
+            dict(order=2, reason="unknown codeword", rule="DASH-3")]
+    for n, lie in enumerate(lies):
+        rej = Rejection(game_id=f.payload.game_id, seq=1, sender="red", file=f.hash, **lie)
+        rpath = tmp_path / f"lie-{n}.pbem"
+        rpath.write_text(seal(rej, host).text)
+        before = snapshot(t.dirs["red"])
+        r = t.run("receive", str(t.dirs["red"]), str(rpath), "--key", t.key("red"))
+        assert r.exit_code == 3, r.output
+        assert (f"lie-{n}.pbem: the referee's rejection of file 1 names order {lie['order']}: "
+                f"{lie['reason']}, but the writer's own view refuses order 1: unknown codeword "
+                "[DASH-3]") in r.output
+        assert snapshot(t.dirs["red"]) == before
+    # stored by a player's older pbem, it fails the audit of the player's archive
+    red = t.dirs["red"]
+    (red / "rejected").mkdir()
+    shutil.copy(red / "files" / "0001-red.pbem", red / "rejected" / refused_file_name(rej))
+    (red / "files" / "0001-red.pbem").unlink()
+    (red / "files" / rejection_file_name(rej)).write_text(rpath.read_text())
+    r = t.run("verify", str(red))
+    assert r.exit_code == 3 and "names order 2: unknown codeword" in r.output, r.output
+    (red / "files" / rejection_file_name(rej)).unlink()
+    shutil.move(red / "rejected" / refused_file_name(rej), red / "files" / "0001-red.pbem")
+    # kept by the referee, the false rejection fails the audit of his archive
+    (t.dirs["host"] / "rejected").mkdir()
+    (t.dirs["host"] / "rejected" / refused_file_name(rej)).write_text(f.text)
+    (t.dirs["host"] / "files" / rejection_file_name(rej)).write_text(rpath.read_text())
+    r = t.run("verify", str(t.dirs["host"]))
+    assert r.exit_code == 3 and "names order 2: unknown codeword" in r.output, r.output
+    # the true rejection, made by the referee's own receive, is taken and verifies
+    (t.dirs["host"] / "files" / rejection_file_name(rej)).unlink()
+    shutil.rmtree(t.dirs["host"] / "rejected")
+    out = tmp_path / "true.pbem"
+    r = t.run("receive", str(t.dirs["host"]), str(illegal), "--key", t.key("host"), "--out", str(out))
+    assert r.exit_code == 1 and "refused" in r.output
+    t.ok("receive", str(t.dirs["red"]), str(out), "--key", t.key("red"))
+    t.ok("verify", str(t.dirs["host"]))
+    t.ok("verify", str(t.dirs["red"]))
 
 
 def test_false_results_in_a_reply_are_refused(tmp_path):
