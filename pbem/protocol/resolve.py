@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 import msgspec
 
@@ -191,10 +191,15 @@ def refusal_on(game: Game, sim: Any, side: str, orders: list[Any], texts: list[s
         except NeedsDice:
             return None
         except (IllegalOrder, OrderSyntaxError) as e:
-            return IllegalFile(f"{name}: illegal order {i + 1} {line!r}: {e.reason}"
-                               + (f" [{e.rule}]" if e.rule else ""), order=i + 1,
-                               reason=e.reason, rule=e.rule)
+            return _illegal(name, i, line, e)
     return None
+
+
+def _illegal(name: str, i: int, line: str, e: IllegalOrder | OrderSyntaxError) -> IllegalFile:
+    """The refusal of file name at its order i (counted from 0), line, for e."""
+    return IllegalFile(f"{name}: illegal order {i + 1} {line!r}: {e.reason}"
+                       + (f" [{e.rule}]" if e.rule else ""), order=i + 1, reason=e.reason,
+                       rule=e.rule)
 
 
 def known_reason(game: Game, state: Any, side: str, order: Any) -> IllegalOrder | None:
@@ -251,17 +256,30 @@ def _hidden_part(game: Game, state: Any, side: str, order: Any,
     return None
 
 
-def _told(game: Game, state: Any, side: str, order: Any, e: Any, hosted: bool) -> str:
+class Told(NamedTuple):
+    """What the writer of an own order not carried out is told: the text, and whether it is
+    the rule alone (a fact hidden from him forbids the order: HIDDEN_RULE)."""
+
+    text: str
+    hidden: bool
+
+
+def _hidden_reason(e: IllegalOrder) -> Told:
+    """The rule alone, for an order only a fact hidden from its writer forbids."""
+    rule = f" [{e.rule}]" if e.rule else ""
+    return Told(f"a fact your view does not show forbids it{rule} [{HIDDEN_RULE}]", True)
+
+
+def _told(game: Game, state: Any, side: str, order: Any, e: Any, hosted: bool) -> Told:
     """The reason an own order not carried out is logged with for its writer: the full
     state's, or in hosted mode only what the writer's own view gives (never a hidden reason,
     which may name a hidden unit or the hex of a hidden ZOC)."""
-    rule = f" [{e.rule}]" if e.rule else ""
     if not hosted or order is None or isinstance(e, OrderSyntaxError):
-        return f"{e.reason}{rule}"
+        return Told(f"{e.reason}" + (f" [{e.rule}]" if e.rule else ""), False)
     k = known_reason(game, state, side, order)
     if k is not None:
-        return f"{k.reason}" + (f" [{k.rule}]" if k.rule else "")
-    return f"a fact your view does not show forbids it{rule} [{HIDDEN_RULE}]"
+        return Told(f"{k.reason}" + (f" [{k.rule}]" if k.rule else ""), False)
+    return _hidden_reason(e)
 
 
 def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
@@ -365,7 +383,7 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
             except (IllegalOrder, OrderSyntaxError) as e:
                 if revealed and unreveal is not None:
                     unreveal()
-                why = _told(game, state, h.side, order, e, hosted_mode)
+                why = _told(game, state, h.side, order, e, hosted_mode).text
                 events.append(Event(text=f"Order {h.index + 1} '{h.line}' of file {h.seq}, held "
                                     f"until now, was not carried out: {why}",
                                     visible_to=h.side, kind="skipped"))
@@ -434,8 +452,7 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
             try:
                 apply_standing(game, state, turn.sender, order)
             except IllegalOrder as e:
-                raise IllegalFile(f"{name}: illegal order {i + 1} {line!r}: {e.reason}",
-                                  order=i + 1, reason=e.reason, rule=e.rule) from None
+                raise _illegal(name, i, line, e) from None
             continue
         if own_held:
             own_held.append(HeldOrder(seq=turn.seq, index=i, side=turn.sender, line=line))
@@ -489,16 +506,13 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
             if revealed and unreveal is not None:
                 unreveal()
             if not rolled and not hosted:
-                raise IllegalFile(f"{name}: illegal order {i + 1} {line!r}: {e.reason}"
-                                  + (f" [{e.rule}]" if e.rule else ""), order=i + 1,
-                                  reason=e.reason, rule=e.rule) from None
+                raise _illegal(name, i, line, e) from None
             # hosted, before any die: the writer's view allowed it (known_refusal), so a fact
             # hidden from him forbids it; neither the reason (which may name a hidden unit) nor
             # a refusal (a free probe, re-signed with other orders) goes back to him
-            why = (_told(game, state, turn.sender, order, e, hosted) if rolled else
-                   "a fact your view does not show forbids it"
-                   + (f" [{e.rule}]" if e.rule else "") + f" [{HIDDEN_RULE}]")
-            if hosted and why.endswith(f"[{HIDDEN_RULE}]"):
+            why, hidden = (_told(game, state, turn.sender, order, e, hosted) if rolled
+                           else _hidden_reason(e))
+            if hosted and hidden:
                 part = _hidden_part(game, state, turn.sender, order, lambda: context(i))
                 if part is not None:     # carried out as far as the hidden fact allows
                     order_ctx, done = part
