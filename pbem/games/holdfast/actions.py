@@ -90,9 +90,9 @@ def _move(state: HoldfastState, w: World, side: str, o: Move, ctx: Context) -> N
         raise IllegalOrder(f"{o.unit} is not on the map", rule="HF-9.1-b")
     if u.moved:
         raise IllegalOrder(f"{o.unit} has already moved this turn", rule="HF-9-a")
-    if pub.rp[side] < w.rp_cost("activate_move"):
-        raise IllegalOrder(f"moving costs {w.rp_cost('activate_move')} RP; {pub.rp[side]} RP left",
-                           rule="HF-9.1-a")
+    rp_cost = w.rp_cost("activate_move")
+    if pub.rp[side] < rp_cost:
+        raise IllegalOrder(f"moving costs {rp_cost} RP; {pub.rp[side]} RP left", rule="HF-9.1-a")
     path = [w.resolve(t) for t in o.path]
     for t, h in zip(o.path, path):
         if not h:
@@ -126,18 +126,18 @@ def _move(state: HoldfastState, w: World, side: str, o: Move, ctx: Context) -> N
         in_supply(state, w, side, o.unit, claim=True, net=net)
     start = u.hex
     u.hex, u.moved = path[-1], True
-    pub.rp[side] -= w.rp_cost("activate_move")
+    pub.rp[side] -= rp_cost
     pub.step = "act"
     if leader:
         priv.leader_mp_used = True
     pub.moves.append(MoveSeen(side=side, path=[start, *path]))
     flags = (" strategically" if o.strategic else "") + (" with the leader" if leader else "")
-    ctx.log(f"{o.unit} moves {'-'.join([start, *path])}{flags} ({mp} MP"
-            f"{'' if supplied else ', out of supply'})", visible_to=side, kind="move",
-            hexes=(start, *path))
+    hexes = (start, *path)
+    line = "-".join(hexes)
+    ctx.log(f"{o.unit} moves {line}{flags} ({mp} MP{'' if supplied else ', out of supply'})",
+            visible_to=side, kind="move", hexes=hexes)
     # what the enemy sees of it (the mover reads the line above instead: not both)
-    ctx.log(f"an {side} block moves {'-'.join([start, *path])}", kind="move",
-            hexes=(start, *path), visible_to=enemy(side))
+    ctx.log(f"an {side} block moves {line}", kind="move", hexes=hexes, visible_to=enemy(side))
     _capture(state, w, side, path if pub.options["base_capture"] == "enter" else path[-1:],
              supplied, ctx)
 

@@ -46,6 +46,19 @@ def side_cost(w: World, a: str, b: str, weather: str) -> int:
     return total
 
 
+def step_costs(w: World, unit_type: str, weather: str
+               ) -> tuple[dict[str, int], int, int, dict[str, int]]:
+    """What hex_cost and side_cost read for a unit type in a weather: the MP of each hex
+    terrain, of a road, of an EZOC and of each hexside kind (memoised per scenario)."""
+    def make() -> tuple[dict[str, int], int, int, dict[str, int]]:
+        t = w.tables
+        armor = unit_type == "armor"
+        return ({name: row.mp_armor if armor else row.mp_infantry for name, row in t.hex.items()},
+                t.road_mp, t.ezoc_mp,
+                {k: row.mp_poor if weather == "poor" else row.mp for k, row in t.hexside.items()})
+    return w.cached("step-costs", (unit_type, weather), make)
+
+
 def step_table(w: World, unit_type: str, weather: str) -> dict[str, tuple]:
     """Per hex, the passable steps (next hex, hex cost without EZOC, hexside cost); memoised,
     and for shipped scenario data kept in the package-side cache (pbem.core.cache) under the
@@ -93,14 +106,21 @@ def check_path(state: HoldfastState, w: World, side: str, unit_id: str, path: li
     # nor (moving strategically) in an EZOC is legal: only its cost is computed; any other
     # step goes to _step, which names what forbids it (or finds it legal: a gray hex open)
     stop = foe | w.gray | ez if strategic else foe | w.gray
+    # _cost's arithmetic, spelled out on the tables of step_costs
+    terrain_mp, road_mp, ezoc_mp, side_mp = step_costs(w, spec.type, pub.weather)
+    terrain, road_adj, pass_nbrs, side_kinds = w.map.terrain, w.road_adj, w.pass_nbrs, w.side_kinds
     costs: list[int] = []
     spent = 0
     here = u.hex
     for nxt in path:
-        if nxt in stop or nxt not in w.pass_nbrs.get(here, ()):
+        if nxt in stop or nxt not in pass_nbrs.get(here, ()):
             cost = _step(w, side, pub, spec.type, here, nxt, foe, ez, strategic)
         else:
-            cost = _cost(w, pub, spec.type, here, nxt, ez)
+            cost = road_mp if nxt in road_adj.get(here, ()) else terrain_mp[terrain[nxt]]
+            if nxt in ez and cost < ezoc_mp:
+                cost = ezoc_mp
+            for k in side_kinds(here, nxt):
+                cost += side_mp[k]
         spent += cost
         costs.append(cost)
         if spent > mp:

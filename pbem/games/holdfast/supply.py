@@ -17,6 +17,10 @@ from pbem.games.holdfast.state import HoldfastState, enemy
 
 def zoc_of(w: World, hexes: frozenset[str]) -> frozenset[str]:
     """HF-9.2-a: hexes in the ZOC of blocks standing in hexes (memoised per scenario)."""
+    known = w.memo.get("zoc")
+    if known is not None and hexes in known:         # no closure to build
+        return known[hexes]
+
     def make() -> frozenset[str]:
         out: set[str] = set()
         for h in hexes:
@@ -174,6 +178,9 @@ def net_for(state: HoldfastState, w: World, side: str, extra: str = "", *,
     control = tuple(map(state.public.control.get, w.home_bases[side]))
     own_ez = own & ez
     key = (side, gray_ok, foe, own_ez, control)
+    known = w.memo.get("net")
+    if known is not None and key in known:           # no closure to build
+        return known[key]
     return w.cached("net", key, lambda: Net(w, side, gray_ok, foe, own_ez, control), 256)
 
 
