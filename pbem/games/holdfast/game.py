@@ -63,7 +63,7 @@ class HoldfastGame:
 
     def parse_order(self, text: str) -> orders.Order:
         """Parse one order line (a sealed game's projection: 'seen ...')."""
-        if text.split(maxsplit=1)[:1] == ["seen"]:
+        if "seen" in text and text.split(maxsplit=1)[:1] == ["seen"]:
             return sealed.parse_seen(text)
         return orders.parse_order(text)
 

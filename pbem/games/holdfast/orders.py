@@ -25,8 +25,6 @@ from pbem.core.errors import OrderSyntaxError
 from pbem.core.game import UNEXPANDED_MOVE
 from pbem.core.standing import StandingOrder, format_standing, is_standing, parse_standing
 
-_NAME = re.compile(r"^[a-z0-9][a-z0-9_.'()+-]*$")
-_HEX = re.compile(r"^[a-z0-9][a-z0-9_.']*$")
 
 
 class Place(msgspec.Struct, tag="place", frozen=True, kw_only=True):
@@ -97,14 +95,23 @@ HIT_MODES = ("as-listed", "weakest-first", "strongest-first")
 FLAGS = ("strat", "leader")
 
 
+# A unit name is [a-z0-9][a-z0-9_.'()+-]*, a hex or place [a-z0-9][a-z0-9_.']*, checked with
+# string methods (a fraction of a regex match's cost: every replay parses every line); the
+# tokens come from str.split(), so no newline can end one
+_FIRST = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+_NAME_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789_.'()+-"
+_HEX_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789_.'"
+_PATH = re.compile(r"[a-z0-9][a-z0-9_.']*(?:-[a-z0-9][a-z0-9_.']*)*")
+
+
 def _unit(tok: str) -> str:
-    if not _NAME.match(tok):
+    if tok[:1] not in _FIRST or tok.strip(_NAME_CHARS):
         raise OrderSyntaxError(f"bad unit name {tok!r}")
     return tok
 
 
 def _hex(tok: str) -> str:
-    if not _HEX.match(tok):
+    if tok[:1] not in _FIRST or tok.strip(_HEX_CHARS):
         raise OrderSyntaxError(f"bad hex or place {tok!r}")
     return tok
 
@@ -162,12 +169,16 @@ def _move(args: list[str]) -> Move | MoveTo:
     """move UNIT PATH [strat] [leader]: the path's hexes joined by dashes and/or spaces."""
     unit = _unit(args[0])
     rest = args[1:]
-    cut = next((i for i, t in enumerate(rest) if t in FLAGS), len(rest))
+    cut = len(rest)                     # the first flag, if any
+    for f in FLAGS:
+        if f in rest:
+            cut = min(cut, rest.index(f))
     words, flags = rest[:cut], rest[cut:]
-    bad = [f for f in flags if f not in FLAGS]
-    if bad or len(set(flags)) != len(flags):
-        raise OrderSyntaxError(f"unknown move flags {' '.join(flags)!r} (strat, leader, after "
-                               f"the path){suggest(bad[0], FLAGS) if bad else ''}")
+    if flags:
+        bad = [f for f in flags if f not in FLAGS]
+        if bad or len(set(flags)) != len(flags):
+            raise OrderSyntaxError(f"unknown move flags {' '.join(flags)!r} (strat, leader, "
+                                   f"after the path){suggest(bad[0], FLAGS) if bad else ''}")
     if not words:
         raise OrderSyntaxError("a move needs a path (HEX-HEX-...) or 'to HEX'")
     if words[0] == "to":
@@ -175,11 +186,15 @@ def _move(args: list[str]) -> Move | MoveTo:
             raise OrderSyntaxError("expected 'move UNIT to HEX': one destination hex")
         return MoveTo(unit=unit, dest=_hex(words[1]), strategic="strat" in flags,
                       leader="leader" in flags)
-    path = [h for w in words for h in w.split("-")]
-    if "" in path:
-        raise OrderSyntaxError(f"bad path {' '.join(words)!r}")
-    return Move(unit=unit, path=tuple(map(_hex, path)), strategic="strat" in flags,
-                leader="leader" in flags)
+    joined = "-".join(words)
+    if _PATH.fullmatch(joined):         # every hex well formed: one match for the whole path
+        path = tuple(joined.split("-"))
+    else:                               # name the first fault, as hex by hex
+        parts = joined.split("-")
+        if "" in parts:
+            raise OrderSyntaxError(f"bad path {' '.join(words)!r}")
+        path = tuple(map(_hex, parts))
+    return Move(unit=unit, path=path, strategic="strat" in flags, leader="leader" in flags)
 
 
 def _attack(args: list[str]) -> Attack:
@@ -208,31 +223,43 @@ def _attack(args: list[str]) -> Attack:
     return Attack(hex=target, units=units, support=support, hits=hits)
 
 
+def _format_move(order: Move) -> str:
+    flags = (" strat" if order.strategic else "") + (" leader" if order.leader else "")
+    return f"move {order.unit} {'-'.join(order.path)}{flags}"
+
+
+def _format_move_to(order: MoveTo) -> str:
+    flags = (" strat" if order.strategic else "") + (" leader" if order.leader else "")
+    return f"move {order.unit} to {order.dest}{flags}"
+
+
+def _format_attack(order: Attack) -> str:
+    out = f"attack {order.hex} with {' '.join(order.units)}"
+    if order.support:
+        out += f" support {' '.join(order.support)}"
+    if order.hits:
+        out += f" hits {','.join(order.hits)}"
+    return out
+
+
+_FORMATS = {
+    End: lambda order: "end",
+    Place: lambda order: f"place {order.unit} {order.hex}",
+    Buy: lambda order: f"buy {order.unit} {order.steps}",
+    Rebuild: lambda order: f"rebuild {order.unit}",
+    Move: _format_move,
+    MoveTo: _format_move_to,
+    Attack: _format_attack,
+    Allocate: lambda order: f"allocate {','.join(order.order)}",
+    StandingOrder: format_standing,
+}
+
+
 def format_order(order: Order) -> str:
     """The canonical text of an order."""
-    if isinstance(order, End):
-        return "end"
-    if isinstance(order, Place):
-        return f"place {order.unit} {order.hex}"
-    if isinstance(order, Buy):
-        return f"buy {order.unit} {order.steps}"
-    if isinstance(order, Rebuild):
-        return f"rebuild {order.unit}"
-    if isinstance(order, Move):
-        flags = (" strat" if order.strategic else "") + (" leader" if order.leader else "")
-        return f"move {order.unit} {'-'.join(order.path)}{flags}"
-    if isinstance(order, MoveTo):
-        flags = (" strat" if order.strategic else "") + (" leader" if order.leader else "")
-        return f"move {order.unit} to {order.dest}{flags}"
-    if isinstance(order, Attack):
-        out = f"attack {order.hex} with {' '.join(order.units)}"
-        if order.support:
-            out += f" support {' '.join(order.support)}"
-        if order.hits:
-            out += f" hits {','.join(order.hits)}"
-        return out
-    if isinstance(order, Allocate):
-        return f"allocate {','.join(order.order)}"
-    if isinstance(order, StandingOrder):
-        return format_standing(order)
-    raise TypeError(f"not a Holdfast order: {order!r}")
+    fmt = _FORMATS.get(type(order))
+    if fmt is None:                     # a subclass of an order type: the first it is one of
+        fmt = next((f for t, f in _FORMATS.items() if isinstance(order, t)), None)
+        if fmt is None:
+            raise TypeError(f"not a Holdfast order: {order!r}")
+    return fmt(order)
