@@ -10,7 +10,7 @@ import msgspec
 from pbem.core.standing import answer
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
-from pbem.games.holdfast.board import map_units, overstacked, side_at
+from pbem.games.holdfast.board import overstacked, side_at
 from pbem.games.holdfast.data import World
 from pbem.games.holdfast.orders import HIT_MODES, Attack  # noqa: F401 (HIT_MODES re-exported)
 from pbem.games.holdfast.state import HoldfastState, PendingHits, enemy
@@ -95,6 +95,16 @@ def check_some_dice(state: HoldfastState, dice: dict[str, int], extra: int, air:
         raise IllegalOrder("the attack would roll no die (house option)", rule="HF-9.4-e")
 
 
+def _defender(state: HoldfastState, side: str, target: str) -> str | None:
+    """The id of the enemy block in target (the first by key), or None where side_at would
+    not name the enemy there (no enemy block; for the Allies, also an Allied block there)."""
+    foe = state.private[enemy(side)].units
+    keys = [k for k, u in foe.items() if u.hex == target and u.where == "map"]
+    if not keys or side == "allied" and side_at(state, target) == "allied":
+        return None
+    return foe[min(keys)].id
+
+
 def check_attack(state: HoldfastState, w: World, side: str, o: Attack) -> Plan:
     """Validate an attack order against every rule; IllegalOrder if anything forbids it."""
     pub = state.public
@@ -104,9 +114,9 @@ def check_attack(state: HoldfastState, w: World, side: str, o: Attack) -> Plan:
         raise IllegalOrder(f"unknown hex or place {o.hex!r}", rule="HF-9.4-a")
     if not o.units:
         raise IllegalOrder("an attack needs at least one attacking block", rule="HF-9.4-b")
-    if side_at(state, target) != enemy(side):
+    defender = _defender(state, side, target)
+    if defender is None:
         raise IllegalOrder(f"{target} holds no enemy block", rule="HF-9.4-a")
-    defender = next(u.id for u in map_units(state, enemy(side)) if u.hex == target)
     for uid in o.units:
         u = units.get(uid)
         if u is not None and w.units[uid].type == "support":
@@ -368,6 +378,8 @@ def has_choice(state: HoldfastState, w: World, side: str, pending: PendingHits) 
     """True if allocation_outcomes holds more than one result (stops at the second found)."""
     if len(pending.attackers) > MAX_PERMUTED:
         return True
+    if len(pending.attackers) < 2 or not pending.dice:
+        return False                     # one priority order, or no die to give
     results = _outcomes(state, w, side, pending)
     first = next(results)
     return any(got != first for got in results)

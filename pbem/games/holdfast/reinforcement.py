@@ -7,7 +7,7 @@ from pbem.core.game import Context
 from pbem.games.holdfast.board import adjacent_to_enemy, map_units, side_at
 from pbem.games.holdfast.data import World
 from pbem.games.holdfast.state import HoldfastState, enemy
-from pbem.games.holdfast.supply import hex_in_supply, in_supply, inland_base_open
+from pbem.games.holdfast.supply import hex_in_supply, in_supply, net_for
 
 def setup_zone(w: World, unit_id: str) -> set[str]:
     """HF-12.1-a: the hexes a set-up unit may be placed in."""
@@ -43,7 +43,11 @@ def entry_hexes(state: HoldfastState, w: World, side: str, unit_id: str) -> set[
             out |= {b for b in w.home_bases["axis"] if w.base_kind(b) == "minor_port"}
         return {h for h in out if control.get(h, "axis") == "axis"}
     out = {h for h in w.entry["allied"] if control.get(h, "allied") == "allied"}
-    closed = {b for b in w.inland_fallback if b in out and not inland_base_open(state, w, b)}
+    inland = [b for b in w.inland_fallback if b in out]
+    closed = set()
+    if inland:      # inland_base_open for each, the Allied network looked up once
+        net = net_for(state, w, "allied")
+        closed = {b for b in inland if not (control.get(b) == "allied" and net.reaches_edge(b))}
     out -= closed
     if closed:
         out |= set(w.west_edge) - closed
@@ -185,6 +189,9 @@ def do_rebuild(state: HoldfastState, w: World, side: str, unit: str, cost: int,
 
 def clear_overstack(state: HoldfastState, w: World, side: str, ctx: Context) -> None:
     """HF-8.1-f/i: at turn end one unit may stay per hex; later placements return to the track."""
+    hexes = [u.hex for u in state.private[side].units.values() if u.where == "map"]
+    if len(set(hexes)) == len(hexes):
+        return                          # no hex holds two blocks (the usual case)
     by_hex: dict[str, list] = {}
     for u in map_units(state, side):
         by_hex.setdefault(u.hex, []).append(u)

@@ -89,13 +89,16 @@ def begin_player_turn(state: HoldfastState, w: World, side: str, ctx: Context) -
     pub.combats = []
     priv = state.private[side]
     priv.minor_ports = {}
+    due = []
     for u in priv.units.values():
         u.moved = u.attacked = False
         u.bought = u.placed = 0
-        if u.where == "track" and u.entry_turn <= pub.turn and w.units[u.id].type == "support":
-            u.where = "offmap"
-            ctx.log(f"support unit {w.units[u.id].name} [{u.id}] arrives", visible_to=side)
-    due = [u.id for u in priv.units.values() if u.where == "track" and u.entry_turn <= pub.turn]
+        if u.where == "track" and u.entry_turn <= pub.turn:
+            if w.units[u.id].type == "support":
+                u.where = "offmap"
+                ctx.log(f"support unit {w.units[u.id].name} [{u.id}] arrives", visible_to=side)
+            else:
+                due.append(u.id)
     if due:
         ctx.log(f"due for placement: {', '.join(sorted(due))}", visible_to=side)
 

@@ -8,7 +8,14 @@ from pbem.games.holdfast.state import HoldfastState, Result
 
 
 def _held(state: HoldfastState, w: World, names: list[str], side: str) -> list[str]:
-    return [n for n in names if state.public.control.get(w.hex_of(n)) == side]
+    control = state.public.control
+    return [n for n, h in zip(names, _hexes(w, names)) if control.get(h) == side]
+
+
+def _hexes(w: World, names: list[str]) -> list[str]:
+    """The hex of each place name (scenario data: memoised; resolving a name costs an
+    exception inside hex_of)."""
+    return w.cached("victory-hexes", tuple(names), lambda: [w.hex_of(n) for n in names])
 
 
 def status(state: HoldfastState, w: World) -> list[str]:
@@ -52,7 +59,7 @@ def check_axis_turn_end(state: HoldfastState, w: World) -> Result | None:
     taken = _held(state, w, v.allied_hold_any_at_end, "allied")
     if taken:
         return Result(winner="allied", reason=f"the Allies control {taken[0]} after the last turn")
-    near = [w.hex_of(n) for n in v.allied_near_at_end]
+    near = _hexes(w, v.allied_near_at_end)
     for u in map_units(state, "allied"):
         if any(w.grid.distance(u.hex, h) <= v.near_radius for h in near):
             return Result(winner="allied", reason="an Allied unit stands at the gates of "
