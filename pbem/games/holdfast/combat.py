@@ -378,11 +378,19 @@ def has_choice(state: HoldfastState, w: World, side: str, pending: PendingHits) 
     """True if allocation_outcomes holds more than one result (stops at the second found)."""
     if len(pending.attackers) > MAX_PERMUTED:
         return True
-    if len(pending.attackers) < 2 or not pending.dice:
-        return False                     # one priority order, or no die to give
-    results = _outcomes(state, w, side, pending)
-    first = next(results)
-    return any(got != first for got in results)
+    # only the order of the units some die could hit matters (a die goes to the first listed
+    # unit with SP left whose TH it meets, across the bridge for a bridge die): the others
+    # never get one, whatever their place
+    units = state.private[side].units
+    open_to = [u for u in pending.attackers if units[u].sp > 0 and any(
+        w.units[u].th <= value and (not bridge or u in pending.crossing)
+        for value, _, bridge in pending.dice)]
+    if len(open_to) < 2:
+        return False
+    hits = _distributor(state, w, side, pending)
+    results = permutations(open_to)
+    first = hits(next(results))
+    return any(hits(order) != first for order in results)
 
 
 def _outcomes(state: HoldfastState, w: World, side: str,

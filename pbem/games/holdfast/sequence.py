@@ -163,11 +163,14 @@ def pending(state: HoldfastState) -> list[Decision]:
         return [Decision(side=side, kind="allocate", detail=detail,
                          prompt="order your attacking units for the defender's hits: "
                                 "'allocate UNIT,UNIT,...'")]
-    steps = {"place": "place reinforcements ('place UNIT HEX'), buy steps ('buy UNIT N') or "
-                      "units ('rebuild UNIT'), ",
-             "buy": "buy steps ('buy UNIT N') or units ('rebuild UNIT'), ",
-             "act": ""}[pub.step]
     return [Decision(side=side, kind="turn",
-                     prompt=f"turn {pub.turn}, {side} player turn ({pub.rp[side]} RP): {steps}"
-                            f"move ('move UNIT HEX-HEX [strat] [leader]') and attack "
-                            f"('attack HEX with UNIT... [support S...] [hits U,U]'), then 'end'")]
+                     prompt=f"turn {pub.turn}, {side} player turn ({pub.rp[side]} RP): "
+                            f"{_STEPS[pub.step]}{_ACTS}")]
+
+
+_STEPS = {"place": "place reinforcements ('place UNIT HEX'), buy steps ('buy UNIT N') or "
+                   "units ('rebuild UNIT'), ",
+          "buy": "buy steps ('buy UNIT N') or units ('rebuild UNIT'), ",
+          "act": ""}
+_ACTS = ("move ('move UNIT HEX-HEX [strat] [leader]') and attack "
+         "('attack HEX with UNIT... [support S...] [hits U,U]'), then 'end'")

@@ -185,8 +185,9 @@ def test_has_choice_is_more_than_one_outcome(seed):
     state = GAME.setup("campaign", {})
     side = "allied"
     ids = [u for u in state.private[side].units if w.units[u].type != "support"]
+    seen = set()
     for _ in range(40):
-        attackers = rng.sample(ids, rng.randint(0, 4))
+        attackers = rng.sample(ids, rng.randint(0, 6))
         for u in attackers:
             state.private[side].units[u].sp = rng.randint(0, 4)
         dice = [[v, v, 0] for v in (rng.randint(1, 6) for _ in range(rng.randint(0, 4)))]
@@ -195,6 +196,8 @@ def test_has_choice_is_more_than_one_outcome(seed):
                               crossing=attackers[:1])
         outcomes = combat.allocation_outcomes(state, w, side, pending)
         assert combat.has_choice(state, w, side, pending) == (len(outcomes) > 1)
+        seen.add(len(outcomes) > 1)
+    assert seen == {True, False}
 
 
 def test_an_attack_on_a_hex_holding_both_sides_is_refused_as_before():
