@@ -114,11 +114,7 @@ def fortification_hex(state: KasserineState, data: KasserineData, hex_id: str, s
 
 def hexside_kinds(data: KasserineData, a: str, b: str) -> set[str]:
     """The hexside features between two adjacent hexes, with 'bridge' for a river crossed by a road."""
-    key = (a, b) if a <= b else (b, a)             # GameMap.hexside's lookup, done here
-    kinds = set(data.map.hexsides.get(key, ()))
-    if key in data.bridges:
-        kinds.add("bridge")
-    return kinds
+    return data.hexside_kinds(a, b)
 
 
 def edge_distance(data: KasserineData, side: str, hex_id: str) -> int:

@@ -11,10 +11,9 @@ from typing import Any
 
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
-from pbem.core.hexgrid import hexside_key
-from pbem.games.kasserine.board import (ezoc_and_occupancy, fortification_hex, hexside_kinds,
-                                        label, occupancy, values)
-from pbem.games.kasserine.scenario import KasserineData
+from pbem.games.kasserine.board import (ezoc_and_occupancy, fortification_hex, label, occupancy,
+                                        values)
+from pbem.games.kasserine.scenario import SIDES, KasserineData
 from pbem.games.kasserine.seen import record
 from pbem.games.kasserine.state import KasserineState
 from pbem.games.kasserine.static import static
@@ -28,58 +27,16 @@ def step_cost(data: KasserineData, side: str, mobile: bool, a: str | None, b: st
 
 def terrain_step(data: KasserineData, side: str, mobile: bool, a: str | None,
                  b: str) -> tuple[int | None, bool]:
-    """(step_cost, a US minefield hexside lies between a and b) of entering b from a (memoised)."""
-    memo = static(data).cost
-    key = (side, mobile, a, b)
-    out = memo.get(key)
-    if out is None:
-        out = memo[key] = (_step_cost(data, side, mobile, a, b),
-                           a is not None and is_minefield(data, a, b))
-    return out
-
-
-def _step_cost(data: KasserineData, side: str, mobile: bool, a: str | None, b: str) -> int | None:
-    """step_cost computed from the terrain effects chart (memoised by terrain_step)."""
-    if a is not None and hexside_key(a, b) not in static(data).featured(data):
-        a = None          # no road, trail or hexside feature between: b's own terrain alone
-    if a is None:
-        return _entry_cost(data, mobile, b)
-    return _crossing_cost(data, side, mobile, a, b)
-
-
-def _entry_cost(data: KasserineData, mobile: bool, b: str) -> int | None:
-    """Half-MP to enter b by its terrain alone (worked out with the scenario data)."""
-    return data.entry_cost[b][1 if mobile else 0]
-
-
-def _crossing_cost(data: KasserineData, side: str, mobile: bool, a: str | None,
-                   b: str) -> int | None:
-    """_step_cost from the chart, roads and every hexside feature (5.4, 14.1, 17.0)."""
-    m = data.map
-    if b in data.prohibited:
-        return None
-    along = False
-    if a is not None and m.road_between(a, b, "road"):
-        cost, along = int(data.tec.road.road * 2), True             # 5.4.1
-    elif a is not None and m.road_between(a, b, "trail"):
-        cost, along = int(data.tec.road.trail * 2), True            # 5.4.2
-    else:
-        cost = data.entry_cost[b][1 if mobile else 0]
-        if cost is None:
-            return None
+    """(step_cost, a US minefield hexside lies between a and b) of entering b from a, read from
+    the data's terrain tables: a crossing's own cost where a road, trail or hexside feature
+    (a minefield is one) lies between a and b, else b's entry cost."""
     if a is not None:
-        for kind in hexside_kinds(data, a, b):
-            t = data.tec.hexside.get(kind)
-            if t is None or kind == "bridge":
-                continue
-            if along and kind != "minefield":    # 14.1 (exclusive) still costs on a road
-                continue
-            if t.prohibited:
-                return None
-            if t.sides and side not in t.sides:
-                continue
-            cost += int((t.mobile if mobile else t.leg) * 2)
-    return cost
+        step = data.crossing.get((a, b))
+        if step is not None:
+            if side in SIDES:
+                return step[SIDES.index(side) * 2 + (1 if mobile else 0)], step[4]
+            return data.crossing_cost(side, mobile, a, b), step[4]
+    return data.entry_cost[b][1 if mobile else 0], False
 
 
 def move_edges(data: KasserineData, side: str, mobile: bool,
@@ -102,9 +59,9 @@ def move_edges(data: KasserineData, side: str, mobile: bool,
 def fill_steps(data: KasserineData, side: str) -> None:
     """Memoise move_edges for side's units (both kinds) out of every hex at once: the move
     helper asks for most of the map. The table is the one move_edges computes (its costs
-    from _step_cost, as step_cost's), kept for shipped scenario data in the package-side cache
-    (pbem.core.cache) under the hash of the data files and of the code that computes it (this
-    module and the board's). terrain_step keeps its own memo, filled as orders ask."""
+    from terrain_step, as step_cost's), kept for shipped scenario data in the package-side
+    cache (pbem.core.cache) under the hash of the data files and of the code that computes it
+    (this module and the board's)."""
     memo = static(data)
     data_key = getattr(data.map, "cache_key", None)
     if side in memo.filled or not isinstance(data_key, str):
@@ -117,14 +74,14 @@ def fill_steps(data: KasserineData, side: str) -> None:
     grid = data.map.grid
     for mobile in (False, True):
         def build(mobile: bool = mobile) -> dict[tuple[str, bool, str], tuple[tuple[str, int, bool], ...]]:
-            # every hex's move_edges, computed as move_edges does (costs from _step_cost)
+            # every hex's move_edges, computed as move_edges does
             out = {}
             for h in grid.all_hexes():
                 steps = []
                 for n in grid.neighbours(h):
-                    c = _step_cost(data, side, mobile, h, n)
+                    c, mine = terrain_step(data, side, mobile, h, n)
                     if c is not None:
-                        steps.append((n, c, is_minefield(data, h, n)))
+                        steps.append((n, c, mine))
                 out[(side, mobile, h)] = tuple(steps)
             return out
 
@@ -194,14 +151,22 @@ class Walker:
         is carried out here; any other goes through step."""
         d = self.data
         nbrs, prohibited, occ, ezoc = d.neighbours, d.prohibited, self.occ, self.ezoc
-        memo = static(d).cost
-        side, mobile, ma2, entered = self.side, self.mobile, self.ma2, self.entered
+        crossing, entry = d.crossing, d.entry_cost
+        mi = 1 if self.mobile else 0
+        col = SIDES.index(self.side) * 2 + mi if self.side in SIDES else None
+        ma2, entered = self.ma2, self.entered
         for h in path:
             pos = self.pos
             if (pos is not None and not self.stopped and h in nbrs[pos] and h not in prohibited
                     and h not in ezoc and h not in occ):
-                cost, mine = memo.get((side, mobile, pos, h)) or terrain_step(d, side, mobile, pos, h)
-                if cost is not None and not mine and self.spent + cost <= ma2:
+                step = crossing.get((pos, h))      # terrain_step's reading, inline; a
+                if step is None:                   # minefield or another side: through step
+                    cost = entry[h][mi]
+                elif step[4] or col is None:
+                    cost = None
+                else:
+                    cost = step[col]
+                if cost is not None and self.spent + cost <= ma2:
                     entered.append((h, cost))          # as _moved(h, cost, False, False)
                     self.spent += cost
                     self.pos = h

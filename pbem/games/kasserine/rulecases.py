@@ -49,6 +49,7 @@ def variant_data(base: KasserineData, spec: dict[str, Any]) -> KasserineData:
     data.tec = msgspec.structs.replace(base.tec, hexside={
         **base.tec.hexside,
         "impassable": HexsideTerrain(prohibited=True, source="test-only variant (8.2-e)")})
+    data.work_out_steps()                # its step costs, from this map and TEC
     return data
 
 

@@ -255,12 +255,7 @@ class KasserineData:
         roads = {k for r in map.roads.values() for k in r}
         self.bridges: frozenset[tuple[str, str]] = frozenset(
             k for k, kinds in map.hexsides.items() if "river" in kinds and k in roads)
-        #: Every map hex -> half-MP to enter it by its terrain and places alone, (leg, mobile),
-        #: None where it is prohibited: worked out with the data (kept in its cache).
-        costs: dict[tuple[int | None, int | None], tuple[int | None, int | None]] = {}
-        self.entry_cost: dict[str, tuple[int | None, int | None]] = {
-            h: costs.setdefault(c, c) for h in map.terrain      # one tuple per value: a
-            for c in [(self._half_mp(h, False), self._half_mp(h, True))]}   # smaller cache
+        self.work_out_steps()
         #: Every unit -> (its full values, its reduced ones or None for a one-step unit).
         self.strengths: dict[str, tuple[tuple[int, int, int], tuple[int, int, int] | None]] = {
             uid: (u.values, u.reduced_values if u.steps == 2 else None)
@@ -306,6 +301,68 @@ class KasserineData:
         self.warnings: tuple[str, ...] = (
             f"KAS-G5: Sbeitla is printed as 2706 (11.1) and 2714 (18.0); this game uses "
             f"{sbeitla_hex} (option sbeitla_hex; the other reading is {', '.join(other)})",)
+
+    def work_out_steps(self) -> None:
+        """Work out the step costs by terrain from the map and the TEC (kept with the data and
+        in its cache). A copy of the data whose map or TEC differs must call this again
+        (rulecases.variant_data does); the Sbeitla reading changes neither."""
+        #: Every map hex -> half-MP to enter it by its terrain and places alone, (leg, mobile),
+        #: None where it is prohibited.
+        costs: dict[tuple[int | None, int | None], tuple[int | None, int | None]] = {}
+        self.entry_cost: dict[str, tuple[int | None, int | None]] = {
+            h: costs.setdefault(c, c) for h in self.map.terrain      # one tuple per value: a
+            for c in [(self._half_mp(h, False), self._half_mp(h, True))]}   # smaller cache
+        #: (a, b) -> (half-MP to enter b from a for an axis leg, axis mobile, us leg and us
+        #: mobile unit (crossing_cost), a US minefield lies between), for both directions of
+        #: every hexside a road, trail, bridge or hexside feature crosses; a step across any
+        #: other hexside costs b's entry_cost and crosses no minefield.
+        featured = ({k for r in self.map.roads.values() for k in r} | set(self.map.hexsides)
+                    | set(self.bridges))
+        steps: dict[tuple[int | bool | None, ...], tuple[int | bool | None, ...]] = {}
+        self.crossing: dict[tuple[str, str], tuple[int | bool | None, ...]] = {}
+        for x, y in sorted(featured):
+            for a, b in ((x, y), (y, x)):
+                c = (*(self.crossing_cost(s, m, a, b) for s in SIDES for m in (False, True)),
+                     ((a, b) if a <= b else (b, a)) in self.minefields)
+                self.crossing[(a, b)] = steps.setdefault(c, c)
+
+    def crossing_cost(self, side: str, mobile: bool, a: str, b: str) -> int | None:
+        """Half-MP for side's unit to enter b from a across their hexside: the chart, roads and
+        every hexside feature (5.4, 14.1, 17.0); None if prohibited."""
+        m = self.map
+        if b in self.prohibited:
+            return None
+        along = False
+        if m.road_between(a, b, "road"):
+            cost, along = int(self.tec.road.road * 2), True             # 5.4.1
+        elif m.road_between(a, b, "trail"):
+            cost, along = int(self.tec.road.trail * 2), True            # 5.4.2
+        else:
+            entry = self.entry_cost[b][1 if mobile else 0]
+            if entry is None:
+                return None
+            cost = entry
+        for kind in self.hexside_kinds(a, b):
+            t = self.tec.hexside.get(kind)
+            if t is None or kind == "bridge":
+                continue
+            if along and kind != "minefield":    # 14.1 (exclusive) still costs on a road
+                continue
+            if t.prohibited:
+                return None
+            if t.sides and side not in t.sides:
+                continue
+            cost += int((t.mobile if mobile else t.leg) * 2)
+        return cost
+
+    def hexside_kinds(self, a: str, b: str) -> set[str]:
+        """The hexside features between two adjacent hexes, with 'bridge' for a river crossed
+        by a road."""
+        key = (a, b) if a <= b else (b, a)             # GameMap.hexside's lookup, done here
+        kinds = set(self.map.hexsides.get(key, ()))
+        if key in self.bridges:
+            kinds.add("bridge")
+        return kinds
 
     def with_sbeitla(self, sbeitla_hex: str) -> KasserineData:
         """This data read with another Sbeitla hex: a new object sharing every fact that does

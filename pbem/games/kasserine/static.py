@@ -18,20 +18,10 @@ class Static:
     """Memo tables of one KasserineData object (it holds no reference back to the data)."""
 
     def __init__(self) -> None:
-        self.cost: dict[tuple[str, bool, str | None, str], tuple[int | None, bool]] = {}
         self.zoc: dict[tuple[str, ...], frozenset[str]] = {}
         self.edges: dict[tuple[str, bool, str], tuple[tuple[str, int, bool], ...]] = {}
         self.near: dict[tuple[str, ...], dict[str, int]] = {}
         self.filled: set[str] = set()    # sides whose steps all over the map are memoised
-        self._featured: frozenset[tuple[str, str]] | None = None
-
-    def featured(self, data: KasserineData) -> frozenset[tuple[str, str]]:
-        """The hexsides a road, trail, bridge or other hexside feature crosses (of data's map)."""
-        if self._featured is None:
-            m = data.map
-            self._featured = frozenset(
-                [k for r in m.roads.values() for k in r] + list(m.hexsides) + list(data.bridges))
-        return self._featured
 
 
 _TABLES: "weakref.WeakKeyDictionary[KasserineData, Static]" = weakref.WeakKeyDictionary()

@@ -367,3 +367,36 @@ def test_missing_scenario_file(tmp_path):
     (root / "historical.toml").unlink()
     with pytest.raises(ScenarioError, match="unknown Kasserine scenario 'historical'"):
         load_kasserine(root=root)
+
+
+def test_step_costs_follow_a_data_variant(data):
+    """The step-cost tables are worked out with the data: a rule-case variant that makes a
+    hexside prohibited works them out again, and the shipped data keeps its own."""
+    from pbem.games.kasserine.movement import step_cost
+    from pbem.games.kasserine.rulecases import variant_data
+
+    var = variant_data(data, {"prohibited_hexsides": [["3213", "3313"]]})
+    for side in ("axis", "us"):
+        for mobile in (False, True):
+            assert step_cost(data, side, mobile, "3213", "3313") is not None
+            assert step_cost(var, side, mobile, "3213", "3313") is None
+            assert step_cost(var, side, mobile, "3313", "3213") is None
+            assert (step_cost(var, side, mobile, "3213", "3212")
+                    == step_cost(data, side, mobile, "3213", "3212"))
+
+
+def test_crossing_table_is_the_chart(data):
+    """Every tabled crossing is crossing_cost of each side and kind of unit, and its minefield
+    mark the map's; a step across any other hexside costs the hex entered."""
+    from pbem.games.kasserine.movement import is_minefield, terrain_step
+
+    assert data.crossing
+    for (a, b), step in data.crossing.items():
+        assert step[:4] == tuple(data.crossing_cost(s, m, a, b)
+                                 for s in ("axis", "us") for m in (False, True))
+        assert step[4] == is_minefield(data, a, b)
+    for a in ("3213", "2714", "1812"):
+        for b in data.neighbours[a]:
+            if (a, b) not in data.crossing:
+                assert not data.hexside_kinds(a, b) and not is_minefield(data, a, b)
+                assert terrain_step(data, "us", True, a, b) == (data.entry_cost[b][1], False)
