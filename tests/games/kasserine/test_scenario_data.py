@@ -400,3 +400,13 @@ def test_crossing_table_is_the_chart(data):
             if (a, b) not in data.crossing:
                 assert not data.hexside_kinds(a, b) and not is_minefield(data, a, b)
                 assert terrain_step(data, "us", True, a, b) == (data.entry_cost[b][1], False)
+
+
+def test_data_strings_are_shared(data):
+    """Equal strings of the scenario data are one object (its cache then pickles each once)."""
+    terrain = {h: h for h in data.map.terrain}
+    for h, near in list(data.neighbours.items())[:50]:
+        assert terrain[h] is h
+        assert all(terrain[n] is n for n in near)
+    assert all(terrain[h] is h for h in data.entry_cost)
+    assert all(terrain[u.hex] is u.hex for u in data.scenario.setup)
