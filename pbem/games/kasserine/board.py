@@ -81,6 +81,27 @@ def ezoc_and_occupancy(state: KasserineState, data: KasserineData,
     return zoc_of(data, tuple(hexes)), occ
 
 
+def board_for_move(state: KasserineState, data: KasserineData, side: str,
+                   mover: str) -> tuple[frozenset[str], dict[str, str], list[str]]:
+    """ezoc_and_occupancy's pair, and the hexes of side's units other than mover that exert a
+    ZOC (in unit order), in the same pass over the units."""
+    no_zoc, enemy = data.no_zoc, other(side)
+    occ: dict[str, str] = {}
+    hexes: list[str] = []
+    own: list[str] = []
+    for uid, u in state.units.items():
+        if u.status == "map":
+            h = u.hex
+            occ[h] = uid
+            if uid not in no_zoc:
+                s = u.side
+                if s == enemy:
+                    hexes.append(h)
+                elif s == side and uid != mover:
+                    own.append(h)
+    return zoc_of(data, tuple(hexes)), occ, own
+
+
 def engineer_fortified(state: KasserineState, data: KasserineData, hex_id: str) -> bool:
     """True if hex_id lies within a US engineer's printed MA counted in hexes (16.0)."""
     if state.options.engineer_fortify == "off":

@@ -11,8 +11,8 @@ from typing import Any
 
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
-from pbem.games.kasserine.board import (ezoc_and_occupancy, fortification_hex, label, occupancy,
-                                        values)
+from pbem.games.kasserine.board import (board_for_move, ezoc_and_occupancy, fortification_hex,
+                                        label, occupancy, values)
 from pbem.games.kasserine.scenario import SIDES, KasserineData
 from pbem.games.kasserine.seen import record
 from pbem.games.kasserine.state import KasserineState
@@ -117,7 +117,15 @@ class Walker:
         self.spent = u.mp
         self.pos: str | None = None if entering else u.hex
         self.start = self.pos
-        self.ezoc, self.occ = board or ezoc_and_occupancy(state, data, u.side)
+        #: The hexes of the other US units exerting a ZOC, when a US unit moves (its move
+        #: may capture or free an objective, 18.0); None otherwise.
+        self.own_zoc: list[str] | None = None
+        if board is not None:
+            self.ezoc, self.occ = board
+        elif u.side == "us":
+            self.ezoc, self.occ, self.own_zoc = board_for_move(state, data, u.side, uid)
+        else:
+            self.ezoc, self.occ = ezoc_and_occupancy(state, data, u.side)
         self.in_ezoc = (self.pos in self.ezoc) if self.pos else False
         self.start_in_ezoc = self.in_ezoc
         self.steps = 0
@@ -146,19 +154,21 @@ class Walker:
             self._moved(h, cost, False, False)
 
     def walk(self, path: list[str]) -> None:
-        """step(h) for every hex of path in turn. A step into a free hex next to the unit's,
-        outside every EZOC, across no minefield and within the MA (no rule of enter() applies)
-        is carried out here; any other goes through step."""
+        """step(h) for every hex of path in turn. A step into a hex next to the unit's, free
+        or holding a friendly unit, outside every EZOC, across no minefield and within the MA
+        (no rule of enter() applies) is carried out here; any other goes through step."""
         d = self.data
         nbrs, prohibited, occ, ezoc = d.neighbours, d.prohibited, self.occ, self.ezoc
+        units, side = self.state.units, self.side
         crossing, entry = d.crossing, d.entry_cost
         mi = 1 if self.mobile else 0
-        col = SIDES.index(self.side) * 2 + mi if self.side in SIDES else None
+        col = SIDES.index(side) * 2 + mi if side in SIDES else None
         ma2, entered = self.ma2, self.entered
         for h in path:
             pos = self.pos
+            occupant = occ.get(h)
             if (pos is not None and not self.stopped and h in nbrs[pos] and h not in prohibited
-                    and h not in ezoc and h not in occ):
+                    and h not in ezoc and (occupant is None or units[occupant].side == side)):
                 step = crossing.get((pos, h))      # terrain_step's reading, inline; a
                 if step is None:                   # minefield or another side: through step
                     cost = entry[h][mi]
@@ -374,8 +384,15 @@ def do_move(state: KasserineState, data: KasserineData, side: str, uid: str, pat
     verb = "enters at" if entering else f"moves {start} ->"
     ctx.log(f"{side}: {label(data, state, uid)} {verb} {' '.join(path)} ({w.spent / 2:g} MP)",
             kind="move", hexes=tuple(([] if entering else [start]) + path))
-    # an Axis move leaves the US ZOC as the walker read it (its EZOC)
-    check_sudden_death(state, data, ctx, w.ezoc if side == "axis" else None)
+    # the US ZOC after the move: an Axis move leaves it as the walker read it (its EZOC); a US
+    # move, the walker's other US units exerting one, and the mover where it stopped
+    if side == "axis":
+        check_sudden_death(state, data, ctx, w.ezoc)
+    elif w.own_zoc is not None:
+        mover = [] if uid in data.no_zoc else [u.hex]
+        check_sudden_death(state, data, ctx, us_hexes=w.own_zoc + mover)
+    else:
+        check_sudden_death(state, data, ctx)
 
 
 def cheapest_path(state: KasserineState, data: KasserineData, side: str, uid: str,

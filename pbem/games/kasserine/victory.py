@@ -32,10 +32,11 @@ def entered_path(state: KasserineState, data: KasserineData, uid: str, path: lis
             entered(state, data, uid, h, ctx)
 
 
-def captured(state: KasserineState, data: KasserineData,
-             us_zoc: frozenset[str] | None = None) -> list[str]:
+def captured(state: KasserineState, data: KasserineData, us_zoc: frozenset[str] | None = None,
+             us_hexes: list[str] | None = None) -> list[str]:
     """Objectives captured for victory: Axis last occupant and not in any US ZOC (18.0, KAS-G10).
-    us_zoc: zoc_hexes(state, data, "us") when the caller has it."""
+    us_zoc: zoc_hexes(state, data, "us"), or us_hexes: zoc_units(state, data, "us") in any
+    order, when the caller has one."""
     held = [h for h in data.objectives if state.holder.get(h) == "axis"]
     if not held:
         return held
@@ -43,17 +44,18 @@ def captured(state: KasserineState, data: KasserineData,
         return [h for h in held if h not in us_zoc]
     # h is in the US ZOC if a US unit exerting one is next to it (adjacency is symmetric):
     # a few lookups instead of the whole zone
-    us = set(zoc_units(state, data, "us"))
+    us = set(zoc_units(state, data, "us") if us_hexes is None else us_hexes)
     return [h for h in held if us.isdisjoint(data.neighbours[h])]
 
 
 def check_sudden_death(state: KasserineState, data: KasserineData, ctx: Context,
-                       us_zoc: frozenset[str] | None = None) -> None:
+                       us_zoc: frozenset[str] | None = None,
+                       us_hexes: list[str] | None = None) -> None:
     """Update the most objectives ever captured; the Axis wins at once with three (18.0).
-    us_zoc: zoc_hexes(state, data, "us") when the caller has it."""
+    us_zoc, us_hexes: as captured's, when the caller has one."""
     if state.result is not None:
         return
-    caps = captured(state, data, us_zoc)
+    caps = captured(state, data, us_zoc, us_hexes)
     state.max_captured = max(state.max_captured, len(caps))
     if len(caps) >= data.scenario.victory.axis_wins_with:
         state.result = Result(winner="axis", reason=f"the Axis captured {len(caps)} objectives "
