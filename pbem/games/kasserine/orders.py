@@ -171,6 +171,19 @@ def _path(words: list[str]) -> list[str]:
     return [h for w in words for h in w.split("-")]
 
 
+#: A path of four-digit hex ids joined by dashes (\d: a Unicode decimal digit, as isdecimal).
+_DASHED_HEXES = re.compile(r"\d{4}(?:-\d{4})*")
+
+
+def _path_hexes(words: list[str], what: str) -> list[str]:
+    """_hexes(_path(words), what): a well-formed path in one match, any other through them
+    (for their error)."""
+    joined = "-".join(words)
+    if _DASHED_HEXES.fullmatch(joined):
+        return joined.split("-")
+    return _hexes(_path(words), what)
+
+
 def _hexes(words: list[str], what: str) -> list[str]:
     if not words:
         raise OrderSyntaxError(f"{what} needs at least one hex", rule=RULE)
@@ -261,7 +274,7 @@ def parse_order(text: str) -> Order:
             entry, dest = _hexes([words[2], words[4]], "enter")
             return EnterTo(unit=_unit(words[1]), entry=entry, dest=dest)
         cls = Move if verb == "move" else Enter
-        return cls(unit=_unit(words[1]), path=_hexes(_path(words[2:]), verb))
+        return cls(unit=_unit(words[1]), path=_path_hexes(words[2:], verb))
     if verb == "end" and len(words) == 1:
         return End()
     if verb == "bombard":
@@ -283,7 +296,7 @@ def parse_order(text: str) -> Order:
             raise OrderSyntaxError("expected 'retreat UNIT HEX ...' or 'retreat UNIT auto'", rule=RULE)
         if words[2:] == ["auto"]:
             return Retreat(unit=_unit(words[1]))
-        path = _hexes(_path(words[2:]), "retreat")
+        path = _path_hexes(words[2:], "retreat")
         if len(path) > 3:
             raise OrderSyntaxError("a retreat is at most three hexes", rule=RULE)
         return Retreat(unit=_unit(words[1]), path=path)
