@@ -39,10 +39,8 @@ def values(data: KasserineData, state: KasserineState, uid: str) -> tuple[int, i
 
 
 def label(data: KasserineData, state: KasserineState, uid: str) -> str:
-    """'id a-d-m' with a 'depleted' mark when on its reduced side."""
-    a, d, m = values(data, state, uid)
-    dep = " depleted" if data.units[uid].steps == 2 and state.units[uid].steps == 1 else ""
-    return f"{uid} {a}-{d}-{m}{dep}"
+    """'id a-d-m' with a 'depleted' mark when on its reduced side (worked out with the data)."""
+    return data.labels[uid][state.units[uid].steps == 1]
 
 
 def zoc_hexes(state: KasserineState, data: KasserineData, side: str) -> frozenset[str]:

@@ -261,6 +261,12 @@ class KasserineData:
         self.strengths: dict[str, tuple[tuple[int, int, int], tuple[int, int, int] | None]] = {
             uid: (u.values, u.reduced_values if u.steps == 2 else None)
             for uid, u in units.items()}
+        #: Every unit -> its label in the log, (on any other step count, depleted: on one
+        #: step): "id a-d-m", with " depleted" on a two-step unit's reduced side.
+        self.labels: dict[str, tuple[str, str]] = {
+            uid: (_label(uid, full), _label(uid, full if reduced is None else reduced,
+                                           " depleted" if units[uid].steps == 2 else ""))
+            for uid, (full, reduced) in self.strengths.items()}
         #: Ids of the units that exert no ZOC (6.0), and of the US engineers (16.0).
         self.no_zoc: frozenset[str] = frozenset(uid for uid, u in units.items() if u.no_zoc)
         self.engineers: tuple[str, ...] = tuple(uid for uid, u in units.items() if u.engineer)
@@ -444,6 +450,11 @@ class KasserineData:
                 rows.add(eff.crt_row)
         rows.discard("")
         return rows
+
+
+def _label(uid: str, values: tuple[int, int, int], dep: str = "") -> str:
+    a, d, m = values
+    return f"{uid} {a}-{d}-{m}{dep}"
 
 
 # -- loading ----------------------------------------------------------------------------------

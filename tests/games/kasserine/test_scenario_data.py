@@ -410,3 +410,20 @@ def test_data_strings_are_shared(data):
         assert all(terrain[n] is n for n in near)
     assert all(terrain[h] is h for h in data.entry_cost)
     assert all(terrain[u.hex] is u.hex for u in data.scenario.setup)
+
+
+def test_unit_labels_are_the_plain_formula():
+    """label reads the data's table: 'id a-d-m' of the side in play, ' depleted' on a two-step
+    unit's reduced side, for every unit and step count."""
+    from pbem.games.kasserine import GAME
+    from pbem.games.kasserine.board import data_of, label
+
+    state = GAME.setup("historical", {})
+    data = data_of(state)
+    for uid, u in state.units.items():
+        for steps in (0, 1, 2):
+            u.steps = steps
+            full, reduced = data.strengths[uid]
+            a, d, m = reduced if reduced is not None and steps == 1 else full
+            dep = " depleted" if data.units[uid].steps == 2 and steps == 1 else ""
+            assert label(data, state, uid) == f"{uid} {a}-{d}-{m}{dep}"
