@@ -183,13 +183,16 @@ def known_refusal(game: Game, state: Any, side: str, orders: list[Any], texts: l
 def refusal_on(game: Game, sim: Any, side: str, orders: list[Any], texts: list[str], *,
                name: str) -> IllegalFile | None:
     """known_refusal judged on sim, a stand-in of side's view (a hosted player holds the view
-    itself: pbem.protocol.rejection re-checks a referee's rejection with it). sim changes."""
+    itself: pbem.protocol.rejection re-checks a referee's rejection with it). sim changes.
+
+    Past the first die or wait, the file is still refused where resolve refuses it whatever the
+    position: at its first 'draws' line (a hosted game keeps no private draws, NO_DRAWS)."""
     for i, (line, order) in enumerate(zip(texts, orders)):
         try:
             if not _apply_on_view(game, sim, side, order, i):
-                return None
+                return _no_draws(texts, orders, i, name)
         except NeedsDice:
-            return None
+            return _no_draws(texts, orders, i + 1, name)
         except (IllegalOrder, OrderSyntaxError) as e:
             return _illegal(name, i, line, e)
     return None
@@ -200,6 +203,21 @@ def _illegal(name: str, i: int, line: str, e: IllegalOrder | OrderSyntaxError) -
     return IllegalFile(f"{name}: illegal order {i + 1} {line!r}: {e.reason}"
                        + (f" [{e.rule}]" if e.rule else ""), order=i + 1, reason=e.reason,
                        rule=e.rule)
+
+
+#: Why resolve refuses a 'draws' line of a game without a DrawBook (hosted mode), wherever the
+#: line stands in the file: after a die or a wait as well as before.
+NO_DRAWS = "private draws are kept by the processors of a peer game only"
+
+
+def _no_draws(texts: list[str], orders: list[Any], start: int, name: str) -> IllegalFile | None:
+    """The refusal resolve gives the first 'draws' line from orders[start] on (draws=None),
+    or None: what known_refusal still knows past the first die or wait."""
+    for i in range(start, len(orders)):
+        if isinstance(orders[i], DrawLine):
+            return IllegalFile(f"{name}: order {i + 1} {texts[i]!r}: {NO_DRAWS} [{DRAW_RULE}]",
+                               order=i + 1, reason=NO_DRAWS, rule=DRAW_RULE)
+    return None
 
 
 def known_reason(game: Game, state: Any, side: str, order: Any) -> IllegalOrder | None:
@@ -439,8 +457,7 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
     own_held: list[HeldOrder] = []
     for i, (line, order) in enumerate(zip(texts, orders)):
         if isinstance(order, DrawLine):
-            problem = ("private draws are kept by the processors of a peer game only"
-                       if draws is None else draws.take(state, turn, order, events))
+            problem = (NO_DRAWS if draws is None else draws.take(state, turn, order, events))
             if problem:
                 raise IllegalFile(f"{name}: order {i + 1} {line!r}: {problem} [{DRAW_RULE}]",
                                   order=i + 1, reason=problem, rule=DRAW_RULE)
