@@ -197,8 +197,10 @@ def verify_archive(root: str | Path, extra: list[str] | None = None, *,
 def _player_evidence(ps: Any, paths: list[str], audit: Audit) -> None:
     """A hosted player's archive: files kept under evidence/ or given on the command line
     that prove equivocation: a second, different view of one file signed by the referee, or a
-    second, different own file of one number that no signed rejection refused."""
-    from pbem.core.records import ViewFile
+    second, different own file of one number that no signed rejection refused; and a signed
+    rejection of an own file that the player's view contradicts (receive refused it)."""
+    from pbem.core.records import Rejection, ViewFile
+    from pbem.protocol.rejection import held_false_rejection
 
     g, me = ps.genesis, ps.info.party
     views = {v.payload.seq: v for v in ps.views}
@@ -224,6 +226,14 @@ def _player_evidence(ps: Any, paths: list[str], audit: Audit) -> None:
             audit.failed = True
             audit.problems.append(f"{f.name}: equivocation: {me} signed two different files "
                                   f"with sequence number {t.seq} ({own[t.seq].name})")
+        elif isinstance(t, Rejection) and t.sender == me and f.signed_by(g.pubs[HOST]) \
+                and not any(x.payload_bytes == f.payload_bytes for x in ps.rejections):
+            # a rejection receive refused (nothing stored): judged as receive judges it, so
+            # that the player's archive and the signed rejection prove it without his key
+            false = held_false_rejection(ps, f)
+            if false:
+                audit.failed = True
+                audit.problems.append(f"{f.name}: {false}")
 
 
 def unresolved_note(s: Any, seq: int) -> str:

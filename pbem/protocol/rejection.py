@@ -135,6 +135,25 @@ def player_false_rejections(ps: Any) -> list[str]:
     return out
 
 
+def held_false_rejection(ps: Any, rf: SignedFile) -> str:
+    """What a hosted player's view says is false in rejection rf of one of his own files (one
+    his receive refused, given to `pbem verify` with his archive), or "" where it cannot be
+    judged there or is true."""
+    r = rf.payload
+    if not isinstance(r, Rejection) or getattr(ps.game, "standin", None) is None:
+        return ""
+    refused = next((x for x in [*ps.own_files, *ps.superseded] if x.hash == r.file), None)
+    view = next((v.payload for v in ps.views if v.payload.seq == r.seq - 1), None)
+    if refused is None or view is None:
+        return ""
+    try:
+        check_rejection(ps.genesis, rf, refused, ps.info.party)
+    except FileRejected:
+        return ""
+    return false_rejection(r, view_refusal(ps.game, view.state, r.sender, refused.payload,
+                                           refused.name))
+
+
 def receive_rejection(archive: Archive, f: SignedFile, key: Any) -> Any:
     """A hosted player takes the referee's rejection of its own file and may send it again."""
     from pbem.core import keys as keymod
@@ -167,7 +186,8 @@ def receive_rejection(archive: Archive, f: SignedFile, key: Any) -> Any:
                                                 mine.payload, mine.name))  # type: ignore[arg-type]
         if false:
             raise FalseRejection(f"{f.name}: {false}; keep this signed rejection: it is the "
-                                 "proof (nothing was stored)")
+                                 "proof (`pbem verify DIR REJECTION` names it, DIR this "
+                                 "archive; nothing was stored)")
     atomic_write(archive.rejected_dir / refused_file_name(r), mine.text)
     atomic_write(archive.files_dir / rejection_file_name(r), f.text)
     (archive.files_dir / turn_name(r.seq, r.sender)).unlink(missing_ok=True)
