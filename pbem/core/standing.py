@@ -25,6 +25,9 @@ from pbem.core.privatedraw import (RULE as DRAW_RULE, DrawLine, format_draw_line
 
 ASK = "ask"
 RULE = "PBEM-STANDING"
+#: Why a 'draws' line is never a player's order (pbem.protocol.checking refuses it anywhere)
+DRAW_BY_PLAYER = ("a 'draws' line is written by the owner's processor when it signs, never by "
+                  "a player")
 
 
 class StandingOrder(msgspec.Struct, frozen=True, tag="standing"):
@@ -134,8 +137,7 @@ def apply_order(game: Any, state: Any, side: str, order: Any, ctx: Any) -> None:
     if isinstance(order, StandingOrder):
         apply_standing(game, state, side, order)
     elif isinstance(order, DrawLine):
-        raise IllegalOrder("a 'draws' line is written by the owner's processor when it signs, "
-                           "never by a player", rule=DRAW_RULE)
+        raise IllegalOrder(DRAW_BY_PLAYER, rule=DRAW_RULE)
     elif isinstance(order, GuardedOrder):
         apply_guarded(game, state, side, order, ctx)
     else:

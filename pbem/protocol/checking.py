@@ -18,9 +18,10 @@ from typing import Any
 from pbem.core.dice import NoDice
 from pbem.core.errors import IllegalOrder, OrderError, OrderSyntaxError
 from pbem.core.game import Context, Game, NeedsDice
+from pbem.core.privatedraw import RULE as DRAW_RULE, DrawLine
 from pbem.core.sealed import hidden_legality, order_reveals, returns_when_held
-from pbem.core.standing import (StandingOrder, apply_order, apply_standing, format_line,
-                                parse_line)
+from pbem.core.standing import (DRAW_BY_PLAYER, StandingOrder, apply_order, apply_standing,
+                                format_line, parse_line)
 from pbem.protocol.resolve import SEALED_RETURN_RULE, copy_state
 
 PASS = "pass"      # "send these orders as they are", never signed
@@ -102,6 +103,13 @@ def check_orders(game: Game, state: Any, side: str, numbered: list[tuple[int, st
             order = parse_line(game, line)
         except OrderSyntaxError as e:
             msg = _line_error(name, n, line, e)
+            out.problems.append(msg)
+            out.blocking.append(msg)
+            continue
+        if isinstance(order, DrawLine):
+            # refused wherever it stands (after a die or a wait too: resolve, NO_DRAWS), so
+            # never signed: a hosted referee's rejection of it would be the player's dead end
+            msg = _line_error(name, n, line, IllegalOrder(DRAW_BY_PLAYER, rule=DRAW_RULE))
             out.problems.append(msg)
             out.blocking.append(msg)
             continue

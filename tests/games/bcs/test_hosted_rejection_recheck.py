@@ -83,3 +83,21 @@ def test_a_draws_line_after_the_game_waits_is_refused_alike(tmp_path, monkeypatc
     assert t.mover() == "allied"
     rej = _refused_then_received(t, "allied", ["end", "done", DRAW])
     assert rej.order == 3
+
+
+def test_an_unmodified_client_never_signs_a_draws_line_the_referee_refuses(tmp_path,
+                                                                          monkeypatch):
+    """`pbem check` named a 'draws' line after a die only as a problem 'whatever the dice' and
+    did not look past a wait at all, so `pbem submit` signed it; the referee refuses the file
+    wherever the line stands. The player's own check now blocks it in any position."""
+    start_from(monkeypatch, lambda: _position(active=False))
+    t = Table(tmp_path, game="bcs", scenario="5.4", mode="hosted", sides=SIDES, options=OPTIONS)
+    t.deliver()
+    for lines in (["activate ccc", DRAW], ["activate ccc", "end", "done", DRAW], [DRAW]):
+        orders = tmp_path / "orders.txt"
+        orders.write_text("\n".join(lines) + "\n")
+        r = t.run("submit", str(t.dirs["allied"]), str(orders), "--key", t.key("allied"),
+                  "--out", str(tmp_path / "sent.pbem"))
+        assert r.exit_code == 1, (lines, r.output)
+        assert "a 'draws' line is written by the owner's processor" in r.output, r.output
+        assert not (tmp_path / "sent.pbem").exists()
