@@ -111,25 +111,28 @@ def false_rejection(r: Rejection, k: IllegalFile | None) -> str:
     return ""
 
 
+def judged_by_view(ps: Any, r: Rejection, refused: SignedFile) -> str:
+    """false_rejection of r by the hosted player's view of file r.seq - 1 (refused: the file r
+    refuses), or "" where that view or the game's stand-in is missing (nothing to judge on)."""
+    view = next((v.payload for v in ps.views if v.payload.seq == r.seq - 1), None)
+    if view is None or getattr(ps.game, "standin", None) is None:
+        return ""
+    return false_rejection(r, view_refusal(ps.game, view.state, r.sender, refused.payload,
+                                           refused.name))
+
+
 def player_false_rejections(ps: Any) -> list[str]:
     """A hosted player's archive: every stored rejection his own view of the file before the
     refused one contradicts (false_rejection), one line each."""
     from pbem.core.records import read_file
 
-    if getattr(ps.game, "standin", None) is None:
-        return []
-    views = {v.payload.seq: v.payload for v in ps.views}
     mine = {f.hash: f for f in ps.superseded}
     out = []
     for rf in ps.rejections:
         r: Rejection = rf.payload
         kept = ps.archive.rejected_dir / refused_file_name(r)
         refused = read_file(kept, strict=True) if kept.is_file() else mine.get(r.file)
-        view = views.get(r.seq - 1)
-        if refused is None or view is None:
-            continue
-        false = false_rejection(r, view_refusal(ps.game, view.state, r.sender, refused.payload,
-                                                refused.name))
+        false = judged_by_view(ps, r, refused) if refused is not None else ""
         if false:
             out.append(f"{rf.name}: {false}")
     return out
@@ -140,18 +143,16 @@ def held_false_rejection(ps: Any, rf: SignedFile) -> str:
     his receive refused, given to `pbem verify` with his archive), or "" where it cannot be
     judged there or is true."""
     r = rf.payload
-    if not isinstance(r, Rejection) or getattr(ps.game, "standin", None) is None:
+    if not isinstance(r, Rejection):
         return ""
     refused = next((x for x in [*ps.own_files, *ps.superseded] if x.hash == r.file), None)
-    view = next((v.payload for v in ps.views if v.payload.seq == r.seq - 1), None)
-    if refused is None or view is None:
+    if refused is None:
         return ""
     try:
         check_rejection(ps.genesis, rf, refused, ps.info.party)
     except FileRejected:
         return ""
-    return false_rejection(r, view_refusal(ps.game, view.state, r.sender, refused.payload,
-                                           refused.name))
+    return judged_by_view(ps, r, refused)
 
 
 def receive_rejection(archive: Archive, f: SignedFile, key: Any) -> Any:
@@ -180,14 +181,11 @@ def receive_rejection(archive: Archive, f: SignedFile, key: Any) -> Any:
             raise FileRejected(f"{f.name}: refuses a file you did not send (or already "
                                "corrected)")
     check_rejection(ps.genesis, f, mine, me)
-    view = next((v for v in ps.views if v.payload.seq == r.seq - 1), None)  # type: ignore[union-attr]
-    if view is not None and getattr(ps.game, "standin", None) is not None:
-        false = false_rejection(r, view_refusal(ps.game, view.payload.state, me,  # type: ignore[union-attr]
-                                                mine.payload, mine.name))  # type: ignore[arg-type]
-        if false:
-            raise FalseRejection(f"{f.name}: {false}; keep this signed rejection: it is the "
-                                 "proof (`pbem verify DIR REJECTION` names it, DIR this "
-                                 "archive; nothing was stored)")
+    false = judged_by_view(ps, r, mine)
+    if false:
+        raise FalseRejection(f"{f.name}: {false}; keep this signed rejection: it is the proof "
+                             "(`pbem verify DIR REJECTION` names it, DIR this archive; nothing "
+                             "was stored)")
     atomic_write(archive.rejected_dir / refused_file_name(r), mine.text)
     atomic_write(archive.files_dir / rejection_file_name(r), f.text)
     (archive.files_dir / turn_name(r.seq, r.sender)).unlink(missing_ok=True)
