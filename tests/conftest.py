@@ -15,10 +15,12 @@ from fixtures.patrolgame import GAME as PATROL  # noqa: E402
 from fixtures.tinygame import GAME as DASH  # noqa: E402
 
 from pbem.core.registry import register  # noqa: E402
+from fixtures import suite_games  # noqa: E402
 
 register(DASH)
 register(PATROL)
 register(BLIND)
+suite_games.freeze()
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ from pbem.core.sealed import can_seal, default_mode
 from pbem.core.registry import find_game
 from pbem.protocol import ops
 from pbem.protocol.audit import verify_archive
+from pbem.protocol.draws import owners
 from pbem.core.options import bot_choices, required_choices
 from pbem.protocol.genesis import HOST
 from pbem.protocol.sealing import planning_state
@@ -57,6 +58,8 @@ def play_demo(root: str | Path, *, game_name: str = "holdfast", scenario: str | 
     if mode == "sealed" and not can_seal(game):
         raise PbemError(f"{game.id} cannot be played in sealed mode yet (docs/sealed.md): "
                         "choose --mode peer or --mode hosted")
+    if mode == "peer":
+        owners(game, scenario)             # a game that draws privately needs its peer hooks
     root = Path(root)
     if root.exists() and any(root.iterdir()):
         raise PbemError(f"{root}: folder is not empty")

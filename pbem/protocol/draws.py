@@ -18,17 +18,26 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pbem.core.errors import ArchiveError
+from pbem.core.errors import ArchiveError, PbemError
 from pbem.core.game import Event, NeedsDice, PrivateDraw
 from pbem.core.privatedraw import (DrawLine, check_opening, commitment, draw_key, draw_value,
                                    format_draw_line, is_draw_line, parse_draw_line)
 from pbem.protocol.archive import atomic_write
 
 
+PEER_HOOKS = ("private_draws", "draws_due", "disclose_draws")
+
+
 def owners(game: Any, scenario: str) -> tuple[str, ...]:
-    """The sides that make private draws in this scenario (none for most games)."""
+    """The sides that make private draws in this scenario (none for most games); PbemError if
+    the game declares some without the hooks a peer game's draws need."""
     f = getattr(game, "private_draw_owners", None)
-    return tuple(f(scenario)) if f is not None else ()
+    found = tuple(f(scenario)) if f is not None else ()
+    missing = [h for h in PEER_HOOKS if found and not callable(getattr(game, h, None))]
+    if missing:
+        raise PbemError(f"{game.id} draws privately in scenario {scenario!r} but lacks "
+                        f"{', '.join(missing)} for a peer game: play it sealed or hosted")
+    return found
 
 
 def store_path(root: Path) -> Path:

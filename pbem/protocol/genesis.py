@@ -13,6 +13,7 @@ from pbem.core.encoding import sha256, sha256_hex
 from pbem.core.errors import ArchiveError, FileRejected, PbemError
 from pbem.core.game import NOBODY, Game
 from pbem.core.records import Acceptance, OnionCommit, Proposal, SignedFile
+from pbem.protocol.draws import owners as draw_owners
 
 HOST = "host"
 GAME_ID_TAG = b"pbem/v1/game-id"
@@ -68,6 +69,11 @@ class Genesis:
                 raise FileRejected(f"{name}: the house option {k} = {str(v).lower()} is set by "
                                    f"pbem for a sealed game only, and always there (this "
                                    f"proposal is in {p.mode} mode)")
+        if p.mode == "peer":
+            try:
+                draw_owners(game, p.scenario)
+            except PbemError as e:
+                raise FileRejected(f"{name}: {e}") from None
         want = set(game.sides) | ({HOST} if p.mode == "hosted" else set())
         got = [k.party for k in p.parties]
         if sorted(got) != sorted(want):

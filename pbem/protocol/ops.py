@@ -23,7 +23,7 @@ from pbem.core.onion import DEFAULT_LENGTH
 from pbem.core.records import (Acceptance, OnionCommit, PartyKey, Policy, Proposal, Rejection,
                                SignedFile, Turn, ViewFile, read_file, seal)
 from pbem.core.registry import find_game
-from pbem.protocol import hosted, joined, standing_queue, views
+from pbem.protocol import draws, hosted, joined, standing_queue, views
 from pbem.protocol.rejection import receive_rejection, refuse
 from pbem.protocol.archive import (Archive, ArchiveInfo, atomic_write, create_in_place,
                                    remove_partials, remove_stale_temps, turn_file_name,
@@ -91,6 +91,8 @@ def new_game(game_name: str, scenario: str, root: str | Path, *, side: str, key_
     if mode == "sealed" and not can_seal(game):
         raise PbemError(f"{game.id} cannot be played in sealed mode yet (docs/sealed.md): "
                         "choose --mode peer or --mode hosted")
+    if mode == "peer":
+        draws.owners(game, scenario)       # a game that draws privately needs its peer hooks
     if mode == "sealed" and hasattr(game, "sealed_options"):   # options a sealed game needs
         options = game.sealed_options(options or {})
     key = keymod.load_private(key_path)

@@ -21,7 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 import pytest
 
 from fixtures.conformance_checks import play_and_check
-from pbem.core.registry import all_games
+from fixtures.suite_games import suite_games
 
 SCALE = float(os.environ.get("PBEM_BULK_SCALE", "1"))
 PLAN = {  # game -> [(scenario, mode, games, styles)]
@@ -46,7 +46,7 @@ def jobs(game_id: str, tmp: str) -> list[tuple]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game_id", [g.id for g in all_games() if g.id in PLAN])
+@pytest.mark.parametrize("game_id", [g.id for g in suite_games() if g.id in PLAN])
 def test_bulk_exchange_games(tmp_path, game_id):
     work = jobs(game_id, str(tmp_path))
     with ProcessPoolExecutor(max_workers=os.cpu_count() or 2) as pool:

@@ -21,7 +21,7 @@ from pbem.core.options import bot_choices
 from pbem.core.standing import apply_order, format_line, parse_line
 from pbem.core.dice import KeyedDice
 from pbem.core.game import Context
-from pbem.core.registry import all_games
+from fixtures.suite_games import suite_games
 from pbem.core.sealed import can_seal
 from fixtures.conformance_checks import leaks
 from pbem.core.encoding import check_profile
@@ -39,7 +39,7 @@ SCALE = float(os.environ.get("PBEM_CONFORMANCE_SCALE", "1"))
 
 def cases(table, default):
     out = []
-    for g in all_games():
+    for g in suite_games():
         plan = table.get(g.id, {next(iter(g.scenarios())): default})
         for scenario, n in plan.items():
             for i in range(max(1, int(n * SCALE))):
@@ -125,7 +125,7 @@ def test_sealed_exchange_play(tmp_path, game, scenario, i):
 SEALED_INVARIANT_SEEDS = {"bcs": 5}
 
 
-@pytest.mark.parametrize("game", [g for g in all_games() if can_seal(g)], ids=lambda g: g.id)
+@pytest.mark.parametrize("game", [g for g in suite_games() if can_seal(g)], ids=lambda g: g.id)
 def test_sealed_invariant(game):
     """Public outcomes depend on public facts, opened facts and dice only (pbem.core.sealed)."""
     from pbem.core.sealed import check_play
@@ -144,7 +144,7 @@ def test_sealed_invariant(game):
 STANDIN_POSITIONS = max(20, int(300 * SCALE))   # positions per game, from several bot games
 
 
-@pytest.mark.parametrize("game", all_games(), ids=lambda g: g.id)
+@pytest.mark.parametrize("game", suite_games(), ids=lambda g: g.id)
 def test_standin(game):
     """Game.standin invariants over positions of bot games of every scenario (both styles)."""
     from fixtures.conformance_checks import StandinStats, play_standin_checks

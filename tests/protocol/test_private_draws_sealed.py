@@ -254,3 +254,39 @@ def test_a_sealed_game_with_a_private_draw_is_accepted_and_its_draw_is_a_red_rol
     mine = [r for log in red.log for r in log.rolls if r.purpose.startswith("objective")]
     assert [(r.visible_to, r.sides) for r in mine] == [("red", 3)]
     assert OBJECTIVE_BASE + mine[0].value == _red(t).state.objective == _real_value(t, "blue")
+
+
+def test_a_peer_game_of_a_game_without_the_peer_draw_hooks_is_refused_at_new_and_at_join(
+        tmp_path, monkeypatch):
+    """The Blind game with a secret objective draws privately but has none of the hooks a peer
+    game's draws need (draws_due, disclose_draws): `pbem new --mode peer` refuses it with one
+    line and writes nothing, and a peer proposal made by a processor that skipped the check is
+    refused by `pbem join` with one line naming the file, instead of failing in the middle of
+    a later receive."""
+    from click.testing import CliRunner
+
+    import pbem.protocol.draws as draws_mod
+    import pbem.protocol.genesis as genesis_mod
+    from pbem.cli import cli
+
+    run = CliRunner().invoke
+    for p in ("red", "blue"):
+        assert run(cli, ["keygen", p, "--dir", str(tmp_path / "keys"),
+                         "--no-passphrase"]).exit_code == 0
+    new = ["new", GAME.id, "short", str(tmp_path / "red"), "--side", "red",
+           "--key", str(tmp_path / "keys/red.key"), "--opponent",
+           str(tmp_path / "keys/blue.pub"), "--out", str(tmp_path / "prop.pbem"), "--mode", "peer"]
+    r = run(cli, new)
+    assert r.exit_code != 0 and len(r.output.strip().splitlines()) == 1, r.output
+    assert "lacks draws_due, disclose_draws for a peer game" in r.output, r.output
+    assert not (tmp_path / "red").exists() and not (tmp_path / "prop.pbem").exists()
+
+    monkeypatch.setattr(draws_mod, "owners", lambda game, scenario: ())
+    monkeypatch.setattr(genesis_mod, "draw_owners", lambda game, scenario: ())
+    assert run(cli, new).exit_code == 0
+    monkeypatch.undo()
+    r = run(cli, ["join", str(tmp_path / "prop.pbem"), "--key", str(tmp_path / "keys/blue.key"),
+                  "--dir", str(tmp_path / "blue"), "--out", str(tmp_path / "acc.pbem")])
+    assert r.exit_code != 0 and len(r.output.strip().splitlines()) == 1, r.output
+    assert "prop.pbem" in r.output and "lacks draws_due, disclose_draws" in r.output, r.output
+    assert not (tmp_path / "blue").exists() and not (tmp_path / "acc.pbem").exists()

@@ -16,7 +16,7 @@ from pbem.core.options import bot_choices
 from pbem.core.standing import apply_order, parse_line
 from pbem.core.dice import KeyedDice
 from pbem.core.game import Context
-from pbem.core.registry import all_games
+from fixtures.suite_games import suite_games
 from pbem.reports import render_html
 from pbem.reports.context import ReportContext
 
@@ -45,7 +45,7 @@ def _shipped(game) -> bool:
     return type(game).__module__.startswith("pbem.")
 
 
-@pytest.mark.parametrize("game", [g for g in all_games() if _shipped(g)], ids=lambda g: g.id)
+@pytest.mark.parametrize("game", [g for g in suite_games() if _shipped(g)], ids=lambda g: g.id)
 def test_game_report_renders_in_browser(tmp_path, game):
     scenario = next(iter(game.scenarios()))
     state = played_state(game, scenario)
