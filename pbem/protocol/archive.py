@@ -305,11 +305,17 @@ class Archive:
         return sorted(p for p in self.files_dir.iterdir() if _REJECTION_NAME.match(p.name))
 
     @staticmethod
-    def is_kept_name(name: str, *, rejections: bool) -> bool:
-        """True for the name of a file kept in files/: a signed file, a view file, a sent view
-        file, and with rejections a rejection (what the listings above return)."""
-        return bool(_FILE_NAME.match(name) or _VIEW_NAME.match(name)
-                    or _SENT_VIEW_NAME.match(name) or (rejections and _REJECTION_NAME.match(name)))
+    def is_kept_name(name: str, *, kind: str) -> bool:
+        """True for the name of a file kept in files/ of an archive of this kind (what the
+        listings above return): a signed file; in a hosted player's archive ("player") also a
+        view and a rejection; in a referee's ("referee") a sent view and a rejection; in a
+        peer or sealed archive ("peer") nothing else."""
+        if _FILE_NAME.match(name):
+            return True
+        if kind == "peer":
+            return False
+        views = _VIEW_NAME if kind == "player" else _SENT_VIEW_NAME
+        return bool(views.match(name) or _REJECTION_NAME.match(name))
 
     def evidence_files(self) -> list[Path]:
         """Files kept as evidence (e.g. a forked file), never part of the chain."""

@@ -94,7 +94,7 @@ def verify_archive(root: str | Path, extra: list[str] | None = None, *,
             ps = load_player(archive, strict=True)
             audit.loaded = ps
             nd = sum(len(v.payload.rolls) for v in ps.views)  # type: ignore[union-attr]
-            _check_files_dir(archive, audit, hosted=True)
+            _check_files_dir(archive, audit, genesis, info.party)
             _check_rejected_dir(archive, genesis, ps.own_by_seq(), _refused_names(ps.rejections),
                                 audit, ahead_ok=False)
             _player_evidence(ps, [*map(str, archive.evidence_files()), *(extra or [])], audit)
@@ -111,7 +111,7 @@ def verify_archive(root: str | Path, extra: list[str] | None = None, *,
         if not genesis.complete:
             # The collector's archive while acceptances are still outstanding: no game yet.
             waiting = [p for p in genesis.acceptors() if p not in genesis.acceptances]
-            _check_files_dir(archive, audit, hosted=genesis.mode == "hosted")
+            _check_files_dir(archive, audit, genesis, info.party)
             _check_rejected_dir(archive, genesis, {}, set(), audit, ahead_ok=False)
             audit.summary.append(f"The genesis is not complete: the proposal and "
                                  f"{len(genesis.acceptances)} acceptance(s) verified; waiting "
@@ -127,7 +127,7 @@ def verify_archive(root: str | Path, extra: list[str] | None = None, *,
     rejections = _rejections(archive) if hosted else []
     refused = _refused_by_referee(rejections, s.genesis)
     extras = []
-    _check_files_dir(archive, audit, hosted=hosted)
+    _check_files_dir(archive, audit, s.genesis, s.party)
     _check_rejected_dir(archive, s.genesis, dict(enumerate(s.ledger.files, 1)),
                         _refused_names(rejections), audit, ahead_ok=hosted)
     for path in [*map(str, archive.evidence_files()), *(extra or [])]:
@@ -249,16 +249,17 @@ def unresolved_note(s: Any, seq: int) -> str:
     return f"File {seq} awaits resolution by the receiver"
 
 
-def _check_files_dir(archive: Archive, audit: Audit, *, hosted: bool) -> int:
-    """Every file in files/ must be a known kind of signed file (rejections in hosted mode
-    only); a temporary file left by a killed command (never part of the archive) is only
-    noted. Returns their number."""
+def _check_files_dir(archive: Archive, audit: Audit, genesis: Any, party: str) -> int:
+    """Every file in files/ must be a kind of signed file this archive keeps (views and
+    rejections in hosted mode only, each party's kind of view); a temporary file left by a
+    killed command (never part of the archive) is only noted. Returns their number."""
+    kind = "peer" if genesis.mode != "hosted" else "referee" if party == HOST else "player"
     temps = 0
     for name in sorted(os.listdir(archive.files_dir)):
         if is_temp_name(name):
             if (archive.files_dir / name).is_file():
                 temps += 1
-        elif (not archive.is_kept_name(name, rejections=hosted)
+        elif (not archive.is_kept_name(name, kind=kind)
               and (archive.files_dir / name).is_file()):
             audit.problems.append(f"{name}: unexpected file in files/")
     if temps:

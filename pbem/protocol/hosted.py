@@ -11,7 +11,7 @@ import msgspec
 from pbem.core import keys as keymod
 from pbem.core.errors import Equivocation, FileRejected, PbemError
 from pbem.core.game import Decision, Event, Outcome, ReportModel, Roll
-from pbem.core.records import SignedFile, Turn, ViewFile, open_text, read_file, seal
+from pbem.core.records import Rejection, SignedFile, Turn, ViewFile, open_text, read_file, seal
 from pbem.protocol.archive import Archive, ArchiveInfo, atomic_write
 from pbem.protocol.genesis import HOST, Genesis
 from pbem.protocol.ledger import due_renewals, own_reveals
@@ -57,7 +57,7 @@ class PlayerState:
 
 def load_player(archive: Archive, *, strict: bool = True) -> PlayerState:
     """Load and verify a hosted player's archive (signatures, order, dice proofs, rejections)."""
-    from pbem.protocol.rejection import check_rejection
+    from pbem.protocol.rejection import check_rejection, refused_file_name
     from pbem.protocol.session import read_genesis
 
     info = archive.info()
@@ -69,10 +69,15 @@ def load_player(archive: Archive, *, strict: bool = True) -> PlayerState:
         if not isinstance(t, Turn) or t.sender != info.party or not f.signed_by(
                 genesis.pubs[info.party]) or not genesis.complete or t.game_id != genesis.game_id:
             raise FileRejected(f"{p.name}: not a valid file of {info.party} in this game")
+        if p.name != f"{t.seq:04d}-{t.sender}.pbem":
+            raise FileRejected(f"{p.name}: holds file {t.seq} of {t.sender}, not the file its "
+                               "name gives")
         ps.own_files.append(f)
     for p in archive.rejection_files():
         r = read_file(p, strict=strict)
-        kept = archive.rejected_dir / rejected_name(r)
+        if not isinstance(r.payload, Rejection):
+            raise FileRejected(f"{p.name}: not a rejection")
+        kept = archive.rejected_dir / refused_file_name(r.payload)
         own = {f.hash: f for f in ps.own_files}
         rejected = (read_file(kept, strict=strict) if kept.exists() or r.payload.file not in own  # type: ignore[union-attr]
                     else own[r.payload.file])  # type: ignore[union-attr]
@@ -91,12 +96,6 @@ def load_player(archive: Archive, *, strict: bool = True) -> PlayerState:
         if t.seq - 1 in tips and t.prev != tips[t.seq - 1]:
             raise FileRejected(f"{f.name}: does not answer the view of file {t.seq - 1}")
     return ps
-
-
-def rejected_name(r: SignedFile) -> str:
-    """Where a player keeps its own file that the referee refused."""
-    rej = r.payload
-    return f"{rej.seq:04d}-{rej.sender}-{rej.file[:16]}.pbem"  # type: ignore[union-attr]
 
 
 def check_view(ps: PlayerState, f: SignedFile) -> ViewFile:

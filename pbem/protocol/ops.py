@@ -627,8 +627,14 @@ def _views_due(s: Session, prev: dict[str, int]) -> list[str]:
             continue
         last = None
         if prev[side] >= 0:
-            f = read_file(s.archive.files_dir / views.view_name(side, prev[side]), strict=True)
-            last = f.payload.state  # type: ignore[union-attr]
+            name = views.view_name(side, prev[side])
+            f = read_file(s.archive.files_dir / name, strict=True)
+            v = f.payload
+            if not (isinstance(v, ViewFile) and v.side == side and v.seq == prev[side]
+                    and f.signed_by(s.genesis.pubs[HOST])):
+                raise FileRejected(f"{name}: not the referee's view of file {prev[side]} "
+                                   f"for {side}")
+            last = v.state
         if views.view_due(s, side, tip, last):
             out.append(side)
     return out

@@ -277,6 +277,27 @@ def test_hosted_stale_view_is_rejected(hosted):
     rejected(t, old, "stale", party="red")
 
 
+@pytest.mark.parametrize("kind", ["acceptance", "turn", "view"])
+def test_a_hosted_players_rejection_slot_holding_another_signed_file_is_one_line(hosted, kind):
+    """A file under a hosted player's files/ named as a rejection (reject-NNNN-...) that holds
+    another signed file of the game (an acceptance, the player's own turn file, a view) made
+    `pbem verify` and `pbem status` of the player's archive (the audit a ladder takes of it)
+    fail with an internal error (exit 4, AttributeError): now one line naming the file, verify
+    exit 3 as for any tampered archive, status exit 1, the archive untouched."""
+    t = hosted
+    files = t.dirs["red"] / "files"
+    src = {"acceptance": files / "0000-accept-red.pbem", "turn": files / "0001-red.pbem",
+           "view": sorted(files.glob("view-*.pbem"))[-1]}[kind]
+    shutil.copy(src, files / "reject-0001-0123456789abcdef.pbem")
+    before = snapshot(t.dirs["red"])
+    for cmd, code in (("verify", 3), ("status", 1)):
+        r = t.run(cmd, str(t.dirs["red"]))
+        assert r.exit_code == code, (cmd, r.output)
+        assert r.output.strip() == "Error: reject-0001-0123456789abcdef.pbem: not a rejection", (
+            cmd, r.output)
+    assert snapshot(t.dirs["red"]) == before
+
+
 def test_signed_file_with_an_illegal_order_is_rejected(table):
     """A sender whose processor skipped the checks: the receiver refuses the order by rule."""
     t = msgspec.json.decode(payload_of(table.file1))
