@@ -6,6 +6,7 @@ under the archive's lock, with atomic writes: a rejected input leaves the archiv
 
 from __future__ import annotations
 
+from collections import Counter
 import datetime
 import os
 from contextlib import contextmanager
@@ -787,7 +788,9 @@ def _check_own(s: Session, me: str, numbered: list[tuple[int, str]], name: str) 
     checked = check_orders(s.game, s.state, me, numbered, name=name, sealed=s.facts is not None)
     if checked.ok and s.facts is not None and me == s.party:
         try:      # what the other side will see: submit refuses what cannot be shown
-            sealing.project(s.game, s.state, me, checked.lines)
+            signed = sealing.signing_order(s.game, s.state, me, checked.lines, s.own)
+            checked.notes += sealing.signing_note(name, checked.lines, signed)
+            sealing.project(s.game, s.state, me, signed)
         except PbemError as e:
             checked.problems.append(f"{name}: {e}")
     return checked
@@ -837,12 +840,19 @@ def submit_orders(root: str | Path, orders_path: str, *, key_path: str, out: str
         if checked.blocking:
             raise PbemError("; ".join(checked.blocking))
         queued = standing_queue.queued(archive)
-        f = make_turn(s, queued + checked.lines, message)
+        lines = checked.lines
+        if s.facts is not None:     # sealed: the order of some lines could say hidden facts
+            lines = sealing.signing_order(s.game, s.state, s.party, checked.lines, s.own)
+            checked.notes += sealing.signing_note(Path(orders_path).name, checked.lines, lines)
+        f = make_turn(s, queued + lines, message)
         try:
             new_logs = s.add(f)
         except IllegalFile as e:
             # a line the check could only hold (it waited for the other side), refused once
             # the file resolves with the other side's held orders: say it in the orders' words
+            k = e.order - 1 - len(queued)
+            if lines != checked.lines and 0 <= k < len(lines):   # the line as written
+                e.order = checked.lines.index(lines[k]) + 1 + len(queued)
             raise PbemError(_own_refusal(Path(orders_path).name, numbered, len(queued), e,
                                          answered, bool(s.held))) from None
         archive.write_signed(f.name, f.text)
@@ -976,17 +986,19 @@ def _same_sealed_orders(s: Session, orders_path: str, message: str, f: SignedFil
     numbered = read_lines(orders_path)
     name = Path(orders_path).name
     plain = check_orders(s.game, None, s.party, numbered, name=name, syntax_only=True)
-    it = iter(real)
     unexpanded = bool(plain.unexpanded) and len(plain.unexpanded) == len(plain.problems)
-    if not unexpanded and (not plain.ok or not all(line in it for line in plain.lines)):
-        return False    # not even a subsequence: other orders (destination-only moves are
-                        # compared once written out, below)
+    if not unexpanded and (not plain.ok or Counter(plain.lines) - Counter(real)):
+        return False    # not even among them: other orders (destination-only moves are
+                        # compared once written out, below; placements may be signed in
+                        # another order, sealing.signing_order)
     before = load(s.archive.root, key=s.key, upto=t.seq - 1)  # type: ignore[union-attr]
     before.private = {k: v for k, v in before.private.items() if k < t.seq}  # type: ignore[union-attr]
     numbered, _ = _sealed_answers(before, numbered)
     checked = as_signed(s.game, s.party, numbered, name, lambda: before.state, sealed=True)
     n = len(real) - len(checked.lines)
-    return (checked.ok and n >= 0 and real[n:] == checked.lines
+    return (checked.ok and n >= 0
+            and real[n:] == sealing.signing_order(s.game, before.state, s.party, checked.lines,
+                                                  s.own)
             and all(is_standing(x) for x in real[:n]))
 
 

@@ -10,6 +10,8 @@ into the results both sides compare.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -309,6 +311,32 @@ def project(game: Any, state: Any, side: str, lines: list[str]) -> list[str]:
             except (NeedsDice, IllegalOrder, OrderSyntaxError):
                 live = False
     return out
+
+
+def signing_order(game: Any, state: Any, side: str, lines: list[str],
+                  own: Any = None) -> list[str]:
+    """side's checked lines in the order its sealed file signs them: the game's own order for
+    lines whose written order could tell the other side a hidden fact (optional hook
+    `Game.sealed_canonical(state, side, lines, secret)`: Holdfast signs each run of
+    placements in hex order, since a placed block takes its side's next slot), else as
+    written. own: the side's dice secret, which keys the order of lines public facts cannot
+    order (without it, `check`'s note: those keep the order written). The private store
+    keeps the lines in the order signed, so the final replay resolves what was signed."""
+    hook = getattr(game, "sealed_canonical", None)
+    if hook is None:
+        return list(lines)
+    secret = b"" if own is None else hmac.new(side_fact_key(own), b"pbem/v1/signing-order",
+                                              hashlib.sha256).digest()
+    return hook(state, side, list(lines), secret)
+
+
+def signing_note(name: str, written: list[str], signed: list[str]) -> list[str]:
+    """The player's note when signing_order changed the order of his lines (else none)."""
+    if written == signed:
+        return []
+    moved = [x for x, y in zip(written, signed) if x != y]
+    return [f"{name}: in a sealed game these lines are signed in hex order, so that their order "
+            f"does not tell the other side which unit is which block: {'; '.join(moved)}"]
 
 
 def guarded_problem(game: Any, state: Any, side: str, order: GuardedOrder) -> str:

@@ -158,6 +158,12 @@ class HoldfastGame:
         """The order as the other side sees it ('seen ...' over block slots)."""
         return sealed.project(state, side, order)
 
+    def sealed_canonical(self, state: HoldfastState, side: str, lines: list[str],
+                         secret: bytes = b"") -> list[str]:
+        """A sealed file's lines with each run of placements in hex order (their order
+        would tell which unit is which block); secret orders units placed in one hex."""
+        return sealed.canonical_lines(self, state, side, lines, secret)
+
     def reveals(self, state: HoldfastState, side: str, order: Any) -> list[tuple[str, str]]:
         """The slot facts an order opens (an attack: its blocks and the defender)."""
         return sealed.reveals(state, side, order)

@@ -686,6 +686,87 @@ def _support_arrived(w: World, sid: str, turn: int) -> bool:
                for t in range(sc.first_turn, min(turn, sc.last_turn) + 1))
 
 
+def canonical_lines(game: Any, state: HoldfastState, side: str, lines: list[str],
+                    secret: bytes = b"") -> list[str]:
+    """side's checked order lines as a sealed file signs them: each run of consecutive
+    placements in hex order, whatever order they were written in. A placed block takes the
+    next slot of its side and the other side sees one 'seen place' line per placement, in
+    order: in the order written, slots and lines would tell it which due unit is which block
+    (the bots, and a player who lists his units as his report does, write them in unit id
+    order). Units placed in one hex are ordered by a keyed hash of their ids (secret: the
+    writer's, so the other side cannot recompute it) when they part before the file's first
+    die (a block moves out), since only the end of the turn reads that order (HF-8.1-f: the
+    first placed stays); if they stay together they keep the order written, which says which
+    one stays. Nothing is reordered where the new order would not play out as the written
+    one up to the first die (a placement whose supply another opens, a set-up unit placed
+    again): then the lines are signed as written."""
+    import hashlib
+    import hmac
+
+    from pbem.core.dice import NoDice
+    from pbem.core.errors import OrderError
+    from pbem.core.game import NeedsDice
+    from pbem.core.standing import StandingOrder, apply_order, parse_line
+    from pbem.games.holdfast.state import clone
+
+    w = world(state.public.scenario)
+    try:
+        orders = [parse_line(game, x) for x in lines]
+    except OrderError:
+        return list(lines)
+    runs: list[list[int]] = []
+    for k, o in enumerate(orders):
+        if isinstance(o, Place):
+            if runs and runs[-1][-1] == k - 1:
+                runs[-1].append(k)
+            else:
+                runs.append([k])
+    runs = [r for r in runs if len(r) > 1 and len({orders[k].unit for k in r}) == len(r)]
+    if not runs:
+        return list(lines)
+
+    def hexof(k: int) -> str:
+        return w.resolve(orders[k].hex) or orders[k].hex
+
+    def tie(k: int) -> bytes:
+        return hmac.new(secret, b"pbem/v1/holdfast-place-order|" + orders[k].unit.encode(),
+                        hashlib.sha256).digest()
+
+    def play(perm: list[int]) -> tuple[int, HoldfastState]:
+        """perm's orders up to the first die or refusal: how many ran, and the state."""
+        st = clone(state)
+        for i, k in enumerate(perm):
+            if isinstance(orders[k], StandingOrder):
+                continue                  # sealed: a hidden policy, no store changes
+            try:
+                apply_order(game, st, side, orders[k], Context(NoDice(), action=i))
+            except (NeedsDice, OrderError):
+                return i, st
+        return len(perm), st
+
+    def where(st: HoldfastState) -> dict[str, tuple[str, str, int]]:
+        return {k: (u.where, u.hex, u.sp) for k, u in st.private[side].units.items()}
+
+    written = list(range(len(lines)))
+    ran, first = play(written)
+    for keyed in (True, False):
+        perm = list(written)
+        for r in runs:
+            perm[r[0]:r[-1] + 1] = sorted(r, key=lambda k: (hexof(k), tie(k) if keyed else k))
+        if perm == written:
+            return list(lines)
+        n, st = play(perm)
+        if n != ran or where(st) != where(first):
+            continue
+        units = st.private[side].units
+        if keyed and any(units[orders[a].unit].where == "map" == units[orders[b].unit].where
+                         and units[orders[a].unit].hex == units[orders[b].unit].hex
+                         for r in runs for a in r for b in r if a < b):
+            continue                      # still together: the order written says who stays
+        return [lines[k] for k in perm]
+    return list(lines)
+
+
 def hidden_legality(order: Any) -> bool:
     """True for an order whose legality reads its writer's hidden facts (MP, steps by type,
     entry hexes by nationality): only the writer's processor can check it (docs/sealed.md 5g)."""

@@ -1,0 +1,116 @@
+"""Sealed Holdfast: the order a player writes his placements in tells the other side nothing.
+
+A block's public slot is the next number of its side when it is placed, and the other side
+sees one `seen place ?axis-N HEX` line per `place` line, in the order written. The bots (and
+a player who lists his units as his report does) write placements in unit id order, so the
+Allies of a sealed game named every Axis set-up block and every Axis reinforcement before any
+combat: ?axis-1 fjr5, ?axis-2 superga, ?axis-3 witzig (the ids in order), 7 of 7 guesses right
+in each of three bot games (an attack trial, session 30: reading only the Allied archive's
+received files and the public set-up list and turn track). A hosted view shows enemy blocks by
+hex only and never the order they were placed in.
+
+Now a sealed processor signs each run of placements in hex order (`sealing.signing_order`, the
+game's `sealed_canonical`), whatever order they were written in, when that order is as legal
+and puts every unit where the written one does: the projection, the slots and the real orders
+in the private store are the same for every order of the same placements.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fixtures.seeded import seeded
+from fixtures.table import Table
+from pbem.core.records import read_file
+from pbem.protocol import ops, sealing
+
+SETUP = ["place fjr5 1602", "place superga 2005", "place witzig 1603"]
+SIDES = ("allied", "axis")
+
+
+def _table(tmp: Path) -> Table:
+    with seeded("hf-placement-order"):
+        return Table(tmp, game="holdfast", scenario="race-to-tunis", mode="sealed",
+                     sides=SIDES)
+
+
+def _orders_sent(t: Table) -> list[str]:
+    return read_file(t.inbox[-1][0]).payload.orders
+
+
+def _slots(t: Table) -> dict[str, int]:
+    """The Axis's unit -> slot after its own last file up to its first die (the weather die
+    of 'end' waits for the Allied share), from its real orders in the private store."""
+    s = ops.open_session(t.dirs["axis"], key_path=t.key("axis"))
+    state, _ = sealing.simulate(s.game, s.state, "axis", s.private[s.ledger.tip_seq])
+    return dict(state.private["axis"].slots)
+
+
+def test_the_order_of_set_up_placements_is_not_what_the_allies_see(tmp_path):
+    """Three orders of the same Axis set-up, signed: the Allies get the same lines (in hex
+    order), the same slot names each unit, and the game verifies to its end."""
+    sent, slots = [], []
+    for k, lines in enumerate([SETUP, SETUP[::-1], [SETUP[1], SETUP[0], SETUP[2]]]):
+        t = _table(tmp_path / f"g{k}")
+        t.deliver()
+        assert t.mover() == "axis"
+        t.play_one(["standing hits strongest-first", *lines, "end"])
+        sent.append(_orders_sent(t))
+        slots.append(_slots(t))
+    assert sent[0] == ["standing sealed", "seen place ?axis-1 1602", "seen place ?axis-2 1603",
+                       "seen place ?axis-3 2005", "end"], sent[0]
+    assert sent[1] == sent[0] and sent[2] == sent[0], sent
+    assert slots[0] == {"fjr5": 1, "witzig": 2, "superga": 3} == slots[1] == slots[2], slots
+    t.play_to_end()
+    for side in SIDES:
+        r = t.run("verify", str(t.dirs[side]))
+        assert r.exit_code == 0 and "both final reveals are in" in r.output, r.output
+
+
+def test_reinforcements_placed_in_any_order_get_slots_by_hex(tmp_path):
+    """The Axis's turn 1 reinforcements, written in unit id order as the bots write them and
+    in reverse: the same projection, the placements in hex order, the rest in place."""
+    sent = []
+    for k in range(2):
+        t = _table(tmp_path / f"g{k}")
+        t.deliver()
+        t.play_one(["standing hits strongest-first", *SETUP, "end"])
+        t.deliver()
+        t.rng.seed(5)
+        while t.mover() != "axis":
+            t.play_one()
+            t.deliver()
+        orders = t.tmp / "bot.txt"
+        t.ok("bot", str(t.dirs["axis"]), "--side", "axis", "--out", str(orders), "--seed", "3")
+        lines = orders.read_text().splitlines()
+        places = [x for x in lines if x.startswith("place ")]
+        assert len(places) >= 2 and places == sorted(places), lines   # unit id order
+        if k:
+            i = lines.index(places[0])
+            lines[i:i + len(places)] = places[::-1]
+        t.play_one(lines)
+        sent.append(_orders_sent(t))
+        hexes = [x.split()[3] for x in sent[-1] if x.startswith("seen place ")]
+        assert hexes == sorted(hexes), sent[-1]
+    assert sent[0] == sent[1], sent
+
+
+def test_submit_run_again_with_the_orders_as_written_sends_the_file_it_signed(tmp_path):
+    """The private store holds the placements in the order signed, not as written: submit run
+    again (a crash, a second run) still knows the file and writes it again, never a second
+    file with that number; check tells the player the order is changed."""
+    t = _table(tmp_path)
+    t.deliver()
+    orders = tmp_path / "setup.txt"
+    orders.write_text("\n".join(["standing hits strongest-first", *SETUP[::-1], "end"]) + "\n")
+    r = t.ok("check", str(t.dirs["axis"]), str(orders), "--key", t.key("axis"))
+    assert "signed in hex order" in r.output, r.output
+    first, again = tmp_path / "1.pbem", tmp_path / "2.pbem"
+    t.ok("submit", str(t.dirs["axis"]), str(orders), "--key", t.key("axis"), "--out", str(first))
+    r = t.ok("submit", str(t.dirs["axis"]), str(orders), "--key", t.key("axis"), "--out",
+             str(again))
+    assert "already signed and stored" in r.output, r.output
+    assert first.read_bytes() == again.read_bytes()
+    s = ops.open_session(t.dirs["axis"], key_path=t.key("axis"))
+    assert s.private[1] == ["standing hits strongest-first", *SETUP[:1], SETUP[2], SETUP[1],
+                            "end"], s.private[1]
