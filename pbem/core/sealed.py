@@ -52,9 +52,18 @@ SEALED_METHODS = ("facts", "conceal", "project", "reveals", "disclose", "public"
 STANDING_FACT = "standing."
 
 
-def standing_facts(policy: dict[str, str]) -> dict[str, str]:
-    """A side's standing orders as hidden facts: {'standing.TOPIC': mode}."""
-    return {f"{STANDING_FACT}{topic}": mode for topic, mode in sorted(policy.items())}
+STANDING_UNSET = ""      # the value of a topic without a standing order
+
+
+def standing_facts(policy: dict[str, str], topics: Any = ()) -> dict[str, str]:
+    """A side's standing orders as hidden facts: {'standing.TOPIC': mode}, for every topic
+    of the game (topics), one without a standing order as STANDING_UNSET. A side commits
+    them all from its first file: the names of its commitments never say which topics it
+    has standing orders for (session 30: a sealed Kasserine side's first commitment of
+    `standing.retreat` told the other side that its retreats were the engine's)."""
+    out = {f"{STANDING_FACT}{topic}": STANDING_UNSET for topic in topics}
+    out.update({f"{STANDING_FACT}{topic}": mode for topic, mode in policy.items()})
+    return dict(sorted(out.items()))
 
 
 def set_policy(game: Any, policy: dict[str, str], line: str) -> bool:

@@ -25,10 +25,11 @@ from pbem.core.game import Context, NeedsDice
 from pbem.core.dice import NoDice
 from pbem.core.records import FactCommit, FinalReveal, Turn
 from pbem.protocol.resolve import SEALED_STANDING
-from pbem.core.sealed import (answering_policy, order_reveals, policy_text, set_policy,
-                              standing_answers, standing_facts, with_policy)
+from pbem.core.sealed import (STANDING_FACT, STANDING_UNSET, answering_policy, order_reveals,
+                              policy_text, set_policy, standing_answers, standing_facts,
+                              with_policy)
 from pbem.core.standing import (GuardedOrder, StandingOrder, apply_order, format_guarded,
-                                is_standing, parse_line)
+                                is_standing, parse_line, topics_of)
 
 PEERISH = ("peer", "sealed")
 
@@ -451,7 +452,8 @@ def outgoing(game: Any, facts: Facts, key: bytes, *, game_id: str, side: str, st
     opened. policy: side's standing orders after these lines (facts `standing.TOPIC`)."""
     sim, revealed = simulate(game, state, side, lines)
     book = facts.books[side]
-    now = {**game.facts(sim, side), **standing_facts(policy or {})}
+    now = {**game.facts(sim, side),
+           **standing_facts(policy or {}, topics_of(game) or ())}
 
     def c(fact: str, v: int, value: Any) -> str:
         return commit(game_id, side, fact, v, value, salt(key, fact, v))
@@ -615,7 +617,8 @@ def audit_sealed(s: Any) -> SealedAudit:
         sim, _ = simulate(game, state, t.sender, real)
         real_orders = {int(k): v for k, v in fin.orders.items()}
         now = {**game.facts(sim, t.sender),
-               **standing_facts(policy_of(game, real_orders, upto=seq))}
+               **standing_facts(policy_of(game, real_orders, upto=seq),
+                                topics_of(game) or ())}
         shown = {(op.fact, op.version): op.value for op in t.openings or []}
         last = {c.fact: c.version for c in t.commits or []}
         for c in t.commits or []:
@@ -633,6 +636,9 @@ def audit_sealed(s: Any) -> SealedAudit:
             committed[(t.sender, c.fact)] = value
         for fact, value in now.items():
             if (t.sender, fact) not in committed:
+                if fact.startswith(STANDING_FACT) and value == STANDING_UNSET:
+                    continue    # no standing order on that topic: files signed before session
+                                # 30 commit only the topics their side set
                 return _proof(f"{f.name}: {t.sender} never committed its hidden fact {fact}")
             if canonical(committed[(t.sender, fact)]) != canonical(value):
                 return _proof(f"{f.name}: {t.sender} changed its hidden fact {fact} without "

@@ -322,3 +322,57 @@ def test_a_sealed_standing_marker_is_refused_outside_sealed_mode():
         parse_orders(GUARD, [SEALED_STANDING], name="x.pbem", canonical_only=True)
     assert parse_orders(GUARD, [SEALED_STANDING], name="x.pbem", canonical_only=True,
                         sealed=True) == [None]
+
+
+def _committed(t: Table, side: str) -> list[set[str]]:
+    """The facts each of side's turn files commits, as the other side received them (final
+    reveals left out)."""
+    other = t.other(side)
+    out = []
+    for p in sorted((t.dirs[other] / "files").glob(f"0*-{side}.pbem")):
+        x = read_file(p).payload
+        if getattr(x, "final", msgspec.UNSET) is msgspec.UNSET and hasattr(x, "commits"):
+            out.append({c.fact for c in x.commits or []})
+    return out
+
+
+def test_the_names_of_a_sides_commitments_never_say_which_standing_orders_it_has(
+        tmp_path, guard):
+    """Neither side has a standing order in its first file (red writes `standing guard brace`
+    later): both commit `standing.guard` from their first file on (as 'no standing order'),
+    so the names of the commitments tell neither which topics the other set. Before, a topic was committed
+    from the file that set it on: in Kasserine the first commitment of `standing.retreat`
+    told the other side that its opponent's retreats were the engine's (session 30 trial)."""
+    t = _table(tmp_path, 3)
+    _stands(t, "red", "brace")
+    t.play_to_end()
+    for side in t.sides:
+        files = _committed(t, side)
+        # its first file, before any standing order (a game without `fixed_fact`, as the
+        # test games, commits again only what changed; Kasserine and Holdfast every file:
+        # tests/games/kasserine/test_sealed_standing_topics.py)
+        assert files and "standing.guard" in files[0], (side, files)
+        r = t.run("verify", str(t.dirs[side]))
+        assert r.exit_code == 0 and "both final reveals are in" in r.output, r.output
+
+
+def test_an_archive_committing_only_the_topics_set_still_verifies(tmp_path, guard,
+                                                                  monkeypatch):
+    """Files signed before session 30 commit only the topics their side set: such a game
+    (no side commits `standing.guard` before it sets it) still verifies."""
+    from pbem.core import sealed as core_sealed
+    from pbem.protocol import sealing
+
+    def before_30(policy, topics=()):
+        return {f"standing.{k}": v for k, v in sorted(policy.items())}
+
+    monkeypatch.setattr(sealing, "standing_facts", before_30)
+    t = _table(tmp_path, 3)
+    _stands(t, "red", "brace")
+    t.play_to_end()
+    monkeypatch.undo()
+    assert core_sealed.standing_facts({}, ["guard"]) == {"standing.guard": ""}
+    assert not any("standing.guard" in _committed(t, side)[0] for side in t.sides)
+    for side in t.sides:
+        r = t.run("verify", str(t.dirs[side]))
+        assert r.exit_code == 0 and "both final reveals are in" in r.output, r.output
