@@ -166,6 +166,13 @@ var PbemVerifier = (function () {
       });
       if ("final" in p) { fields(p.final, "fact_key orders", "the final reveal"); list += " final"; }
     }
+    if (p !== null && typeof p === "object" && "fact_commit" in p &&
+        (t === "pbem/proposal/v1" || t === "pbem/accept/v1")) {
+      /* sealed mode only (docs/protocol.md section 2): the party's fact-key commitment */
+      if (t === "pbem/proposal/v1" && p.mode !== "sealed") throw new Error("a fact-key commitment outside a sealed game");
+      unhex(p.fact_commit, 32, "fact-key commitment");
+      list += " fact_commit";
+    }
     fields(p, list, "the payload");
     if (t === "pbem/proposal/v1") {
       unhex(p.nonce, 16, "proposal nonce");

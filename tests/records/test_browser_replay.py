@@ -320,3 +320,32 @@ def test_renewed_commitments_verify_in_the_browser(browser, renewed_peer, renewe
     open_page(browser, page)
     s = state(browser)
     assert s["verified"] == "failed" and "reuses a dice commitment" in s["detail"], s
+
+
+# -- sealed mode, the default for two players: the proposal and acceptances carry `fact_commit` --
+@pytest.fixture(scope="module")
+def sealed_race(tmp_path_factory) -> Path:
+    from pbem.protocol.demo import play_demo
+
+    root = tmp_path_factory.mktemp("sealed-race")
+    play_demo(root, game_name="holdfast", scenario="race-to-tunis", mode="sealed", seed=1,
+              style="heuristic")
+    return root
+
+
+def test_a_sealed_game_record_verifies_in_the_browser(browser, sealed_race, tmp_path):
+    page, v = replay_of(sealed_race / "allied", tmp_path, "sealed")
+    assert '"fact_commit"' in base64.b64decode(
+        json.loads(base64.b64decode("".join(
+            (tmp_path / "sealed.pbemrec").read_text().split("-----BEGIN PBEM FILE-----\n")[1]
+            .split("-----END PBEM FILE-----")[0].split())))["payload"]).decode()
+    result = open_page(browser, page)
+    assert result["ok"] is True, result
+    assert result["counts"]["chain"] == v.files
+    assert state(browser)["verified"] == "ok"
+    # a fact-key commitment that is not 32 bytes of hex is refused, naming the proposal
+    text = (tmp_path / "sealed.pbemrec").read_text()
+    bad = payload_byte_changed(text, "files/0000-proposal.pbem", b'"fact_commit":"')
+    page.write_text(build_page(v, bad), encoding="utf-8")
+    result = open_page(browser, page)
+    assert result["ok"] is False and result["file"] == "files/0000-proposal.pbem", result
