@@ -225,6 +225,8 @@ class Archive:
         try:
             return msgspec.json.decode(p.read_bytes(), type=ArchiveInfo)
         except FileNotFoundError:
+            if not self.root.exists():     # a mistyped folder name: say so, not "no archive.json"
+                raise ArchiveError(f"{self.root}: not a pbem archive (no such folder)") from None
             raise ArchiveError(f"{self.root}: not a pbem archive (no archive.json)") from None
         except NotADirectoryError:
             raise ArchiveError(f"{self.root}: a file, not an archive folder (the archive folder "

@@ -284,3 +284,17 @@ def test_a_closed_or_broken_standard_output_is_no_traceback(tmp_path):
     if p.returncode != EXIT_OK:                            # the pipe broke before the end
         assert err.strip().splitlines() == ["Error: standard output was closed before the "
                                             "command finished (broken pipe)"], err
+
+
+def test_a_mistyped_archive_folder_is_named_as_missing_not_as_lacking_archive_json(tmp_path):
+    """A folder that does not exist (a typo) is not "no archive.json"; an existing folder
+    without an archive still is."""
+    for cmd in (["verify"], ["status"], ["log"]):
+        r = run(*cmd, str(tmp_path / "nowhere"))
+        assert r.exit_code == EXIT_REFUSED, (cmd, r.output)
+        if cmd != ["log"]:
+            assert r.output == f"Error: {tmp_path / 'nowhere'}: not a pbem archive (no such folder)\n", \
+                (cmd, r.output)
+    (tmp_path / "empty").mkdir()
+    r = run("verify", str(tmp_path / "empty"))
+    assert r.exit_code == EXIT_REFUSED and "(no archive.json)" in r.output
