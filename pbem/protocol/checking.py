@@ -41,6 +41,10 @@ class Checked:
         self.notes: list[str] = []          # what was and was not checked, for the player
         self.blocking: list[str] = []       # problems that make the resolver refuse the file
         self.unexpanded: list[int] = []     # destination-only moves no position could write out
+        # problems that only hold if the file could be sent now: a destination-only move
+        # "after a wait" when the wait is the other side's file still due (check_file drops
+        # them when the player may not send now, which it says instead)
+        self.moot_if_not_now: list[str] = []
 
     @property
     def ok(self) -> bool:
@@ -136,7 +140,7 @@ def check_orders(game: Game, state: Any, side: str, numbered: list[tuple[int, st
         if side not in pend and pend:
             out.waiting = [m for m, _, _ in parsed[i:]]
             out.wait_reason = _waits_for(game, sim)
-            _no_search(parsed, i, "it waits for another side's answer", out, name)
+            _no_search(parsed, i, WAITS_WHY, out, name)
             _held_back(game, parsed[i:], sealed, out, name)
             return out
         try:
@@ -188,6 +192,9 @@ def _finishing(d: Any) -> str:
     return "often with 'end'"
 
 
+WAITS_WHY = "it waits for another side's answer"
+
+
 def _no_search(parsed: list[tuple[int, str, Any]], start: int, why: str, out: Checked,
                name: str) -> None:
     """Destination-only moves from parsed[start] on cannot be written out before signing."""
@@ -199,6 +206,8 @@ def _no_search(parsed: list[tuple[int, str, Any]], start: int, why: str, out: Ch
             out.problems.append(msg)
             out.blocking.append(msg)
             out.unexpanded.append(n)
+            if why == WAITS_WHY:
+                out.moot_if_not_now.append(msg)
 
 
 def _probe(game: Game, state: Any, side: str, parsed: list[tuple[int, str, Any]], first: int,

@@ -773,6 +773,11 @@ def check_file(root: str | Path, orders_path: str, *, key_path: str | None = Non
     if me == s.party and not s.over:
         why_not = _not_now(s, root)      # the orders are still checked as far as they can be
         if why_not:
+            # "write the full path: the game waits" is moot when the wait is this file's own
+            # turn not having come: the player is told that instead
+            moot = set(checked.moot_if_not_now)
+            checked.problems = [m for m in checked.problems if m not in moot]
+            checked.blocking = [m for m in checked.blocking if m not in moot]
             checked.problems.append(why_not)
     return checked, s
 
