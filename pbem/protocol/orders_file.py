@@ -5,6 +5,7 @@ from __future__ import annotations
 import codecs
 from pathlib import Path
 
+from pbem.core.armor import BEGIN as ARMOR_BEGIN
 from pbem.core.errors import PbemError
 from pbem.core.inputs import read_limited
 
@@ -26,6 +27,12 @@ def read_lines(path: str | Path) -> list[tuple[int, str]]:
     except UnicodeDecodeError as e:
         raise PbemError(f"{p.name}: orders are not {codec.upper().replace('-SIG', '')} text "
                         f"(byte {e.start})") from None
+    if ARMOR_BEGIN in text:
+        # a signed file given where the orders go (pbem check DIR FILE, to "check" a received
+        # file): one line, not a "cannot read order" for each line of its armor
+        raise PbemError(f"{p.name}: a signed pbem file, not an orders file (a file from your "
+                        "opponent or referee is read with 'pbem receive DIR FILE'; orders are "
+                        "plain lines in the game's notation)")
     out = []
     for n, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
