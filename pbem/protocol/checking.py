@@ -25,6 +25,7 @@ from pbem.core.standing import (DRAW_BY_PLAYER, StandingOrder, apply_order, appl
 from pbem.protocol.resolve import SEALED_RETURN_RULE, copy_state
 
 PASS = "pass"      # "send these orders as they are", never signed
+DECISION_RULE = "PBEM-DECISION"   # the orders stop while the writer's decision is unfinished
 PROBES = ("low", "high", "spread-1", "spread-2", "spread-3", "spread-4")
 
 
@@ -177,7 +178,7 @@ def check_orders(game: Game, state: Any, side: str, numbered: list[tuple[int, st
         d = next(d for d in game.pending(sim) if d.side == side)
         msg = (f"{name}: the orders end while you still have a decision to make ({d.prompt}): "
                f"finish it ({_finishing(d)}), or add a line '{PASS}' to send them as they are "
-               f"[PBEM-DECISION]")
+               f"[{DECISION_RULE}]")
         out.problems.append(msg)
         out.blocking.append(msg)
     return out

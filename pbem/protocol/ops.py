@@ -36,7 +36,7 @@ from pbem.protocol.sealing import PEERISH, side_fact_key
 from pbem.core.sealed import can_seal, default_mode
 from pbem.core.privatedraw import is_draw_line
 from pbem.core.standing import is_standing
-from pbem.protocol.checking import PASS, Checked, check_orders
+from pbem.protocol.checking import DECISION_RULE, PASS, Checked, check_orders
 from pbem.protocol.orders_file import read_lines
 from pbem.protocol.reporting import write_reports
 from pbem.protocol.session import Session, cache_blob, load, read_genesis
@@ -770,6 +770,8 @@ def check_file(root: str | Path, orders_path: str, *, key_path: str | None = Non
         raise PbemError("the referee does not write orders")
     numbered = read_lines(orders_path)
     checked = _check_own(s, me, numbered, Path(orders_path).name)
+    if me == s.party:
+        _own_held_first(s, checked, Path(orders_path).name)
     if me == s.party and not s.over:
         why_not = _not_now(s, root)      # the orders are still checked as far as they can be
         if why_not:
@@ -780,6 +782,27 @@ def check_file(root: str | Path, orders_path: str, *, key_path: str | None = Non
             checked.blocking = [m for m in checked.blocking if m not in moot]
             checked.problems.append(why_not)
     return checked, s
+
+
+def _own_held_first(s: Session, checked: Checked, name: str) -> None:
+    """Sealed: this side's own orders held from an earlier file behind its own decision (the
+    'end' written after an attack whose hits it must allocate) resume as soon as this file
+    answers that decision, before this file's later lines (docs/sealed.md 5c, "The owner's own
+    decisions"). The check cannot replay them, so it says so, and does not ask for an 'end'
+    they will give: a second 'end' would wait through the opponent's turn and end the
+    player's next one."""
+    own = [h for h in s.held if h.side == s.party and h.own]
+    if not own:
+        return
+    shown = ", ".join(f"order {h.index + 1} '{h.line}' of file {h.seq}" for h in own)
+    drop = {m for m in checked.problems if m.endswith(f"[{DECISION_RULE}]")}
+    checked.problems = [m for m in checked.problems if m not in drop]
+    checked.blocking = [m for m in checked.blocking if m not in drop]
+    checked.warnings.append(
+        f"{name}: your held {shown} {'is' if len(own) == 1 else 'are'} carried out as soon as "
+        "this file answers the decision it waits behind, before this file's later lines: do "
+        f"not write it again (an answer alone is a whole file; add a line '{PASS}' if check "
+        "asks for more)")
 
 
 def _check_own(s: Session, me: str, numbered: list[tuple[int, str]], name: str) -> Checked:
@@ -842,6 +865,7 @@ def submit_orders(root: str | Path, orders_path: str, *, key_path: str, out: str
         numbered, answered = _sealed_answers(s, numbered, Path(orders_path).name)
         checked = check_orders(s.game, s.state, s.party, numbered, name=Path(orders_path).name,
                                sealed=s.facts is not None)
+        _own_held_first(s, checked, Path(orders_path).name)
         if checked.blocking:
             raise PbemError("; ".join(checked.blocking))
         queued = standing_queue.queued(archive)
