@@ -768,6 +768,14 @@ def check_file(root: str | Path, orders_path: str, *, key_path: str | None = Non
     me = side or s.party
     if me == HOST:
         raise PbemError("the referee does not write orders")
+    if me not in s.game.sides:
+        raise PbemError(f"{root}: unknown side {me!r} (the sides of this game: "
+                        f"{', '.join(s.game.sides)})")
+    if s.facts is not None and me != s.party:
+        # a sealed archive holds only stand-ins for the other side's hidden units: a verdict
+        # on that side's orders would be a guess
+        raise PbemError(f"{root}: a sealed game's archive holds only {s.party}'s own units: "
+                        f"{me}'s orders are checked by {me}'s own processor")
     numbered = read_lines(orders_path)
     checked = _check_own(s, me, numbered, Path(orders_path).name)
     if me == s.party:
