@@ -365,6 +365,19 @@ def _receive_file(root: str | Path, path: str, *, key_path: str, out: str | None
                                    "the referee, not turn files")
             return _receive_turn(archive, f, key, out, read)
         if isinstance(f.payload, ViewFile):
+            if info.party == HOST:
+                raise FileRejected(f"{f.name}: a view goes from the referee to a player; the "
+                                   "referee's own archive does not receive it")
+            _, genesis, _ = read_genesis(archive)
+            if genesis.mode != "hosted":
+                # a hosted game's view given to a peer or sealed archive (a player in both
+                # kinds of game): say so, not that the archive's own first file is invalid
+                if f.payload.game_id != genesis.game_id:
+                    raise FileRejected(f"{f.name}: belongs to another game "
+                                       f"({f.payload.game_id}, this archive is "
+                                       f"{genesis.game_id})")
+                raise FileRejected(f"{f.name}: a view file: only the players of a hosted game "
+                                   f"receive views, and {archive.root} is a {genesis.mode} game")
             return hosted.receive_view(archive, info, f, key)
         if isinstance(f.payload, Rejection):
             if info.party == HOST:
