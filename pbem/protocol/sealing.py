@@ -292,10 +292,18 @@ def project(game: Any, state: Any, side: str, lines: list[str]) -> list[str]:
     policy, as SEALED_STANDING: nothing of it), each read on side's state after the lines
     before it (applied up to the first die: later ones are read on the state at that die).
     A guarded order is projected branch by branch (project_guarded)."""
+    return projected(game, state, side, lines)[0]
+
+
+def projected(game: Any, state: Any, side: str, lines: list[str]
+              ) -> tuple[list[str], tuple[int, IllegalOrder | OrderSyntaxError] | None]:
+    """project's lines, and the first line the rules refused before the first die (its index
+    and the refusal; None if none was): the lines after it are read on the state before it."""
     from pbem.protocol.resolve import copy_state
 
     sim = copy_state(game, state)
     live = True
+    refused = None
     out = []
     for i, line in enumerate(lines):
         order = parse_line(game, line)
@@ -309,9 +317,11 @@ def project(game: Any, state: Any, side: str, lines: list[str]) -> list[str]:
         if live:
             try:
                 apply_order(game, sim, side, order, Context(NoDice(), action=i))
-            except (NeedsDice, IllegalOrder, OrderSyntaxError):
+            except NeedsDice:
                 live = False
-    return out
+            except (IllegalOrder, OrderSyntaxError) as e:
+                live, refused = False, (i, e)
+    return out, refused
 
 
 def signing_order(game: Any, state: Any, side: str, lines: list[str],
@@ -555,6 +565,13 @@ def _proof(problem: str) -> SealedAudit:
     return SealedAudit([problem], [], None)
 
 
+def _illegal(name: str, i: int, e: IllegalOrder | OrderSyntaxError, real: list[str]) -> str:
+    """The final replay's proof line for real order i that the rules refused (as resolve's)."""
+    from pbem.protocol.resolve import _illegal as illegal
+
+    return str(illegal(name, i, real[i], e))
+
+
 def audit_sealed(s: Any) -> SealedAudit:
     """`pbem verify` of a sealed archive: with both final reveals, replay the whole game with
     full information (real orders on the real state, the same dice) and check every
@@ -602,11 +619,16 @@ def audit_sealed(s: Any) -> SealedAudit:
             return _proof(f"{name}: {t.sender}'s final reveal lacks the real orders of file "
                           f"{seq}")
         try:
-            shown = project(game, state, t.sender, real)
+            shown, refused = projected(game, state, t.sender, real)
         except PbemError as e:     # unreadable, or what no honest processor sends
             return _proof(f"{f.name}: {t.sender}'s real orders (final reveal) cannot be what it "
                           f"sent: {e}")
         for i, (want, got) in enumerate(zip(shown, t.orders)):
+            if want != got and refused is not None and refused[0] < i:
+                # the lines after a refused one are read on the state before it (its
+                # projection matched): the refusal is the proof, not the shifted line
+                return _proof(f"{_illegal(f.name, *refused, real)} (a hidden move {t.sender} "
+                              "signed: its real order, from its final reveal, breaks the rule)")
             if want != got:
                 return _proof(f"{f.name}: order {i + 1} {got!r} is not what {t.sender}'s real "
                               f"order {real[i]!r} shows (the final reveal disagrees with the "

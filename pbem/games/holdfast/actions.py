@@ -64,14 +64,17 @@ def _setup(state: HoldfastState, w: World, side: str, order: Order, ctx: Context
     if isinstance(order, Place):
         h = rf.check_setup_place(state, w, side, order.unit, order.hex)
         u = state.private[side].units[order.unit]
+        if u.where == "setup":
+            rf.add_due(state, side, -1)
         u.where, u.hex = "map", h
         ctx.log(f"{order.unit} set up in {w.label(h)}", visible_to=side, hexes=(h,))
         return
     if isinstance(order, End):
         if not setup_done(state):
             todo = sorted(u.id for u in state.private["axis"].units.values() if u.where == "setup")
+            left = ", ".join(todo) or f"{state.public.due.get('axis', 0)} block(s)"
             raise IllegalOrder("every set-up unit must be placed first; not yet placed: "
-                               + ", ".join(todo), rule="HF-12.1-a")
+                               + left, rule="HF-12.1-a")
         roll = roll_weather(state, w, ctx)
         ctx.log("the Axis set-up is complete", hexes=tuple(
             u.hex for u in state.private["axis"].units.values() if u.where == "map"))

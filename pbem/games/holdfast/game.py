@@ -28,7 +28,7 @@ class HoldfastGame:
     title = TITLE
     sides = ("allied", "axis")
     state_type = HoldfastState
-    rules_version = "holdfast-engine-2"
+    rules_version = "holdfast-engine-3"
     #: sealed mode: no replay at each reveal (docs/sealed.md 5d): the other side's moves are
     #: applied leniently (MP, leader and supply are hidden), so only the final replay can
     #: prove a hidden move illegal

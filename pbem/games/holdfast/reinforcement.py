@@ -9,6 +9,32 @@ from pbem.games.holdfast.data import World
 from pbem.games.holdfast.state import HoldfastState, enemy
 from pbem.games.holdfast.supply import hex_in_supply, in_supply, net_for
 
+def add_due(state: HoldfastState, side: str, n: int) -> None:
+    """Change the public count of units side may place at its next placement step."""
+    due = state.public.due
+    due[side] = due.get(side, 0) + n
+
+
+def scheduled(w: World, side: str, turn: int) -> int:
+    """HF-8.1-a: how many of side's combat units the turn track brings on turn (public: the
+    scenario data, read as sequence.new_state reads it: a unit's first row, none set up)."""
+    def make() -> dict[int, int]:
+        sc = w.scenario
+        seen = {p.unit for p in sc.setup}
+        out: dict[int, int] = {}
+        for t in range(sc.first_turn, sc.last_turn + 1):
+            row = w.turns[t]
+            for uid in [*row.allied, *row.axis]:
+                if uid in seen:
+                    continue
+                seen.add(uid)
+                spec = w.units[uid]
+                if spec.side == side and spec.type != "support":
+                    out[t] = out.get(t, 0) + 1
+        return out
+    return w.cached("scheduled", side, make).get(turn, 0)
+
+
 def setup_zone(w: World, unit_id: str) -> set[str]:
     """HF-12.1-a: the hexes a set-up unit may be placed in."""
     return set(w.setup_zones.get(unit_id, ()))
@@ -93,6 +119,7 @@ def do_place(state: HoldfastState, w: World, side: str, unit: str, h: str, ctx: 
     u = state.private[side].units[unit]
     state.public.seq += 1
     u.where, u.hex, u.placed = "map", h, state.public.seq
+    add_due(state, side, -1)
     if h in w.gray:
         u.gray = True
     if u.reentry_turn:
@@ -180,6 +207,7 @@ def do_rebuild(state: HoldfastState, w: World, side: str, unit: str, cost: int,
     u = state.private[side].units[unit]
     pub = state.public
     u.where, u.sp, u.entry_turn, u.reentry_turn = "track", 1, pub.turn + 1, pub.turn + 1
+    add_due(state, side, 1)         # placeable next turn (no placement after a purchase now)
     pub.rp[side] -= cost
     pub.step = "buy"
     ctx.log(f"{unit} rebuilt for {cost} RP; it returns on turn {pub.turn + 1} at 1 SP",
@@ -187,12 +215,14 @@ def do_rebuild(state: HoldfastState, w: World, side: str, unit: str, cost: int,
     ctx.log(f"{side} spends {cost} RP on replacements")
 
 
-def clear_overstack(state: HoldfastState, w: World, side: str, ctx: Context) -> None:
-    """HF-8.1-f/i: at turn end one unit may stay per hex; later placements return to the track."""
+def clear_overstack(state: HoldfastState, w: World, side: str, ctx: Context) -> int:
+    """HF-8.1-f/i: at turn end one unit may stay per hex; later placements return to the track
+    (how many: public, each a block leaving an overstacked hex)."""
     hexes = [u.hex for u in state.private[side].units.values() if u.where == "map"]
     if len(set(hexes)) == len(hexes):
-        return                          # no hex holds two blocks (the usual case)
+        return 0                        # no hex holds two blocks (the usual case)
     by_hex: dict[str, list] = {}
+    back = 0
     for u in map_units(state, side):
         by_hex.setdefault(u.hex, []).append(u)
     for h, us in sorted(by_hex.items()):
@@ -203,9 +233,11 @@ def clear_overstack(state: HoldfastState, w: World, side: str, ctx: Context) -> 
         us.sort(key=lambda u: u.placed)
         for u in us[1:]:
             u.where, u.hex, u.entry_turn, u.placed = "track", "", state.public.turn + 1, 0
+            back += 1
             ctx.log(f"{u.id} overstacked in {h}: back on the turn track for turn "
                     f"{state.public.turn + 1}", visible_to=side)
             ctx.log(f"an {side} block in overstacked {h} is removed to the turn track", hexes=(h,))
+    return back
 
 
 def delay_unplaced(state: HoldfastState, side: str, ctx: Context) -> None:

@@ -457,6 +457,8 @@ def apply_seen(state: HoldfastState, w: World, side: str, order: Any, ctx: Conte
             if not key.startswith(STANDIN_PREFIX):
                 state.private[side].units[key].sp += order.steps
                 state.private[side].units[key].bought += order.steps
+        else:
+            rf.add_due(state, side, 1)      # the unit bought back is placeable next turn
         pub.rp[side] -= order.rp
         pub.step = "buy"
         ctx.log(f"{side} spends {order.rp} RP on replacements")
@@ -508,11 +510,18 @@ def _place(state: HoldfastState, side: str, o: SeenPlace, ctx: Context) -> None:
     key = key_of(state, side, o.slot)
     w = world(pub.scenario)
     _check_place_public(state, w, side, o.hex, key)
+    arrives = key is None or priv.units[key].where != "map"
+    if arrives:
+        _check_due(state, side, o.slot)
+    elif pub.phase != "setup":
+        raise IllegalOrder(f"{o.slot} is on the map, not on the turn track", rule="HF-8.1-a")
     if key is None:
         if n != pub.slots.get(side, 0) + 1:
             raise IllegalOrder(f"{o.slot} is not {side}'s next slot", rule="HF-8.1-a")
         key = o.slot
         priv.units[key] = UnitState(id=key, where="map", sp=w.units[key].max_sp)
+    if arrives:
+        rf.add_due(state, side, -1)
     u = priv.units[key]
     u.where, u.hex = "map", o.hex
     pub.slots[side] = max(pub.slots.get(side, 0), n)
@@ -520,6 +529,21 @@ def _place(state: HoldfastState, side: str, o: SeenPlace, ctx: Context) -> None:
         pub.seq += 1
         u.placed = pub.seq
         ctx.log(f"an {side} block appears in {o.hex}", hexes=(o.hex,))
+
+
+def _check_due(state: HoldfastState, side: str, slot: str) -> None:
+    """A block may appear only while side has a unit to place (public: the set-up list, the
+    turn track, rebuilds and units sent back by overstacking, PublicState.due); which unit it
+    is, and whether that one may enter here, is the final replay's."""
+    pub = state.public
+    if pub.due.get(side, 0) > 0:
+        return
+    if pub.phase == "setup":
+        raise IllegalOrder(f"{slot}: every {side} set-up unit is already placed",
+                           rule="HF-12.1-a")
+    raise IllegalOrder(f"{slot}: {side} has no unit left to place on turn {pub.turn} (the "
+                       "units due on the turn track, delayed, rebought or sent back by "
+                       "overstacking are public, and all of them are placed)", rule="HF-8.1-a")
 
 
 def _check_place_public(state: HoldfastState, w: World, side: str, hex_id: str,

@@ -18,7 +18,8 @@ from typing import Any
 
 from pbem.core.game import Context, Decision
 from pbem.games.holdfast.data import World
-from pbem.games.holdfast.reinforcement import clear_overstack, delay_unplaced
+from pbem.games.holdfast.reinforcement import (add_due, clear_overstack, delay_unplaced,
+                                               scheduled)
 from pbem.games.holdfast.state import (HoldfastState, PublicState, Result, SideState, UnitState,
                                        enemy)
 from pbem.games.holdfast.supply import supply_report
@@ -44,14 +45,17 @@ def new_state(w: World, options: dict[str, Any]) -> HoldfastState:
                 units[spec.side][uid] = UnitState(id=uid, where="track", sp=spec.max_sp,
                                                   entry_turn=turn)     # HF-8.1-d
     control = {h: s for s, hs in w.home_bases.items() for h in hs}   # HF-2-e
+    due = {s: sum(u.where == "setup" for u in units[s].values()) for s in units}
     pub = PublicState(scenario=w.id, options=dict(options), turn=0, phase="setup",
-                      active="axis", rp={"allied": 0, "axis": 0}, control=control)
+                      active="axis", rp={"allied": 0, "axis": 0}, control=control, due=due)
     return HoldfastState(public=pub, private={s: SideState(units=units[s]) for s in units})
 
 
 def setup_done(state: HoldfastState) -> bool:
-    """True once every Axis set-up unit stands on the map."""
-    return not any(u.where == "setup" for u in state.private["axis"].units.values())
+    """True once every Axis set-up unit stands on the map (a knowledge state of the Allies
+    reads the public count: the Axis units are not in it)."""
+    return state.public.due.get("axis", 0) <= 0 and \
+        not any(u.where == "setup" for u in state.private["axis"].units.values())
 
 
 def next_turn(state: HoldfastState, w: World) -> int:
@@ -72,6 +76,8 @@ def start_game_turn(state: HoldfastState, w: World, ctx: Context, roll: int) -> 
     pub.weather_roll = roll
     pub.weather = "poor" if w.poor_weather(roll, row.weather_add) else "clear"
     pub.rp = {"allied": row.allied_rp, "axis": row.axis_rp}
+    for side in ("allied", "axis"):
+        add_due(state, side, scheduled(w, side, pub.turn))
     ctx.log(f"turn {pub.turn} ({row.label}): weather roll {roll}+{row.weather_add} -> "
             f"{pub.weather}; RP Allied {row.allied_rp}, Axis {row.axis_rp}", kind="turn")
     for side in ("allied", "axis"):
@@ -107,7 +113,7 @@ def end_player_turn(state: HoldfastState, w: World, side: str, ctx: Context,
                     roll: int | None = None) -> None:
     """Overstack and delays (HF-8.1-f/g), supply check (HF-10-f), victory, next turn."""
     pub = state.public
-    clear_overstack(state, w, side, ctx)
+    add_due(state, side, clear_overstack(state, w, side, ctx))     # placeable next turn
     delay_unplaced(state, side, ctx)
     checked = [side] if pub.options["end_supply_check"] == "phasing" else [side, enemy(side)]
     for s in checked:

@@ -77,6 +77,9 @@ class PublicState(msgspec.Struct, kw_only=True):
     moves: list[MoveSeen] = []
     combats: list[str] = []        # hexes attacked this player turn
     seq: int = 0                   # placement counter
+    due: dict[str, int] = {}       # per side: how many units it may place at its next
+                                   # placement step (set-up units, then the units due on the
+                                   # turn track: scheduled, delayed, rebought, overstacked back)
     slots: dict[str, int] = {}     # sealed mode: public slot numbers given per side so far
     result: Result | None = None
 

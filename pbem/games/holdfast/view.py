@@ -70,6 +70,7 @@ class HoldfastView(msgspec.Struct, kw_only=True):
     standing: dict[str, str] = {}               # own standing orders
     slots: dict[str, int] = {}                  # block slots given per side (public)
     own_slots: dict[str, int] = {}              # own unit -> its block slot (sealed mode)
+    due: dict[str, int] = {}                    # units each side may place next (public)
 
 
 def build_view(state: HoldfastState, w: World, side: str) -> HoldfastView:
@@ -100,7 +101,7 @@ def build_view(state: HoldfastState, w: World, side: str) -> HoldfastView:
                         result=pub.result, options={k: x for k, x in pub.options.items()
                                                     if k not in OPTIONS or OPTIONS[k].default != x},
                         minor_ports=dict(priv.minor_ports), standing=dict(priv.standing),
-                        slots=dict(pub.slots), own_slots=dict(priv.slots))
+                        slots=dict(pub.slots), own_slots=dict(priv.slots), due=dict(pub.due))
 
 
 def secrets(state: HoldfastState, w: World, side: str) -> list[str]:

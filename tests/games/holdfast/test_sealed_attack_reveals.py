@@ -175,7 +175,7 @@ def test_a_legal_attack_held_after_end_goes_back_to_its_writer(tmp_path):
     sent and the game stood still (a reviewer of the fix). A held attack now goes back to its
     writer on both processors (check warns of it); the game is played to its end and both
     archives verify."""
-    t, w, blocks = _first_axis_turn(tmp_path, "hf-held-attack-0")
+    t, w, blocks = _first_axis_turn(tmp_path, "hf-held-attack-1")
     target = next(a for a in sorted(blocks) if w.adjacent("1604", a))
     orders = tmp_path / "held.txt"
     orders.write_text(f"move witzig 1603-1604\nend\nattack {target} with witzig\n")
