@@ -194,11 +194,12 @@ def refusal_on(game: Game, sim: Any, side: str, orders: list[Any], texts: list[s
         except NeedsDice:
             return _no_draws(texts, orders, i + 1, name)
         except (IllegalOrder, OrderSyntaxError) as e:
-            return _illegal(name, i, line, e)
+            return illegal_order(name, i, line, e)
     return None
 
 
-def _illegal(name: str, i: int, line: str, e: IllegalOrder | OrderSyntaxError) -> IllegalFile:
+def illegal_order(name: str, i: int, line: str, e: IllegalOrder | OrderSyntaxError
+                  ) -> IllegalFile:
     """The refusal of file name at its order i (counted from 0), line, for e."""
     return IllegalFile(f"{name}: illegal order {i + 1} {line!r}: {e.reason}"
                        + (f" [{e.rule}]" if e.rule else ""), order=i + 1, reason=e.reason,
@@ -469,7 +470,7 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
             try:
                 apply_standing(game, state, turn.sender, order)
             except IllegalOrder as e:
-                raise _illegal(name, i, line, e) from None
+                raise illegal_order(name, i, line, e) from None
             continue
         if own_held:
             own_held.append(HeldOrder(seq=turn.seq, index=i, side=turn.sender, line=line))
@@ -523,7 +524,7 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
             if revealed and unreveal is not None:
                 unreveal()
             if not rolled and not hosted:
-                raise _illegal(name, i, line, e) from None
+                raise illegal_order(name, i, line, e) from None
             # hosted, before any die: the writer's view allowed it (known_refusal), so a fact
             # hidden from him forbids it; neither the reason (which may name a hidden unit) nor
             # a refusal (a free probe, re-signed with other orders) goes back to him

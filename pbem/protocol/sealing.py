@@ -24,7 +24,7 @@ from pbem.core.errors import (ArchiveError, FileRejected, IllegalFile, IllegalOr
 from pbem.core.game import Context, NeedsDice
 from pbem.core.dice import NoDice
 from pbem.core.records import FactCommit, FinalReveal, Turn
-from pbem.protocol.resolve import SEALED_STANDING
+from pbem.protocol.resolve import SEALED_STANDING, illegal_order
 from pbem.core.sealed import (STANDING_FACT, STANDING_UNSET, answering_policy, order_reveals,
                               policy_text, set_policy, standing_answers, standing_facts,
                               with_policy)
@@ -565,13 +565,6 @@ def _proof(problem: str) -> SealedAudit:
     return SealedAudit([problem], [], None)
 
 
-def _illegal(name: str, i: int, e: IllegalOrder | OrderSyntaxError, real: list[str]) -> str:
-    """The final replay's proof line for real order i that the rules refused (as resolve's)."""
-    from pbem.protocol.resolve import _illegal as illegal
-
-    return str(illegal(name, i, real[i], e))
-
-
 def audit_sealed(s: Any) -> SealedAudit:
     """`pbem verify` of a sealed archive: with both final reveals, replay the whole game with
     full information (real orders on the real state, the same dice) and check every
@@ -627,7 +620,8 @@ def audit_sealed(s: Any) -> SealedAudit:
             if want != got and refused is not None and refused[0] < i:
                 # the lines after a refused one are read on the state before it (its
                 # projection matched): the refusal is the proof, not the shifted line
-                return _proof(f"{_illegal(f.name, *refused, real)} (a hidden move {t.sender} "
+                i, e = refused
+                return _proof(f"{illegal_order(f.name, i, real[i], e)} (a hidden move {t.sender} "
                               "signed: its real order, from its final reveal, breaks the rule)")
             if want != got:
                 return _proof(f"{f.name}: order {i + 1} {got!r} is not what {t.sender}'s real "
