@@ -22,7 +22,7 @@ from pbem.core.privatedraw import RULE as DRAW_RULE, DrawLine
 from pbem.core.sealed import hidden_legality, order_reveals, returns_when_held
 from pbem.core.standing import (DRAW_BY_PLAYER, StandingOrder, apply_order, apply_standing,
                                 format_line, parse_line)
-from pbem.protocol.resolve import SEALED_RETURN_RULE, copy_state
+from pbem.protocol.resolve import SEALED_RETURN_RULE, copy_state, standing_decision
 
 PASS = "pass"      # "send these orders as they are", never signed
 DECISION_RULE = "PBEM-DECISION"   # the orders stop while the writer's decision is unfinished
@@ -85,9 +85,15 @@ def _waits_for(game: Game, state: Any) -> str:
 
 
 def check_orders(game: Game, state: Any, side: str, numbered: list[tuple[int, str]],
-                 *, name: str, syntax_only: bool = False, sealed: bool = False) -> Checked:
+                 *, name: str, syntax_only: bool = False, sealed: bool = False,
+                 held: list[tuple[str, str]] | tuple[()] = ()) -> Checked:
     """Parse and check every order against a state as the resolver will apply them (sealed: a
     standing order is a hidden policy that leaves the store empty, docs/sealed.md 5c).
+
+    held: side's own orders held from its earlier file behind its own decision (sealed), as
+    (where, line): they resume as the resolver resumes them, as soon as that decision is
+    answered and before the next line (resolve.resume_held), so the lines are checked after
+    them, and the player is told where they run.
 
     A file with no order, or whose orders end while this side still has a decision to make
     (nothing rolled, nothing waiting: a forgotten 'end', say), is refused unless it holds a
@@ -127,6 +133,7 @@ def check_orders(game: Game, state: Any, side: str, numbered: list[tuple[int, st
     # every problem of the file, not the syntax errors first and the rest on the next run
     sim = copy_state(game, state)
     bad: set[int] = set()
+    queue = list(held)
     for i, (n, line, order) in enumerate(parsed):
         if isinstance(order, StandingOrder):
             try:
@@ -137,6 +144,10 @@ def check_orders(game: Game, state: Any, side: str, numbered: list[tuple[int, st
                 out.problems.append(msg)
                 out.blocking.append(msg)
             continue
+        if not _resume_own(game, sim, side, queue, out, name, f"before line {n}"):
+            out.after_dice = [m for m, _, _ in parsed[i:]]
+            _no_search(parsed, i, "it comes after dice", out, name)
+            return out
         pend = _pending(game, sim)
         if side not in pend and pend:
             out.waiting = [m for m, _, _ in parsed[i:]]
@@ -173,6 +184,8 @@ def check_orders(game: Game, state: Any, side: str, numbered: list[tuple[int, st
             out.problems.append(msg)
             out.blocking.append(msg)
             bad.add(i)          # go on as the player would after fixing it: without this order
+    if not _resume_own(game, sim, side, queue, out, name, "after the last line"):
+        return out
     pend = _pending(game, sim)
     if side in pend and not explicit and not out.problems:
         d = next(d for d in game.pending(sim) if d.side == side)
@@ -182,6 +195,38 @@ def check_orders(game: Game, state: Any, side: str, numbered: list[tuple[int, st
         out.problems.append(msg)
         out.blocking.append(msg)
     return out
+
+
+def _resume_own(game: Game, sim: Any, side: str, queue: list[tuple[str, str]], out: Checked,
+                name: str, when: str) -> bool:
+    """Run side's own held orders that resume now (its decision answered, as
+    resolve.resume_held); False if one of them rolls dice (the rest is checked on resolution)."""
+    while queue:
+        if side not in _pending(game, sim) or standing_decision(game, sim, side):
+            return True
+        where, line = queue.pop(0)
+        try:
+            order = parse_line(game, line)
+            if hidden_legality(game, order):     # sealed: it goes back to its writer, and
+                gone = [x for _, x in queue]      # every later held order with it (5g)
+                queue.clear()
+                out.warnings.append(
+                    f"{name}: your held {where} '{line}'"
+                    + (f" and the {len(gone)} after it" if gone else "")
+                    + f" will go back to you {when}: only your own processor can check it "
+                    "now that the position changed; write it again if you still want it "
+                    f"[{SEALED_RETURN_RULE}]")
+                return True
+            apply_order(game, sim, side, order, Context(NoDice(), action=0))
+            out.notes.append(f"{name}: your held {where} '{line}' is carried out {when}")
+        except NeedsDice:
+            out.notes.append(f"{name}: your held {where} '{line}' is carried out {when}; it "
+                             "rolls dice, so what follows is checked when the file is resolved")
+            return False
+        except OrderError as e:
+            out.warnings.append(f"{name}: your held {where} '{line}' will not be carried out "
+                                f"{when}: {e.reason}" + (f" [{e.rule}]" if e.rule else ""))
+    return True
 
 
 def _finishing(d: Any) -> str:

@@ -36,7 +36,7 @@ from pbem.protocol.sealing import PEERISH, side_fact_key
 from pbem.core.sealed import can_seal, default_mode
 from pbem.core.privatedraw import is_draw_line
 from pbem.core.standing import is_standing
-from pbem.protocol.checking import DECISION_RULE, PASS, Checked, check_orders
+from pbem.protocol.checking import PASS, Checked, check_orders
 from pbem.protocol.orders_file import read_lines
 from pbem.protocol.reporting import write_reports
 from pbem.protocol.session import Session, cache_blob, load, read_genesis
@@ -791,8 +791,6 @@ def check_file(root: str | Path, orders_path: str, *, key_path: str | None = Non
                         f"{me}'s orders are checked by {me}'s own processor")
     numbered = read_lines(orders_path)
     checked = _check_own(s, me, numbered, Path(orders_path).name)
-    if me == s.party:
-        _own_held_first(s, checked, Path(orders_path).name)
     if me == s.party and not s.over:
         why_not = _not_now(s, root)      # the orders are still checked as far as they can be
         if why_not:
@@ -805,25 +803,14 @@ def check_file(root: str | Path, orders_path: str, *, key_path: str | None = Non
     return checked, s
 
 
-def _own_held_first(s: Session, checked: Checked, name: str) -> None:
-    """Sealed: this side's own orders held from an earlier file behind its own decision (the
-    'end' written after an attack whose hits it must allocate) resume as soon as this file
-    answers that decision, before this file's later lines (docs/sealed.md 5c, "The owner's own
-    decisions"). The check cannot replay them, so it says so, and does not ask for an 'end'
-    they will give: a second 'end' would wait through the opponent's turn and end the
-    player's next one."""
-    own = [h for h in s.held if h.side == s.party and h.own]
-    if not own:
-        return
-    shown = ", ".join(f"order {h.index + 1} '{h.line}' of file {h.seq}" for h in own)
-    drop = {m for m in checked.problems if m.endswith(f"[{DECISION_RULE}]")}
-    checked.problems = [m for m in checked.problems if m not in drop]
-    checked.blocking = [m for m in checked.blocking if m not in drop]
-    checked.warnings.append(
-        f"{name}: your held {shown} {'is' if len(own) == 1 else 'are'} carried out as soon as "
-        "this file answers the decision it waits behind, before this file's later lines: do "
-        f"not write it again (an answer alone is a whole file; add a line '{PASS}' if check "
-        "asks for more)")
+def _own_held(s: Session, me: str) -> list[tuple[str, str]]:
+    """Sealed: me's own orders held from its earlier file behind its own decision (the 'end'
+    written after an attack whose hits it must allocate), which resume as soon as its next
+    file answers it (docs/sealed.md 5c): check_orders replays them where the resolver will."""
+    if me != s.party:
+        return []
+    return [(f"order {h.index + 1} of file {h.seq}", h.line) for h in s.held
+            if h.side == me and h.own]
 
 
 def _check_own(s: Session, me: str, numbered: list[tuple[int, str]], name: str) -> Checked:
@@ -831,10 +818,12 @@ def _check_own(s: Session, me: str, numbered: list[tuple[int, str]], name: str) 
     if me == s.party:
         numbered, answered = _sealed_answers(s, numbered, name)
         if answered:
-            checked = check_orders(s.game, s.state, me, numbered, name=name, sealed=True)
+            checked = check_orders(s.game, s.state, me, numbered, name=name, sealed=True,
+                                   held=_own_held(s, me))
             checked.warnings.append(_answered_text(answered))
             return checked
-    checked = check_orders(s.game, s.state, me, numbered, name=name, sealed=s.facts is not None)
+    checked = check_orders(s.game, s.state, me, numbered, name=name, sealed=s.facts is not None,
+                           held=_own_held(s, me))
     if checked.ok and s.facts is not None and me == s.party:
         try:      # what the other side will see: submit refuses what cannot be shown
             signed = sealing.signing_order(s.game, s.state, me, checked.lines, s.own)
@@ -885,8 +874,7 @@ def submit_orders(root: str | Path, orders_path: str, *, key_path: str, out: str
             numbered = [(1, "pass")]      # the file opens the private draws and may say no more
         numbered, answered = _sealed_answers(s, numbered, Path(orders_path).name)
         checked = check_orders(s.game, s.state, s.party, numbered, name=Path(orders_path).name,
-                               sealed=s.facts is not None)
-        _own_held_first(s, checked, Path(orders_path).name)
+                               sealed=s.facts is not None, held=_own_held(s, s.party))
         if checked.blocking:
             raise PbemError("; ".join(checked.blocking))
         queued = standing_queue.queued(archive)
@@ -983,14 +971,16 @@ def _on_lines(numbers: list[int]) -> str:
 
 
 def as_signed(game: Any, side: str, numbered: list[tuple[int, str]], name: str,
-              before: Callable[[], Any] | None = None, sealed: bool = False) -> Checked:
+              before: Callable[[], Any] | None = None, sealed: bool = False,
+              held: list[tuple[str, str]] | tuple[()] = ()) -> Checked:
     """The canonical lines submit signs for these orders: their syntax alone, unless a
     destination-only move needs the position it was written out in (before() gives it: the
-    state before the file; the same check then writes it out the same way)."""
+    state before the file, held the own held orders then; the same check then writes it out
+    the same way)."""
     checked = check_orders(game, None, side, numbered, name=name, syntax_only=True)
     if before is None or len(checked.unexpanded) != len(checked.problems) or checked.ok:
         return checked
-    return check_orders(game, before(), side, numbered, name=name, sealed=sealed)
+    return check_orders(game, before(), side, numbered, name=name, sealed=sealed, held=held)
 
 
 def same_orders(game: Any, side: str, orders_path: str, message: str, f: SignedFile,
@@ -1044,7 +1034,8 @@ def _same_sealed_orders(s: Session, orders_path: str, message: str, f: SignedFil
     before = load(s.archive.root, key=s.key, upto=t.seq - 1)  # type: ignore[union-attr]
     before.private = {k: v for k, v in before.private.items() if k < t.seq}  # type: ignore[union-attr]
     numbered, _ = _sealed_answers(before, numbered)
-    checked = as_signed(s.game, s.party, numbered, name, lambda: before.state, sealed=True)
+    checked = as_signed(s.game, s.party, numbered, name, lambda: before.state, sealed=True,
+                        held=_own_held(before, s.party))
     n = len(real) - len(checked.lines)
     return (checked.ok and n >= 0
             and real[n:] == sealing.signing_order(s.game, before.state, s.party, checked.lines,

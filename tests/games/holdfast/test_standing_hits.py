@@ -4,8 +4,6 @@ exactly as an 'allocate' with that order would have sent them."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from pbem.core.dice import KeyedDice
@@ -17,35 +15,7 @@ from pbem.games.holdfast.combat import HIT_MODES, standing_allocation
 from pbem.games.holdfast.data import world
 from pbem.protocol.resolve import copy_state
 
-
-def _allocation_positions(n: int = 3):
-    """(state before the attack, side, attack order line, dice key) for real allocation choices
-    met in random bot games (no standing orders)."""
-    game = find_game("holdfast")
-    found = []
-    for seed in range(40):
-        rng = random.Random(seed)
-        state = game.setup("campaign", {})
-        for _ in range(400):
-            if game.outcome(state) is not None or len(found) >= n:
-                break
-            side = game.pending(state)[0].side
-            lines = [x for x in game.bot(state, side, rng, "random")
-                     if not x.startswith("standing")]
-            for k, line in enumerate(lines):
-                if side not in {d.side for d in game.pending(state)}:
-                    break
-                before = copy_state(game, state)
-                key = rng.randbytes(32)
-                try:
-                    game.apply(state, side, game.parse_order(line), Context(KeyedDice(key), k))
-                except Exception:
-                    continue
-                if state.public.phase == "allocate" and line.startswith("attack"):
-                    found.append((before, side, line, key, k))
-        if len(found) >= n:
-            return found
-    return found
+from fixtures.holdfast_positions import allocation_positions as _allocation_positions
 
 
 @pytest.mark.parametrize("mode", HIT_MODES)
