@@ -720,8 +720,9 @@ def canonical_lines(game: Any, state: HoldfastState, side: str, lines: list[str]
     order). Units placed in one hex are ordered by a keyed hash of their ids (secret: the
     writer's, so the other side cannot recompute it) when they part before the file's first
     die (a block moves out), since only the end of the turn reads that order (HF-8.1-f: the
-    first placed stays); if they stay together they keep the order written, which says which
-    one stays. Nothing is reordered where the new order would not play out as the written
+    first placed stays); those that stay together come after them in the order written,
+    which says which one stays (so the slot of a block that moves out of a stack never tells
+    where it was written). Nothing is reordered where the new order would not play out as the written
     one up to the first die (a placement whose supply another opens, a set-up unit placed
     again): then the lines are signed as written."""
     import hashlib
@@ -773,20 +774,33 @@ def canonical_lines(game: Any, state: HoldfastState, side: str, lines: list[str]
 
     written = list(range(len(lines)))
     ran, first = play(written)
+    at = first.private[side].units
+    run_of = {k: r for r in runs for k in r}
+
+    def stays(k: int) -> bool:
+        """k's unit shares its hex with another unit of its run where the written orders
+        stop (the first die): the order written of those says which one stays (HF-8.1-f)."""
+        u = at[orders[k].unit]
+        return u.where == "map" and any(
+            j != k and at[orders[j].unit].where == "map" and at[orders[j].unit].hex == u.hex
+            for j in run_of[k])
+
+    def order_key(k: int, keyed: bool) -> tuple:
+        # in a hex: the units that part first, keyed (which of them is which block is hidden);
+        # then those that stay together, in the order written (it is the player's choice)
+        if keyed and not stays(k):
+            return (hexof(k), 0, tie(k))
+        return (hexof(k), 1, k)
+
     for keyed in (True, False):
         perm = list(written)
         for r in runs:
-            perm[r[0]:r[-1] + 1] = sorted(r, key=lambda k: (hexof(k), tie(k) if keyed else k))
+            perm[r[0]:r[-1] + 1] = sorted(r, key=lambda k: order_key(k, keyed))
         if perm == written:
             return list(lines)
         n, st = play(perm)
         if n != ran or where(st) != where(first):
             continue
-        units = st.private[side].units
-        if keyed and any(units[orders[a].unit].where == "map" == units[orders[b].unit].where
-                         and units[orders[a].unit].hex == units[orders[b].unit].hex
-                         for r in runs for a in r for b in r if a < b):
-            continue                      # still together: the order written says who stays
         return [lines[k] for k in perm]
     return list(lines)
 

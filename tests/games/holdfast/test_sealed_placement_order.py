@@ -114,3 +114,37 @@ def test_submit_run_again_with_the_orders_as_written_sends_the_file_it_signed(tm
     s = ops.open_session(t.dirs["axis"], key_path=t.key("axis"))
     assert s.private[1] == ["standing hits strongest-first", *SETUP[:1], SETUP[2], SETUP[1],
                             "end"], s.private[1]
+
+
+
+def test_which_unit_of_a_stack_moves_out_is_not_told_by_its_slot(tmp_path):
+    """The Axis's three turn 3 reinforcements (public: the turn track) placed in one hex, one
+    of them moving out before the first die, the other two staying there together (the
+    first placed of those stays at the end of the turn, HF-8.1-f: their order written is the
+    player's choice and is kept). Before, two units staying together kept the whole run in
+    the order written, so with the placements written in unit id order the slot of the block
+    that moved out named it (?axis-8 10pz-b, ?axis-9 inf334, ?axis-10 pgr69). Now the Allies
+    get the same file whichever unit moved out and whatever order it was written in."""
+    units = ["10pz-b", "inf334", "pgr69"]
+    sent = []
+    for k, (mover, written) in enumerate([(u, units) for u in units]
+                                         + [("inf334", ["pgr69", "inf334", "10pz-b"])]):
+        with seeded("hf-stack-part"):
+            t = Table(tmp_path / f"g{k}", game="holdfast", scenario="campaign", mode="sealed",
+                      sides=SIDES)
+        t.rng.seed(7)
+
+        def axis_turn_3(side: str) -> bool:
+            st = ops.open_session(t.dirs["axis"], key_path=t.key("axis")).state
+            return side == "axis" and st.public.turn == 3 and st.public.phase == "turn"
+
+        t.play_until(axis_turn_3)
+        t.play_one([*(f"place {u} 1802" for u in written), f"move {mover} 1802-1903", "end"])
+        sent.append(_orders_sent(t))
+        s = ops.open_session(t.dirs["axis"], key_path=t.key("axis"))
+        signed = [x.split()[1] for x in s.private[s.ledger.tip_seq] if x.startswith("place ")]
+        assert signed == [mover] + [u for u in written if u != mover], signed  # stayers: as written
+        t.deliver()                                    # the Allies take it
+        assert t.mover() == "allied"
+    assert sent[0][3] == "seen move ?axis-8 1802-1903", sent[0]
+    assert sent[0] == sent[1] == sent[2] == sent[3], "\n".join(map(repr, sent))
