@@ -445,6 +445,8 @@ def apply_hits(state: HoldfastState, w: World, side: str, uid: str, hits: int,
     if u.sp <= 0:
         hex_id = u.hex
         u.where, u.hex, u.sp = "eliminated", "", 0
+        lost = state.public.lost
+        lost[side] = lost.get(side, 0) + 1       # public: bounds a sealed 'seen rebuild'
         ctx.log(f"{side} {name} in {hex_id} is eliminated", kind="loss", hexes=(hex_id,))
     else:
         ctx.log(f"{side} {name} in {u.hex} loses {hits} SP", kind="loss", hexes=(u.hex,))

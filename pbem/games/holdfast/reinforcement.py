@@ -208,6 +208,7 @@ def do_rebuild(state: HoldfastState, w: World, side: str, unit: str, cost: int,
     pub = state.public
     u.where, u.sp, u.entry_turn, u.reentry_turn = "track", 1, pub.turn + 1, pub.turn + 1
     add_due(state, side, 1)         # placeable next turn (no placement after a purchase now)
+    pub.lost[side] = pub.lost.get(side, 0) - 1
     pub.rp[side] -= cost
     pub.step = "buy"
     ctx.log(f"{unit} rebuilt for {cost} RP; it returns on turn {pub.turn + 1} at 1 SP",

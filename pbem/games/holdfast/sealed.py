@@ -458,6 +458,11 @@ def apply_seen(state: HoldfastState, w: World, side: str, order: Any, ctx: Conte
                 state.private[side].units[key].sp += order.steps
                 state.private[side].units[key].bought += order.steps
         else:
+            if pub.lost.get(side, 0) <= 0:
+                raise IllegalOrder(f"{side} has no block eliminated in combat left to buy back "
+                                   "(the eliminations are public, and each is rebuilt)",
+                                   rule="HF-8.2-c")
+            pub.lost[side] -= 1
             rf.add_due(state, side, 1)      # the unit bought back is placeable next turn
         pub.rp[side] -= order.rp
         pub.step = "buy"

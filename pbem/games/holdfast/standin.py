@@ -71,7 +71,7 @@ def standin(view: HoldfastView | dict[str, Any], side: str) -> HoldfastState:
                       weather_roll=v.weather_roll, rp=dict(v.rp), control=dict(v.control),
                       moves=list(v.moves), combats=list(v.combats),
                       seq=max((u.placed for u in v.units), default=0), result=v.result,
-                      slots=dict(v.slots), due=dict(v.due))
+                      slots=dict(v.slots), due=dict(v.due), lost=dict(v.lost))
     mine = SideState(units=own, leader_mp_used=v.leader_mp_used,
                      minor_ports=dict(v.minor_ports), pending_hits=v.pending_hits,
                      standing=dict(v.standing), slots=dict(v.own_slots))

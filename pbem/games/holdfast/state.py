@@ -80,6 +80,8 @@ class PublicState(msgspec.Struct, kw_only=True):
     due: dict[str, int] = {}       # per side: how many units it may place at its next
                                    # placement step (set-up units, then the units due on the
                                    # turn track: scheduled, delayed, rebought, overstacked back)
+    lost: dict[str, int] = {}      # per side: its blocks eliminated in combat and not bought
+                                   # back (public: an upper bound on what it may rebuild)
     slots: dict[str, int] = {}     # sealed mode: public slot numbers given per side so far
     result: Result | None = None
 

@@ -71,6 +71,7 @@ class HoldfastView(msgspec.Struct, kw_only=True):
     slots: dict[str, int] = {}                  # block slots given per side (public)
     own_slots: dict[str, int] = {}              # own unit -> its block slot (sealed mode)
     due: dict[str, int] = {}                    # units each side may place next (public)
+    lost: dict[str, int] = {}                   # blocks eliminated in combat, not rebuilt
 
 
 def build_view(state: HoldfastState, w: World, side: str) -> HoldfastView:
@@ -101,7 +102,8 @@ def build_view(state: HoldfastState, w: World, side: str) -> HoldfastView:
                         result=pub.result, options={k: x for k, x in pub.options.items()
                                                     if k not in OPTIONS or OPTIONS[k].default != x},
                         minor_ports=dict(priv.minor_ports), standing=dict(priv.standing),
-                        slots=dict(pub.slots), own_slots=dict(priv.slots), due=dict(pub.due))
+                        slots=dict(pub.slots), own_slots=dict(priv.slots), due=dict(pub.due),
+                        lost=dict(pub.lost))
 
 
 def secrets(state: HoldfastState, w: World, side: str) -> list[str]:

@@ -60,6 +60,9 @@ def _check(state: HoldfastState, w: World, where: str) -> int:
         assert due == track + setup - later, (where, side, due, track, setup, later)
         accepted = _accepted(state, w, side)
         assert due >= accepted, (where, side, due, accepted)
+        # the public count of blocks a side may buy back: those eliminated in combat and not
+        # rebuilt, exactly (out of supply they go to the bag, never to be bought back)
+        assert pub.lost.get(side, 0) == sum(u.where == "eliminated" for u in mine), (where, side)
         if pub.phase == "turn" and pub.active == side and pub.step == "place":
             # exact where it is read: every unit on the track the rules let enter now
             assert due == sum(u.where == "track" and w.units[u.id].type != "support"
@@ -172,3 +175,25 @@ def test_a_knowledge_state_refuses_placing_again_a_block_on_the_map_after_the_se
         GAME.apply(sp.full, "axis", GAME.parse_order("place fjr5 1802"),
                    Context(KeyedDice(b"k" * 32)))
     assert e.value.rule == "HF-8.1-a"
+
+
+def test_a_knowledge_state_refuses_a_rebuild_with_no_block_eliminated():
+    """HF-8.2-c: a block can be bought back only once eliminated in combat, which is public
+    (PublicState.lost); a 'seen rebuild' without one (paid for, to raise the count of units
+    to place next turn) is refused on receipt, as the full state refuses the real order."""
+    state = GAME.setup("race-to-tunis", {})
+    sp = SealedPlay(GAME, state, b"k" * 32)
+    for line in ("place fjr5 1602", "place witzig 1603", "place superga 2005", "end"):
+        assert sp.play("axis", line) == []
+    assert sp.play("allied", "end") == []
+    st = sp.know["allied"]
+    w = world("race-to-tunis")
+    price = min(w.rp_cost(f"unit_{t}", "axis", st.public.turn) for t in ("infantry", "armor"))
+    assert st.public.lost.get("axis", 0) == 0 and st.public.rp["axis"] >= price
+    with pytest.raises(IllegalOrder, match="no block eliminated in combat left to buy back") as e:
+        _seen(st, f"seen rebuild rp {price}")
+    assert e.value.rule == "HF-8.2-c"
+    st.public.lost["axis"] = 1                  # one eliminated: the rebuild is taken
+    due = st.public.due["axis"]
+    _seen(st, f"seen rebuild rp {price}")
+    assert st.public.lost["axis"] == 0 and st.public.due["axis"] == due + 1
