@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 
 from fixtures.table import Table, snapshot
 from pbem.core.dice import NoDice
