@@ -333,12 +333,13 @@ def test_an_opens_list_without_the_new_top_is_caught(game, sealed_bcs, tmp_path)
     receipt. Where its public state then differs, the next exchange's public hashes part;
     where a later order of the cheater's moves the unit the receiver still holds as a
     stand-in in a way the stand-in may not, the receiver refuses that file (exit status 3, the
-    order named: the shared game met this with seed 4); where the receiver knows the unit
+    order named: an earlier shared game, seed 4, met this); where the receiver knows the unit
     the order moves to the top, it refuses the file on arrival, since an order reveals a fact
-    the file does not open (exit status 1, nothing stored: seed 11); where neither (measured: the new top
-    of the hex a stack left, a passing top, stays a stand-in while the public states agree; the
-    shared game, seed 11, meets this), only the final replay, which projects the real order,
-    names the file and the order (exit status 3)."""
+    the file does not open (exit status 1, nothing stored: seed 11 met this); where neither
+    (measured: the new top of the hex a stack left, a passing top, stays a stand-in while the
+    public states agree; seed 11 met this too), only the final replay, which projects the real
+    order, names the file and the order (exit status 3). The test takes whichever of these the
+    shared game (SEED) meets."""
     pt = _point(game, "top")
     t, path = pt.restore(tmp_path / "t")
     turn = read_file(path).payload
