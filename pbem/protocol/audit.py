@@ -91,7 +91,7 @@ def verify_archive(root: str | Path, extra: list[str] | None = None, *,
         genesis = read[1]
         audit.summary.extend(key_lines(genesis))
         if genesis.mode == "hosted" and info.party != HOST:
-            ps = load_player(archive, strict=True)
+            ps = load_player(archive, strict=True, genesis_read=read)
             audit.loaded = ps
             nd = sum(len(v.payload.rolls) for v in ps.views)  # type: ignore[union-attr]
             _check_files_dir(archive, audit, genesis, info.party)

@@ -55,13 +55,15 @@ class PlayerState:
         return self.dice
 
 
-def load_player(archive: Archive, *, strict: bool = True) -> PlayerState:
-    """Load and verify a hosted player's archive (signatures, order, dice proofs, rejections)."""
+def load_player(archive: Archive, *, strict: bool = True,
+                genesis_read: Any = None) -> PlayerState:
+    """Load and verify a hosted player's archive (signatures, order, dice proofs, rejections);
+    genesis_read: read_genesis(archive) when the caller has read it already."""
     from pbem.protocol.rejection import check_rejection, refused_file_name
     from pbem.protocol.session import read_genesis
 
     info = archive.info()
-    game, genesis, rest = read_genesis(archive, strict=strict)
+    game, genesis, rest = genesis_read or read_genesis(archive, strict=strict)
     ps = PlayerState(archive, info, game, genesis)
     for p in rest:
         f = read_file(p, strict=strict)
@@ -146,11 +148,13 @@ def check_view(ps: PlayerState, f: SignedFile) -> ViewFile:
     return v
 
 
-def receive_view(archive: Archive, info: ArchiveInfo, f: SignedFile, key: Any) -> Any:
-    """A player stores a verified view file and writes its reports."""
+def receive_view(archive: Archive, info: ArchiveInfo, f: SignedFile, key: Any,
+                 genesis_read: Any = None) -> Any:
+    """A player stores a verified view file and writes its reports (genesis_read: the
+    archive's genesis, read_genesis, when the caller has read it)."""
     from pbem.protocol.ops import Outcome as OpOutcome
 
-    ps = load_player(archive)
+    ps = load_player(archive, genesis_read=genesis_read)
     if keymod.public_raw(key.public_key()) != ps.genesis.pubs[info.party]:
         raise PbemError(f"{archive.root}: this key is not {info.party}'s key in this game")
     if ps.views and ps.views[-1].text == f.text:

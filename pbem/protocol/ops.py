@@ -368,7 +368,8 @@ def _receive_file(root: str | Path, path: str, *, key_path: str, out: str | None
             if info.party == HOST:
                 raise FileRejected(f"{f.name}: a view goes from the referee to a player; the "
                                    "referee's own archive does not receive it")
-            _, genesis, _ = read_genesis(archive)
+            read = read_genesis(archive)         # once: load_player takes it as read
+            genesis = read[1]
             if genesis.mode != "hosted":
                 # a hosted game's view given to a peer or sealed archive (a player in both
                 # kinds of game): say so, not that the archive's own first file is invalid
@@ -378,7 +379,7 @@ def _receive_file(root: str | Path, path: str, *, key_path: str, out: str | None
                                        f"{genesis.game_id})")
                 raise FileRejected(f"{f.name}: a view file: only the players of a hosted game "
                                    f"receive views, and {archive.root} is a {genesis.mode} game")
-            return hosted.receive_view(archive, info, f, key)
+            return hosted.receive_view(archive, info, f, key, read)
         if isinstance(f.payload, Rejection):
             if info.party == HOST:
                 raise FileRejected(f"{f.name}: a rejection goes from the referee to a player")

@@ -331,8 +331,9 @@ def signing_order(game: Any, state: Any, side: str, lines: list[str],
     `Game.sealed_canonical(state, side, lines, secret)`: Holdfast signs each run of
     placements in hex order, since a placed block takes its side's next slot), else as
     written. own: the side's dice secret, which keys the order of lines public facts cannot
-    order (without it, `check`'s note: those keep the order written). The private store
-    keeps the lines in the order signed, so the final replay resolves what was signed."""
+    order (without it, a `check` run without the key, they are ordered by an unkeyed hash,
+    which may differ from the order `submit` signs). The private store keeps the lines in the
+    order signed, so the final replay resolves what was signed."""
     hook = getattr(game, "sealed_canonical", None)
     if hook is None:
         return list(lines)

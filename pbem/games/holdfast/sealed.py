@@ -29,21 +29,24 @@ are applied leniently (the checks that read a hidden value are the final replay'
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
 from typing import Any
 
 import msgspec
 
-from pbem.core.errors import IllegalOrder, OrderSyntaxError
-from pbem.core.game import Context, Decision
-from pbem.core.standing import answer
+from pbem.core.dice import NoDice
+from pbem.core.errors import IllegalOrder, OrderError, OrderSyntaxError
+from pbem.core.game import Context, Decision, NeedsDice
+from pbem.core.standing import StandingOrder, answer, apply_order, parse_line
 from pbem.games.holdfast import combat, reinforcement as rf
 from pbem.games.holdfast.board import map_units, overstacked, side_at
 from pbem.games.holdfast.data import STANDIN_PREFIX, World, world
 from pbem.games.holdfast.movement import check_path
 from pbem.games.holdfast.orders import Attack, Buy, Move, Place, Rebuild
 from pbem.games.holdfast.state import (SIDES, HoldfastState, MoveSeen, SideState, UnitState,
-                                       enemy)
+                                       clone, enemy)
 from pbem.games.holdfast.supply import activation_supply, in_supply, net_for
 
 KNOWN = "known"      # where: an opened unit whose slot is not on the map yet (this file)
@@ -730,15 +733,6 @@ def canonical_lines(game: Any, state: HoldfastState, side: str, lines: list[str]
     where it was written). Nothing is reordered where the new order would not play out as the written
     one up to the first die (a placement whose supply another opens, a set-up unit placed
     again): then the lines are signed as written."""
-    import hashlib
-    import hmac
-
-    from pbem.core.dice import NoDice
-    from pbem.core.errors import OrderError
-    from pbem.core.game import NeedsDice
-    from pbem.core.standing import StandingOrder, apply_order, parse_line
-    from pbem.games.holdfast.state import clone
-
     w = world(state.public.scenario)
     try:
         orders = [parse_line(game, x) for x in lines]
