@@ -232,6 +232,8 @@ def audit_rejections(s: Any) -> list[str]:
                 problems.append(f"{p.name}: {false}")
             continue
         except NeedsDice:
+            # legal up to its first die, and nothing after a die is refused (resolve skips an
+            # order the dice made illegal): the file is legal whatever the dice still unknown
             pass
         except PbemError as e:
             problems.append(f"{p.name}: cannot re-check the refused file ({e})")
