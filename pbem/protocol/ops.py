@@ -688,8 +688,8 @@ def _finish_host(s: Session, new_logs: list[Any], out: str | None, result: Outco
         write_reports(s, side, new_logs, result, only_changed=again)
     write_cache(s, only_changed=again)
     if due:
-        result.messages.append(f"View files for {', '.join(due)} written to {outdir}: "
-                               "send each player their own.")
+        result.messages.append("View files written: " + "; ".join(
+            f"send {result.views[side]} to {side}" for side in due) + ".")
     quiet = [side for side in s.game.sides if side not in due]
     if quiet:
         result.messages.append(f"No view for {', '.join(quiet)}: nothing new to see and no "
