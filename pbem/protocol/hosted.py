@@ -261,10 +261,9 @@ def submit(archive: Archive, info: ArchiveInfo, orders_path: str, *, key_path: s
                                    "(an earlier run was interrupted, or this is a second run): "
                                    f"written again to {out}; send it to the referee."],
                          written=[out], reply=out)
-    if mine is not None:
-        raise PbemError(f"{archive.root}: file {seq} was already sent; wait for the referee")
-    if party not in {d.side for d in _decisions(v)}:
-        raise PbemError(f"{archive.root}: {party} has no decision to make now")
+    why_not = not_now(ps)
+    if why_not:
+        raise PbemError(why_not)
     checked = check_against_view(ps, orders_path)
     if checked.blocking:
         raise PbemError("; ".join(checked.blocking))
@@ -284,6 +283,23 @@ def submit(archive: Archive, info: ArchiveInfo, orders_path: str, *, key_path: s
     return OpOutcome(messages=[f"File {seq} signed with {n} order{'s' if n != 1 else ''}: send {out} "
                                "to the referee.", *checked.notes],
                      written=[out], reply=out)
+
+
+def not_now(ps: PlayerState) -> str:
+    """Why this player may not send its next file now (empty if it may), once it holds a view
+    of a game not over: the same answer for check and submit."""
+    v, party, root = ps.latest, ps.info.party, ps.archive.root
+    if v is None or v.outcome is not None:
+        return ""
+    seq = v.seq + 1
+    if seq in ps.own_by_seq():
+        return f"{root}: file {seq} was already sent; wait for the referee"
+    deciding = {d.side for d in _decisions(v)}
+    if party in deciding:
+        return ""
+    return (f"{root}: {party} has no decision to make now: the latest view received, of file "
+            f"{v.seq}, waits for {', '.join(sorted(deciding)) or 'nobody'} (when the referee's "
+            f"next view arrives: pbem receive {root} VIEW)")
 
 
 def check_against_view(ps: PlayerState, orders_path: str) -> Any:
@@ -308,6 +324,13 @@ def check_against_view(ps: PlayerState, orders_path: str) -> Any:
     out: Checked = check_orders(ps.game, state, ps.info.party, numbered, name=name)
     out.notes.append("Checked against your view with the full rules; only the referee can "
                      "check what depends on hidden enemy units and on the dice.")
+    why_not = not_now(ps)
+    if why_not:
+        # as check_file in peer mode: "the game waits" is moot when this file's turn has not come
+        moot = set(out.moot_if_not_now)
+        out.problems = [m for m in out.problems if m not in moot]
+        out.blocking = [m for m in out.blocking if m not in moot]
+        out.problems.append(why_not)
     return out
 
 
