@@ -238,7 +238,7 @@ def submit(archive: Archive, info: ArchiveInfo, orders_path: str, *, key_path: s
            message: str = "") -> Any:
     """A hosted player checks orders against its view, signs them chained to the latest view."""
     from pbem.protocol.ops import Outcome as OpOutcome
-    from pbem.protocol.ops import _write_out, same_orders
+    from pbem.protocol.ops import _write_out, refuse_other_out, same_orders
     from pbem.protocol.session import own_onion
 
     ps = load_player(archive)
@@ -253,7 +253,10 @@ def submit(archive: Archive, info: ArchiveInfo, orders_path: str, *, key_path: s
         raise PbemError(f"{archive.root}: the game is over")
     seq = v.seq + 1
     mine = ps.own_by_seq().get(seq)
-    if mine is not None and same_orders(ps.game, party, orders_path, message, mine):
+    again = mine is not None and same_orders(ps.game, party, orders_path, message, mine)
+    # before anything is stored: never over another file (the same one again may be)
+    refuse_other_out(out, mine.text if again and mine is not None else None)
+    if again and mine is not None:
         # Signed and stored by an earlier run that was interrupted (or ran twice): the same
         # file again, never a second file with this sequence number.
         _write_out(out, mine.text)

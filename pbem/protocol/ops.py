@@ -62,6 +62,24 @@ def _write_out(out: str | Path, text: str) -> str:
     return str(p)
 
 
+def refuse_other_out(out: str | Path, text: str | None = None) -> None:
+    """PbemError unless out is absent or already holds exactly text (a command run again):
+    an output file never replaces a file the player sent, received or keeps."""
+    p = Path(out)
+    if not p.exists() and not p.is_symlink():
+        return
+    if not p.is_file():
+        raise PbemError(f"{out}: exists and is not a file: nothing was signed or stored; "
+                        "give --out a new file name")
+    if text is not None:
+        want = text.encode("utf-8")
+        if p.stat().st_size == len(want) and p.read_bytes() == want:
+            return                            # the same file again: written over by itself
+    raise PbemError(f"{out}: the file exists (a file you sent or received, or another): "
+                    "nothing was signed or stored; give --out a new file name, or move that "
+                    "file away")
+
+
 class _NothingToDo(Exception):
     """A file delivered again finds nothing left to complete: the ordinary 'stale' error."""
 
@@ -851,6 +869,8 @@ def submit_orders(root: str | Path, orders_path: str, *, key_path: str, out: str
             raise PbemError("the referee does not submit orders")
         seq = s.ledger.tip_seq + 1
         sent = _sent_before(s, orders_path, message)
+        # before anything is stored: never over another file (the same one again may be)
+        refuse_other_out(out, sent.text if sent is not None else None)
         if sent is not None:
             # Signed and stored by an earlier run that was interrupted (or ran twice): the
             # same file again, never a second file with this sequence number; reports and
