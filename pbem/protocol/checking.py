@@ -134,6 +134,7 @@ def check_orders(game: Game, state: Any, side: str, numbered: list[tuple[int, st
     sim = copy_state(game, state)
     bad: set[int] = set()
     queue = list(held)
+    warn = getattr(game, "order_warning", None)   # optional: a legal order's pitfall
     for i, (n, line, order) in enumerate(parsed):
         if isinstance(order, StandingOrder):
             try:
@@ -166,7 +167,10 @@ def check_orders(game: Game, state: Any, side: str, numbered: list[tuple[int, st
                 out.lines[i] = game.format_order(order)
                 out.notes.append(f"{name}: line {n}: {line.strip()!r} is written out as "
                                  f"{out.lines[i]!r}")
+            warned = warn(sim, side, order) if warn is not None else None
             apply_order(game, sim, side, order, Context(NoDice(), action=i))
+            if warned:
+                out.warnings.append(f"{name}: line {n}: {line!r}: {warned}")
         except NeedsDice:
             out.after_dice = [m for m, _, _ in parsed[i + 1:]]
             _no_search(parsed, i + 1, "it comes after dice", out, name)

@@ -92,6 +92,22 @@ class HoldfastGame:
             return expand(state, world(state.public.scenario), side, order)
         return order
 
+    def order_warning(self, state: HoldfastState, side: str, order: Any) -> str | None:
+        """A warning for a legal order about to be applied (checked before signing), or None:
+        a reinforcement placed where a unit of its side already stands (HF-8.1-f)."""
+        pub = state.public
+        if (not isinstance(order, orders.Place) or pub.phase == "setup" or pub.step != "place"
+                or pub.active != side):
+            return None
+        from pbem.games.holdfast import reinforcement as rf
+
+        w = world(pub.scenario)
+        try:
+            h = rf.check_place(state, w, side, order.unit, order.hex)
+        except IllegalOrder:
+            return None           # the check reports it as a problem instead
+        return rf.overstack_warning(state, w, side, order.unit, h)
+
     def view(self, state: HoldfastState, side: str) -> HoldfastView:
         """What one side may know."""
         return build_view(state, world(state.public.scenario), side)

@@ -114,6 +114,19 @@ def check_place(state: HoldfastState, w: World, side: str, unit: str, target: st
     return h
 
 
+def overstack_warning(state: HoldfastState, w: World, side: str, unit: str, h: str) -> str | None:
+    """HF-8.1-f/i: the words of a warning when a legal placement of unit in h joins a unit of
+    side's own there (legal, but one must leave before the turn ends), else None."""
+    here = sorted(u.id for u in state.private[side].units.values()
+                  if u.where == "map" and u.hex == h and u.id != unit)
+    if not here:
+        return None
+    return (f"{w.label(h)} already holds your {', '.join(here)}: at the end of the turn one "
+            f"unit at most may stay in a hex, the one there first; unless {unit} moves on or "
+            f"{'they move' if len(here) > 1 else 'it moves'} out, {unit} goes back to the turn "
+            f"track for turn {state.public.turn + 1} [{'HF-8.1-i' if h in w.gray else 'HF-8.1-f'}]")
+
+
 def do_place(state: HoldfastState, w: World, side: str, unit: str, h: str, ctx: Context) -> None:
     """Put a unit on the map (labels toward the owner: the enemy sees a block appear)."""
     u = state.private[side].units[unit]
