@@ -366,10 +366,10 @@ def forfeits(db: str, status: str | None, fmt: str) -> None:
 @command("rebut")
 @click.argument("db")
 @click.argument("claim_id", type=int)
-@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.argument("files", nargs=-1, required=True, metavar="FILE|FOLDER...")
 def rebut(db: str, claim_id: int, files: tuple[str, ...]) -> None:
     """Record the opponent's proof of a reply: the files that chain from the claimed file, up
-    to one the opponent signed.
+    to one the opponent signed (a folder, such as the referee's archive, gives its files).
 
     Example: pbem ladder rebut club.ladder 3 mail/0002-blue.pbem
     """

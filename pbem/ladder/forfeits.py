@@ -12,8 +12,10 @@ deadline policy, the opponent's proof of a reply, and the director's decision.
    The claim is then pending, shown as such in `ladder forfeits`, the standings and the site.
 3. The opponent rebuts it (`rebut`) with the files that chain from the claimed file (each
    file's prev the hash of the one before), each signed by its sender's key in the game, up
-   to a file the opponent signed: the proof that it did answer. A rebuttal is kept and
-   shown; the director still decides.
+   to a file the opponent signed: the proof that it did answer. Each number the claimant's
+   kept archive knows must be the very file it holds (a hosted claimant's own file after its
+   latest view). A folder (an archive) stands for its turn files after the claimed one. A
+   rebuttal is kept and shown; the director still decides.
 4. The director confirms (a loss for the opponent, recorded and rated like any result) or
    dismisses it (`decide`). A finished game submitted meanwhile dismisses it.
 """
@@ -188,9 +190,9 @@ def claim(conn: sqlite3.Connection, claim_id: int) -> sqlite3.Row:
 
 def rebut(conn: sqlite3.Connection, claim_id: int, files: Sequence[str | Path]
           ) -> sqlite3.Row:
-    """Record the opponent's proof of a reply: the files that chain from the claimed file,
-    each signed by its sender's key in this game, up to one the opponent signed; LadderError
-    (nothing changed) otherwise."""
+    """Record the opponent's proof of a reply: the files that chain from the claimed file
+    (files, or folders standing for their files), each signed by its sender's key in this
+    game, up to one the opponent signed; LadderError (nothing changed) otherwise."""
     row = claim(conn, claim_id)
     if row["status"] not in ("pending",):
         raise LadderError(f"claim #{claim_id}: is {row['status']}; only a pending claim can be "
@@ -199,7 +201,12 @@ def rebut(conn: sqlite3.Connection, claim_id: int, files: Sequence[str | Path]
         raise LadderError(f"claim #{claim_id}: no file given (the rebuttal is the files that "
                           f"follow file {row['last_seq']})")
     keys = game_keys(conn, row)
-    chain = rebuttal_chain(row, [_turn_of(p, row, keys) for p in files])
+    given: dict[str, Any] = {}            # by hash: one file given twice (in a folder and
+    for p in files:                       # by itself) counts once
+        for f in (_folder_turns(p, row, keys) if Path(p).is_dir() else
+                  [_turn_of(p, row, keys)]):
+            given.setdefault(f.hash, f)
+    chain = rebuttal_chain(row, list(given.values()), known_files(conn, row))
     with transaction(conn):
         conn.execute("UPDATE forfeits SET status = 'rebutted', rebuttal = ?, rebutted = ? "
                      "WHERE id = ? AND status = 'pending'",
@@ -231,12 +238,73 @@ def game_keys(conn: sqlite3.Connection, row: sqlite3.Row) -> dict[str, bytes]:
     return keys
 
 
-def _turn_of(path: str | Path, row: sqlite3.Row, keys: dict[str, bytes]) -> Any:
-    """A turn file of the claim's game signed by its sender's key in the game; LadderError."""
+def known_files(conn: sqlite3.Connection, row: sqlite3.Row) -> dict[int, str]:
+    """The hash of every file of the chain the claimant's stored archive knows, by number (a
+    hosted player's own files after its latest view among them)."""
+    raw = conn.execute("SELECT facts FROM archives WHERE id = ?",
+                       (row["archive_id"],)).fetchone()[0]
+    return {int(k): v for k, v in json.loads(raw).items()}
+
+
+def _folder_turns(folder: str | Path, row: sqlite3.Row, keys: dict[str, bytes]) -> list[Any]:
+    """The turn files of the claim's game in a folder (an archive folder: its files/) that
+    follow the claimed file, up to the first one of the opponent, each signed by its sender's
+    key in the game; files of other kinds or games are passed over. LadderError naming the
+    folder or the file: a link or other non-regular .pbem entry, a bad signature, none."""
+    import os
+    import stat
+
+    from pbem.ladder.archives import MAX_FILES
+
+    root = Path(folder)
+    src = root / "files" if (root / "archive.json").is_file() else root
+    if src.is_symlink() or root.is_symlink():
+        raise LadderError(f"{folder}: a link (links, devices and pipes are refused)")
+    if not src.is_dir():
+        raise LadderError(f"{src}: no such folder (an archive folder holds its files there)")
+    found: list[Any] = []
+    with os.scandir(src) as it:
+        entries = sorted((e for e in it if e.name.endswith(".pbem")
+                          and not e.name.startswith(".")), key=lambda e: e.name)
+    if len(entries) > MAX_FILES:
+        raise LadderError(f"{root}: too many files (over {MAX_FILES})")
+    for e in entries:
+        shown = f"{root.name}/{e.name}" if src == root else f"{root.name}/files/{e.name}"
+        if not stat.S_ISREG(e.stat(follow_symlinks=False).st_mode):
+            raise LadderError(f"{shown}: not a regular file (links, folders, devices and pipes "
+                              "are refused)")
+        try:
+            f = read_file(e.path)
+        except PbemError:
+            continue                         # not a pbem file: no part of a chain
+        t = f.payload
+        if not isinstance(t, Turn) or t.game_id != row["game_id"] or t.seq <= row["last_seq"]:
+            continue                         # views, rejections, other games, older files
+        found.append(_turn_of(e.path, row, keys, shown))
+    found.sort(key=lambda f: f.payload.seq)
+    first = next((f.payload.seq for f in found if f.payload.sender == row["opponent_side"]),
+                 None)
+    if first is not None:
+        found = [f for f in found if f.payload.seq <= first]
+    if not found:
+        raise LadderError(f"{folder}: no turn file of this game after file {row['last_seq']} "
+                          "the claim names (a rebuttal is the files that follow it, up to one "
+                          "the opponent signed)")
+    return found
+
+
+def _turn_of(path: str | Path, row: sqlite3.Row, keys: dict[str, bytes],
+             shown: str | None = None) -> Any:
+    """A turn file of the claim's game signed by its sender's key in the game (named shown in
+    messages, else by its file name); LadderError."""
+    from pbem.core.records import SignedFile
+
     try:
         f = read_file(path)
     except PbemError as e:
         raise LadderError(str(e)) from None
+    if shown is not None and shown != f.name:     # a copy: read_file's result is shared
+        f = SignedFile(shown, f.payload_bytes, f.payload, f.sig, f.text)
     t, name = f.payload, f.name
     if not isinstance(t, Turn):
         raise LadderError(f"{name}: not a turn file (a rebuttal is the turn files that follow "
@@ -251,10 +319,13 @@ def _turn_of(path: str | Path, row: sqlite3.Row, keys: dict[str, bytes]) -> Any:
     return f
 
 
-def rebuttal_chain(row: sqlite3.Row, files: list[Any]) -> list[Any]:
+def rebuttal_chain(row: sqlite3.Row, files: list[Any],
+                   known: dict[int, str] | None = None) -> list[Any]:
     """The files in chain order from the claimed file (each file's prev the hash of the one
-    before, the first's the claimed file's), leading to a file of the opponent; LadderError
-    naming the first file that does not fit."""
+    before, the first's the claimed file's, and each file the claimant's archive knows the
+    very one it holds: known, number to hash), leading to a file of the opponent;
+    LadderError naming the first file that does not fit."""
+    known = known or {}
     chain = sorted(files, key=lambda f: f.payload.seq)
     seq, tip, what = row["last_seq"], row["last_hash"], f"file {row['last_seq']} the claim names"
     for i, f in enumerate(chain):
@@ -271,6 +342,12 @@ def rebuttal_chain(row: sqlite3.Row, files: list[Any]) -> list[Any]:
         if t.prev != tip:
             raise LadderError(f"{name}: file {t.seq} does not answer {what} (its prev is not "
                               "that file's hash: it chains from no file of this claim)")
+        if known.get(t.seq, f.hash) != f.hash:
+            # a hosted claimant's own file after its latest view: the chain went on with it,
+            # so another file with its number (even the opponent's, chained) is no reply
+            raise LadderError(f"{name}: file {t.seq} is not the file {t.seq} the claimant's "
+                              "archive holds (another file with that number: the chain went "
+                              "on without it)")
         seq, tip, what = t.seq, f.hash, f"file {t.seq} ({name})"
     if not any(f.payload.sender == row["opponent_side"] for f in chain):
         raise LadderError(f"{chain[-1].name}: no file given is signed by "

@@ -225,7 +225,9 @@ def test_a_hosted_rebuttal_is_the_whole_chain_up_to_the_opponents_file(
     err = refused("ladder", "rebut", ladder, "1", mine, host)
     assert err == (f"Error: {host.name}: no file given is signed by blue, the side the claim is "
                    "against (a rebuttal leads to one of its files)"), err
-    assert "a second file 1" in refused("ladder", "rebut", ladder, "1", mine, mine, host,
+    # one file given twice counts once; two versions of one number are refused
+    other = _signed_as(mine, f["red_key"], tmp_path / "0001-red-b.pbem", message="again")
+    assert "a second file 1" in refused("ladder", "rebut", ladder, "1", mine, other, host,
                                         f["answer"])
     forged = _signed_as(host, pool.key("ann"), tmp_path / "0002-host.pbem")
     assert "bad signature (not signed by host's key in this game)" in refused(
@@ -236,3 +238,140 @@ def test_a_hosted_rebuttal_is_the_whole_chain_up_to_the_opponents_file(
     assert stored["status"] == "rebutted"
     text = sqlite3.connect(ladder).execute("SELECT rebuttal FROM forfeits").fetchone()[0]
     assert text.count("-----BEGIN PBEM FILE-----") == 3
+
+
+def _live(pool: Pool, mode: str, party: str) -> Path:
+    """A party's archive folder as the game went on after the claim (the referee's: 'host')."""
+    return pool.forfeit[mode]["red_live"].parent / ("referee" if party == "host" else party)
+
+
+def test_a_hosted_rebuttal_cannot_take_a_number_the_claimants_own_file_holds(
+        ladder: Path, pool: Pool, tmp_path: Path) -> None:
+    """Hosted, the claimant answered its latest view (file 0) with its own file 1 and no view
+    came since. The opponent signs a file 1 of its own chained to file 0: numbered on, its
+    prev the claimed file's hash, its own signature, and yet no reply (file 1 is the
+    claimant's: the referee never took it). The claimant's archive the ladder keeps holds
+    that number, so a rebuttal must agree with it."""
+    f = pool.forfeit["hosted"]
+    ok("ladder", "file-claim", ladder, _claim(pool, "hosted", tmp_path), f["red"])
+    before = digest(ladder)
+    from pbem.core.records import read_file
+
+    mine, host = f["between"]
+    genesis = read_file(mine).payload.prev
+    fork = _signed_as(f["answer"], f["blue_key"], tmp_path / "0001-blue.pbem", seq=1,
+                      prev=genesis)
+    err = refused("ladder", "rebut", ladder, "1", fork)
+    assert err == ("Error: 0001-blue.pbem: file 1 is not the file 1 the claimant's archive "
+                   "holds (another file with that number: the chain went on without it)"), err
+    assert digest(ladder) == before
+    ok("ladder", "rebut", ladder, "1", mine, host, f["answer"])
+
+
+@pytest.mark.parametrize("mode", ["peer", "hosted"])
+def test_a_rebuttal_may_be_an_archive_folder(ladder: Path, pool: Pool, tmp_path: Path,
+                                             mode: str) -> None:
+    """The director may give the folder the files come in (the referee's archive, the
+    opponent's, its files/ folder): the ladder takes from it the turn files of the game
+    that follow the claimed file, up to the opponent's first, and checks them as files."""
+    ok("ladder", "file-claim", ladder, _claim(pool, mode, tmp_path), pool.forfeit[mode]["red"])
+    proof = _live(pool, mode, "host" if mode == "hosted" else "blue")
+    r = ok("ladder", "rebut", ladder, "1", proof)
+    assert "Claim #1 rebutted" in r.output
+    text = sqlite3.connect(ladder).execute("SELECT rebuttal FROM forfeits").fetchone()[0]
+    # up to the opponent's first file: peer, its answer; hosted, red's file, the record, blue's
+    assert text.count("-----BEGIN PBEM FILE-----") == (3 if mode == "hosted" else 1)
+    assert text.endswith(pool.forfeit[mode]["answer"].read_text()), text[-300:]
+    # its files/ folder alone does as well
+    ladder2 = tmp_path / "again.ladder"
+    shutil.copy(ladder, ladder2)
+    con = sqlite3.connect(ladder2)
+    with con:
+        con.execute("UPDATE forfeits SET status = 'pending', rebuttal = NULL, rebutted = NULL")
+    con.close()
+    ok("ladder", "rebut", ladder2, "1", proof / "files")
+    assert sqlite3.connect(ladder2).execute("SELECT rebuttal FROM forfeits").fetchone()[0] \
+        == text
+    # and with the answer given beside the folder that holds it too: one file, counted once
+    with sqlite3.connect(ladder2) as con:
+        con.execute("UPDATE forfeits SET status = 'pending', rebuttal = NULL, rebutted = NULL")
+    con.close()
+    ok("ladder", "rebut", ladder2, "1", proof, pool.forfeit[mode]["answer"])
+    assert sqlite3.connect(ladder2).execute("SELECT rebuttal FROM forfeits").fetchone()[0] \
+        == text
+
+
+def test_a_rebuttal_folder_is_checked_as_its_files(ladder: Path, pool: Pool,
+                                                   tmp_path: Path) -> None:
+    """A folder proves no more than the files in it: the claimant's own archive (nothing
+    after the claimed file), the opponent's hosted archive (the files in between missing), a
+    folder of the claimant's own later file, a forged second file of one number, a link: each
+    refused in one line naming the folder or file and the problem, the ladder untouched."""
+    f = pool.forfeit["peer"]
+    ok("ladder", "file-claim", ladder, _claim(pool, "peer", tmp_path), f["red"])
+    before = digest(ladder)
+    err = refused("ladder", "rebut", ladder, "1", f["red"])
+    assert err == (f"Error: {f['red']}: no turn file of this game after file 1 the claim names "
+                   "(a rebuttal is the files that follow it, up to one the opponent signed)"), err
+    # the claimant's own later file, chained to the claimed one: not the opponent's
+    own = tmp_path / "own"
+    own.mkdir()
+    _signed_as(f["answer"], f["red_key"], own / "0002-red.pbem", sender="red")
+    err = refused("ladder", "rebut", ladder, "1", own)
+    assert err == ("Error: own/0002-red.pbem: no file given is signed by blue, the side the "
+                   "claim is against (a rebuttal leads to one of its files)"), err
+    # the answer beside a forged second file 2: one number, two files
+    two = tmp_path / "two"
+    two.mkdir()
+    shutil.copy(f["answer"], two / "0002-blue.pbem")
+    _signed_as(f["answer"], f["blue_key"], two / "0002-blue2.pbem", message="other")
+    err = refused("ladder", "rebut", ladder, "1", two)
+    assert err == "Error: two/0002-blue2.pbem: a second file 2 among the files given", err
+    # a link is refused, not followed
+    link = tmp_path / "link"
+    link.mkdir()
+    (link / "0002-blue.pbem").symlink_to(f["answer"])
+    err = refused("ladder", "rebut", ladder, "1", link)
+    assert err == ("Error: link/0002-blue.pbem: not a regular file (links, folders, devices "
+                   "and pipes are refused)"), err
+    (tmp_path / "via-link").symlink_to(_live(pool, "peer", "blue"))
+    err = refused("ladder", "rebut", ladder, "1", tmp_path / "via-link")
+    assert err == (f"Error: {tmp_path / 'via-link'}: a link (links, devices and pipes are "
+                   "refused)"), err
+    # a fake of no chain in the opponent's own archive folder: refused as a file is
+    fake = tmp_path / "blue-copy"
+    shutil.copytree(_live(pool, "peer", "blue"), fake)
+    answer = fake / "files" / "0002-blue.pbem"
+    _signed_as(answer, f["blue_key"], answer, prev="0" * 64)
+    err = refused("ladder", "rebut", ladder, "1", fake)
+    assert err.startswith(f"Error: blue-copy/files/{answer.name}: file 2 does not answer file 1 "
+                          "the claim names (its prev is not that file's hash"), err
+    assert digest(ladder) == before
+    ok("ladder", "rebut", ladder, "1", f["answer"])
+
+
+def test_a_hosted_opponents_archive_alone_is_refused_naming_the_missing_file(
+        ladder: Path, pool: Pool, tmp_path: Path) -> None:
+    ok("ladder", "file-claim", ladder, _claim(pool, "hosted", tmp_path),
+       pool.forfeit["hosted"]["red"])
+    before = digest(ladder)
+    err = refused("ladder", "rebut", ladder, "1", _live(pool, "hosted", "blue"))
+    assert "file 3 does not follow file 0 the claim names: file 1 is missing" in err, err
+    assert digest(ladder) == before
+
+
+def test_a_peer_rebuttal_of_the_claimants_own_files_is_refused(ladder: Path, pool: Pool,
+                                                               tmp_path: Path) -> None:
+    """Party: a file after the claimed one, chained, but the claimant's (red's) own, or one
+    that says it is blue's but red signed it: neither is a reply of blue."""
+    f = pool.forfeit["peer"]
+    ok("ladder", "file-claim", ladder, _claim(pool, "peer", tmp_path), f["red"])
+    before = digest(ladder)
+    mine = _signed_as(f["answer"], f["red_key"], tmp_path / "0002-red.pbem", sender="red")
+    assert refused("ladder", "rebut", ladder, "1", mine) == (
+        "Error: 0002-red.pbem: no file given is signed by blue, the side the claim is against "
+        "(a rebuttal leads to one of its files)")
+    posing = _signed_as(f["answer"], f["red_key"], tmp_path / "posing.pbem")
+    assert refused("ladder", "rebut", ladder, "1", posing) == (
+        "Error: posing.pbem: bad signature (not signed by blue's key in this game)")
+    assert digest(ladder) == before
