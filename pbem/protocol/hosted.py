@@ -255,7 +255,8 @@ def submit(archive: Archive, info: ArchiveInfo, orders_path: str, *, key_path: s
     mine = ps.own_by_seq().get(seq)
     again = mine is not None and same_orders(ps.game, party, orders_path, message, mine)
     # before anything is stored: never over another file (the same one again may be)
-    refuse_other_out(out, mine.text if again and mine is not None else None)
+    refuse_other_out(out, mine.text if again and mine is not None else None,
+                     kept={f.hash for f in (*ps.own_files, *ps.views)})
     if again and mine is not None:
         # Signed and stored by an earlier run that was interrupted (or ran twice): the same
         # file again, never a second file with this sequence number.

@@ -11,7 +11,7 @@ import datetime
 import os
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Collection, Iterator
 
 import msgspec
 
@@ -62,9 +62,11 @@ def _write_out(out: str | Path, text: str) -> str:
     return str(p)
 
 
-def refuse_other_out(out: str | Path, text: str | None = None) -> None:
-    """PbemError unless out is absent or already holds exactly text (a command run again):
-    an output file never replaces a file the player sent, received or keeps."""
+def refuse_other_out(out: str | Path, text: str | None = None,
+                     kept: Collection[str] = ()) -> None:
+    """PbemError unless out is absent, already holds exactly text (a command run again), or
+    holds a signed file the archive keeps (kept: their hashes): an output file never replaces
+    a file the player has nowhere else (one received but not yet taken in, notes, anything)."""
     p = Path(out)
     if not p.exists() and not p.is_symlink():
         return
@@ -75,9 +77,20 @@ def refuse_other_out(out: str | Path, text: str | None = None) -> None:
         want = text.encode("utf-8")
         if p.stat().st_size == len(want) and p.read_bytes() == want:
             return                            # the same file again: written over by itself
-    raise PbemError(f"{out}: the file exists (a file you sent or received, or another): "
-                    "nothing was signed or stored; give --out a new file name, or move that "
-                    "file away")
+    if kept and _kept_copy(p, kept):
+        return                                # last turn's turn.pbem: the archive holds it
+    raise PbemError(f"{out}: the file exists and the archive does not hold it (a file not "
+                    "yet received, or another): nothing was signed or stored; give --out a new "
+                    "file name, or move that file away")
+
+
+def _kept_copy(p: Path, kept: Collection[str]) -> bool:
+    """True if p holds exactly a signed file whose hash is in kept (a mail holding one, quoted
+    or with words around it, is not replaced: the words may be the player's own)."""
+    try:
+        return read_file(p, strict=True).hash in kept
+    except PbemError:
+        return False
 
 
 class _NothingToDo(Exception):
@@ -870,7 +883,8 @@ def submit_orders(root: str | Path, orders_path: str, *, key_path: str, out: str
         seq = s.ledger.tip_seq + 1
         sent = _sent_before(s, orders_path, message)
         # before anything is stored: never over another file (the same one again may be)
-        refuse_other_out(out, sent.text if sent is not None else None)
+        refuse_other_out(out, sent.text if sent is not None else None,
+                         kept={f.hash for f in s.ledger.files})
         if sent is not None:
             # Signed and stored by an earlier run that was interrupted (or ran twice): the
             # same file again, never a second file with this sequence number; reports and

@@ -1,6 +1,8 @@
-"""`pbem submit --out FILE` never writes over a file that holds something else: a file the
-player sent before, one it received, anything. Refused in one line naming the file, exit 1,
-nothing signed or stored; the same submit run again (the same file to write) succeeds."""
+"""`pbem submit --out FILE` never writes over a file the player has nowhere else: a file not yet
+received (here, one of another game), notes, anything the archive does not hold. Refused in one
+line naming the file, exit 1, nothing signed or stored; the same submit run again (the same file
+to write) succeeds, and so does a name used again for each turn (`--out turn.pbem`): what it
+held, a file sent or received before, is kept in the archive."""
 
 from __future__ import annotations
 
@@ -39,10 +41,14 @@ def test_submit_never_writes_over_another_file(tmp_path: Path, mode: str) -> Non
     assert first in mail_files
     notes = tmp_path / "notes.txt"
     notes.write_text("my plans\n")
+    other = Table(tmp_path / "other", mode=mode, game="blind" if mode == "sealed" else "dash")
+    other.deliver()
+    unreceived = Path(other.play_one())      # a file this archive has never taken in
+    unreceived_bytes = unreceived.read_bytes()
     orders = _orders(t, side, tmp_path)
     mail = snapshot(tmp_path / "mail")
     before = snapshot(d)
-    for target, what in ((received, "received"), (own, "sent"), (notes, "notes")):
+    for target, what in ((unreceived, "not received"), (notes, "notes")):
         r = t.run("submit", str(d), str(orders), "--key", t.key(side), "--out", str(target))
         assert r.exit_code == 1, (what, r.output)
         lines = r.output.splitlines()
@@ -51,6 +57,7 @@ def test_submit_never_writes_over_another_file(tmp_path: Path, mode: str) -> Non
         assert "Traceback" not in r.output
         assert snapshot(d) == before, what            # the archive untouched
     assert snapshot(tmp_path / "mail") == mail and notes.read_text() == "my plans\n"
+    assert unreceived.read_bytes() == unreceived_bytes
     # a folder is not a file to write either
     r = t.run("submit", str(d), str(orders), "--key", t.key(side), "--out", str(tmp_path))
     assert r.exit_code == 1 and "not a file" in r.output and snapshot(d) == before, r.output
@@ -66,4 +73,31 @@ def test_submit_never_writes_over_another_file(tmp_path: Path, mode: str) -> Non
     assert notes.read_text() == "my plans\n"
     files = {k: v for k, v in snapshot(d).items() if k.startswith("files")}
     assert files == {k: v for k, v in stored.items() if k.startswith("files")}
+    assert "OK" in t.ok("verify", str(d)).output
+
+
+@pytest.mark.parametrize("mode", ["peer", "hosted"])
+def test_a_name_used_for_every_turn_replaces_a_file_the_archive_keeps(tmp_path: Path,
+                                                                       mode: str) -> None:
+    t = Table(tmp_path, mode=mode)
+    t.deliver()
+    t.play_one()
+    t.deliver()
+    side = t.mover()
+    assert side is not None
+    d = t.dirs[side]
+    stored = {p.read_bytes() for p in (d / "files").glob("*.pbem")}
+    kept = [p for p in sorted((tmp_path / "mail").rglob("*.pbem")) if p.read_bytes() in stored]
+    assert kept                        # a file this side sent or received, kept in its archive
+    orders = _orders(t, side, tmp_path)
+    quoted = tmp_path / "saved-mail.txt"       # a kept file quoted in a mail, with words around
+    quoted.write_text("My notes: hold the pass.\n> " + kept[-1].read_text().replace("\n", "\n> "))
+    words = quoted.read_bytes()
+    r = t.run("submit", str(d), str(orders), "--key", t.key(side), "--out", str(quoted))
+    assert r.exit_code == 1 and r.output.startswith(f"Error: {quoted}: "), r.output
+    assert quoted.read_bytes() == words
+    target = kept[-1]
+    r = t.ok("submit", str(d), str(orders), "--key", t.key(side), "--out", str(target))
+    assert "signed" in r.output, r.output
+    assert target.read_bytes() in {p.read_bytes() for p in (d / "files").glob("*.pbem")}
     assert "OK" in t.ok("verify", str(d)).output
