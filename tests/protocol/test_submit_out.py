@@ -35,12 +35,14 @@ def test_submit_never_writes_over_another_file(tmp_path: Path, mode: str) -> Non
     def mailed(sender: str) -> Path:     # the newest mailed copy of a stored file of sender
         return [p for p in mail_files if stored.get(p.read_bytes(), "").endswith(
             f"-{sender}.pbem")][-1]
-    own = mailed(side)                   # a file this side sent
     received = (mailed(t.other(side)) if mode != "hosted" else
                 sorted((tmp_path / "mail").glob(f"views-*/view-{side}-*.pbem"))[-1])
     assert first in mail_files
     notes = tmp_path / "notes.txt"
     notes.write_text("my plans\n")
+    saved = tmp_path / "saved-mail.txt"       # a received file, kept, in a mail with words
+    saved.write_text("Your move. Good luck!\n\n" + received.read_text())
+    saved_bytes = saved.read_bytes()
     other = Table(tmp_path / "other", mode=mode, game="blind" if mode == "sealed" else "dash")
     other.deliver()
     unreceived = Path(other.play_one())      # a file this archive has never taken in
@@ -48,7 +50,7 @@ def test_submit_never_writes_over_another_file(tmp_path: Path, mode: str) -> Non
     orders = _orders(t, side, tmp_path)
     mail = snapshot(tmp_path / "mail")
     before = snapshot(d)
-    for target, what in ((unreceived, "not received"), (notes, "notes")):
+    for target, what in ((unreceived, "not received"), (notes, "notes"), (saved, "saved mail")):
         r = t.run("submit", str(d), str(orders), "--key", t.key(side), "--out", str(target))
         assert r.exit_code == 1, (what, r.output)
         lines = r.output.splitlines()
@@ -57,7 +59,7 @@ def test_submit_never_writes_over_another_file(tmp_path: Path, mode: str) -> Non
         assert "Traceback" not in r.output
         assert snapshot(d) == before, what            # the archive untouched
     assert snapshot(tmp_path / "mail") == mail and notes.read_text() == "my plans\n"
-    assert unreceived.read_bytes() == unreceived_bytes
+    assert unreceived.read_bytes() == unreceived_bytes and saved.read_bytes() == saved_bytes
     # a folder is not a file to write either
     r = t.run("submit", str(d), str(orders), "--key", t.key(side), "--out", str(tmp_path))
     assert r.exit_code == 1 and "not a file" in r.output and snapshot(d) == before, r.output
