@@ -93,6 +93,7 @@ var PbemVerifier = (function () {
     }
     return true;
   }
+  var LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?:^|[^\ud800-\udbff])[\udc00-\udfff]/;
   function canon(v) {
     if (v === null) return "null";
     if (v === true) return "true";
@@ -101,7 +102,12 @@ var PbemVerifier = (function () {
       if (!Number.isSafeInteger(v)) throw new Error("a number that is not an integer within +/-(2^53-1)");
       return String(v);
     }
-    if (typeof v === "string") return JSON.stringify(v);
+    if (typeof v === "string") {
+      /* a lone surrogate (an escape such as \ud800) is no Unicode text: UTF-8 cannot carry it
+         and pbem's decoder refuses it, while JSON.stringify would give the escape back */
+      if (LONE_SURROGATE.test(v)) throw new Error("a string that is not Unicode text (a lone surrogate)");
+      return JSON.stringify(v);
+    }
     if (Array.isArray(v)) return "[" + v.map(canon).join(",") + "]";
     var keys = Object.keys(v).sort();
     return "{" + keys.map(function (k) {
@@ -122,14 +128,73 @@ var PbemVerifier = (function () {
     return obj;
   }
 
-  /* -- section 2: record types (exact fields) ----------------------------------------- */
-  var FIELDS = {
-    "pbem/proposal/v1": "class_onions created data_hash game mode nonce onion options parties policy proposer rules_version scenario type",
-    "pbem/accept/v1": "class_onions nonce onion party proposal type",
-    "pbem/turn/v1": "class_reveals game_id message orders prev results reveal sender seq type",
-    "pbem/view/v1": "events game_id genesis outcome pending proofs report rolls seq side state tip type view_seq",
-    "pbem/reject/v1": "file game_id order reason rule sender seq type"
+  /* -- section 2: record types (exact fields, each of its type) ------------------------ */
+  /* A shape is "str", "int", "any" (any JSON value), "obj" (an object of any values),
+     {list: shape}, {map: shape} (an object of such values), {orNull: shape} or an object
+     {fields: {name: shape}, what: "a roll"}: exactly these fields (a field whose name ends
+     with "?" may be left out), each of its shape. pbem decodes every payload strictly into
+     its record type (docs/protocol.md section 1, step 3), so a field of another type (a
+     message that is a number, class reveals that are a list) is refused there and here. */
+  function rec(what, f) { return { fields: f, what: what }; }
+  var ONION = rec("the dice commitment", { tip: "str", length: "int" });
+  var ROLL = { action: "int", index: "int", purpose: "str", sides: "int", value: "int", visible_to: "str" };
+  var RENEWAL = rec("a renewal", { renewal: rec("a renewal", { base: "int", game_id: "str", generation: "int",
+    label: "str", length: "int", party: "str", tip: "str", type: "str" }), sig: "str" });
+  var SHAPES = {
+    "pbem/proposal/v1": rec("the payload", { class_onions: { map: ONION }, created: "str", data_hash: "str",
+      game: "str", mode: "str", nonce: "str", onion: ONION, options: "obj",
+      parties: { list: rec("a party", { name: "str", party: "str", pub: "str" }) },
+      policy: rec("the policy", { forfeit: "str", reply_days: "int" }), proposer: "str",
+      rules_version: "str", scenario: "str", type: "str", "fact_commit?": "str" }),
+    "pbem/accept/v1": rec("the payload", { class_onions: { map: ONION }, nonce: "str", onion: ONION,
+      party: "str", proposal: "str", type: "str", "fact_commit?": "str" }),
+    "pbem/turn/v1": rec("the payload", { class_reveals: { map: "str" }, game_id: "str", message: "str",
+      orders: { list: "str" }, prev: "str", reveal: "str", sender: "str", seq: "int", type: "str",
+      results: { orNull: rec("the results", { rolls: { list: rec("a roll", ROLL) }, seq: "int",
+        skipped: { list: "int" }, state_hash: "str" }) },
+      "renewals?": { list: RENEWAL },
+      "commits?": { list: rec("a fact commitment", { fact: "str", hash: "str", version: "int" }) },
+      "openings?": { list: rec("an opening", { fact: "str", salt: "str", value: "any", version: "int" }) },
+      "final?": rec("the final reveal", { fact_key: "str", orders: { map: { list: "str" } } }) }),
+    "pbem/view/v1": rec("the payload", { events: { list: "any" }, game_id: "str", genesis: { list: "str" },
+      outcome: "any", pending: { list: "any" }, report: "any", seq: "int", side: "str", state: "any",
+      tip: "str", type: "str", view_seq: "int",
+      proofs: { list: rec("a dice proof", { file_hash: "str", sender: "str", seq: "int", shares: { map: "str" } }) },
+      rolls: { list: rec("a roll", Object.assign({ seq: "int" }, ROLL)) },
+      "renewals?": { list: RENEWAL } }),
+    "pbem/reject/v1": rec("the payload", { file: "str", game_id: "str", order: "int", reason: "str",
+      rule: "str", sender: "str", seq: "int", type: "str" })
   };
+  function isObj(x) { return x !== null && typeof x === "object" && !Array.isArray(x); }
+  function shape(v, sh, what) {
+    if (sh === "any") return;
+    if (sh === "str") { if (!isStr(v)) throw new Error(what + " is not a string"); return; }
+    if (sh === "int") { if (!isInt(v)) throw new Error(what + " is not an integer"); return; }
+    if (sh === "obj") { if (!isObj(v)) throw new Error(what + " is not an object"); return; }
+    if (sh.orNull) { if (v !== null) shape(v, sh.orNull, what); return; }
+    if (sh.list) {
+      if (!Array.isArray(v)) throw new Error(what + " is not a list");
+      v.forEach(function (x) { shape(x, sh.list, sh.list.what || "an item of " + what); });
+      return;
+    }
+    if (sh.map) {
+      if (!isObj(v)) throw new Error(what + " is not an object");
+      Object.keys(v).forEach(function (k) { shape(v[k], sh.map, sh.map.what || "a value of " + what); });
+      return;
+    }
+    what = sh.what;
+    if (!isObj(v)) throw new Error(what + " is not an object");
+    var want = [];
+    Object.keys(sh.fields).forEach(function (k) {
+      var opt = k.slice(-1) === "?", name = opt ? k.slice(0, -1) : k;
+      if (!opt || Object.prototype.hasOwnProperty.call(v, name)) want.push(name);
+    });
+    fields(v, want.join(" "), what);
+    Object.keys(sh.fields).forEach(function (k) {
+      var name = k.slice(-1) === "?" ? k.slice(0, -1) : k;
+      if (Object.prototype.hasOwnProperty.call(v, name)) shape(v[name], sh.fields[k], what + ": " + name);
+    });
+  }
   var NAMESPACE = {
     "pbem/proposal/v1": "pbem-genesis-v1", "pbem/accept/v1": "pbem-genesis-v1",
     "pbem/turn/v1": "pbem-turn-v1", "pbem/view/v1": "pbem-view-v1", "pbem/reject/v1": "pbem-reject-v1"
@@ -145,39 +210,26 @@ var PbemVerifier = (function () {
   function checkOnion(c, what) {
     fields(c, "length tip", what);
     unhex(c.tip, 32, what + " tip");
-    if (!isInt(c.length) || c.length < 1) throw new Error(what + " has a bad length");
+    /* docs/protocol.md section 6: every onion's length is between 16 and 2^20 */
+    if (!isInt(c.length) || c.length < 16 || c.length > 1048576) throw new Error(what + " has a bad length");
   }
   function checkPayload(p) {
-    var t = p.type, list = FIELDS[t];
-    if (!list) throw new Error("unknown record type " + JSON.stringify(t));
-    if (p !== null && typeof p === "object" && "renewals" in p && (t === "pbem/turn/v1" || t === "pbem/view/v1")) {
-      /* present only when there is a renewal: an empty list is not canonical */
-      if (!Array.isArray(p.renewals) || !p.renewals.length) throw new Error("an empty list of renewals must be left out");
-      list += " renewals";
-    }
-    if (p !== null && typeof p === "object" && t === "pbem/turn/v1") {
-      /* sealed mode only (docs/sealed.md): commitments, openings and the final reveal; the
-         full-information replay they allow needs the rules, which `pbem verify` runs */
-      ["commits", "openings"].forEach(function (k) {
-        if (k in p) {
-          if (!Array.isArray(p[k]) || !p[k].length) throw new Error("an empty list of " + k + " must be left out");
-          list += " " + k;
-        }
-      });
-      if ("final" in p) { fields(p.final, "fact_key orders", "the final reveal"); list += " final"; }
-    }
-    if (p !== null && typeof p === "object" && "fact_commit" in p &&
-        (t === "pbem/proposal/v1" || t === "pbem/accept/v1")) {
+    var t = isObj(p) ? p.type : undefined, sh = SHAPES[t];
+    if (!sh) throw new Error("unknown record type " + JSON.stringify(t));
+    ["renewals", "commits", "openings"].forEach(function (k) {
+      /* present only when not empty: an empty list is not canonical */
+      if (k in p && Array.isArray(p[k]) && !p[k].length) throw new Error("an empty list of " + k + " must be left out");
+    });
+    if ("fact_commit" in p && t === "pbem/proposal/v1" && p.mode !== "sealed")
       /* sealed mode only (docs/protocol.md section 2): the party's fact-key commitment */
-      if (t === "pbem/proposal/v1" && p.mode !== "sealed") throw new Error("a fact-key commitment outside a sealed game");
-      unhex(p.fact_commit, 32, "fact-key commitment");
-      list += " fact_commit";
-    }
-    fields(p, list, "the payload");
+      throw new Error("a fact-key commitment outside a sealed game");
+    /* sealed mode only (docs/sealed.md): commitments, openings and the final reveal; the
+       full-information replay they allow needs the rules, which `pbem verify` runs */
+    shape(p, sh, "the payload");
+    if ("fact_commit" in p) unhex(p.fact_commit, 32, "fact-key commitment");
     if (t === "pbem/proposal/v1") {
       unhex(p.nonce, 16, "proposal nonce");
-      if (!Array.isArray(p.parties)) throw new Error("parties is not a list");
-      p.parties.forEach(function (k) { fields(k, "name party pub", "a party"); unhex(k.pub, 32, "public key"); });
+      p.parties.forEach(function (k) { unhex(k.pub, 32, "public key"); });
       checkOnion(p.onion, "the dice commitment");
       Object.keys(p.class_onions).forEach(function (c) { checkOnion(p.class_onions[c], "a class commitment"); });
       if (p.mode !== "peer" && p.mode !== "hosted" && p.mode !== "sealed") throw new Error("unknown mode");
@@ -187,17 +239,9 @@ var PbemVerifier = (function () {
       checkOnion(p.onion, "the dice commitment");
       Object.keys(p.class_onions).forEach(function (c) { checkOnion(p.class_onions[c], "a class commitment"); });
     } else if (t === "pbem/turn/v1") {
-      if (!isInt(p.seq) || p.seq < 1) throw new Error("bad sequence number");
+      if (p.seq < 1) throw new Error("bad sequence number");
       unhex(p.prev, 32, "previous-file hash");
       unhex(p.reveal, 32, "dice reveal");
-      if (!Array.isArray(p.orders) || !p.orders.every(isStr)) throw new Error("orders are not a list of lines");
-      if (p.results !== null) {
-        fields(p.results, "rolls seq skipped state_hash", "the results");
-        p.results.rolls.forEach(function (r) { fields(r, "action index purpose sides value visible_to", "a roll"); });
-      }
-    } else if (t === "pbem/view/v1") {
-      p.proofs.forEach(function (q) { fields(q, "file_hash sender seq shares", "a dice proof"); });
-      p.rolls.forEach(function (r) { fields(r, "action index purpose seq sides value visible_to", "a roll"); });
     }
     return t;
   }
@@ -220,7 +264,13 @@ var PbemVerifier = (function () {
   function openEntry(e) {
     var b = e.lines.indexOf(BEGIN), x = e.lines.indexOf(END);
     if (b < 0 || x < b) throw new Error("no armored block");
-    var b64 = e.lines.slice(b + 1, x).join("");
+    var body = e.lines.slice(b + 1, x);
+    /* docs/records.md: the armored lines are 64 columns (the last one 1 to 64); pbem requires
+       each stored file to be exactly its canonical text */
+    for (var i = 0; i < body.length; i++)
+      if (body[i].length > 64 || !body[i].length || (i < body.length - 1 && body[i].length !== 64))
+        throw new Error("the armored block is not in canonical form (64 columns a line)");
+    var b64 = body.join("");
     var envBytes = b64decode(b64, "the armored block");
     var env = decodeCanonical(envBytes, "the envelope");
     fields(env, "payload sig v", "the envelope");
@@ -383,6 +433,7 @@ var PbemVerifier = (function () {
           if (!(a.party in pubs) || a.party === P.proposer) throw new Fail(current, a.party + " is not expected to accept");
           if (a.party in acceptances) throw new Fail(current, "a second acceptance of " + a.party);
           if (!(await signatureOk(f, pubs[a.party]))) throw new Fail(current, "bad signature (not signed by " + a.party + "'s key)");
+          if ("fact_commit" in a && P.mode !== "sealed") throw new Fail(current, "a fact-key commitment outside a sealed game");
           counts.signatures++;
           try { commitAll(a.party, a); } catch (e) { throw new Fail(current, e.message); }
           acceptances[a.party] = f;
@@ -503,6 +554,8 @@ var PbemVerifier = (function () {
         if (!(await signatureOk(vf, pubs.host))) throw new Fail(current, "bad signature (not signed by the host's key)");
         counts.signatures++;
         if (playerRecord && v.side !== archiveOf) throw new Fail(current, "is " + v.side + "'s view, not " + archiveOf + "'s");
+        if (sides.indexOf(v.side) < 0) throw new Fail(current, "is the view of " + v.side + ", which is not a side of this game");
+        if (v.seq === 0 && !equal(unhex(v.tip, 32, "tip"), genesisHash)) throw new Fail(current, "the genesis hash it names is not the genesis");
         if (v.view_seq !== v.seq || (v.side in lastView && v.seq <= lastView[v.side])) throw new Fail(current, "views out of order");
         lastView[v.side] = v.seq;
         if (!playerRecord && v.seq <= lastSeq && !equal(unhex(v.tip, 32, "tip"), v.seq ? hashOf[v.seq] : genesisHash))
@@ -536,8 +589,27 @@ var PbemVerifier = (function () {
           seenRenewals = vrs.slice();
           lastPlayerView = Math.max(lastPlayerView, v.seq);
         }
-        var proofs = {};
-        v.proofs.forEach(function (pr) { proofs[pr.seq] = pr; });
+        /* one proof per file whose rolls the view lists, whose shares are exactly the elements
+           keying the classes listed (docs/protocol.md section 6, hosted dice proofs): never
+           another side's or nobody's class onion, which would open dice hidden from this side */
+        var proofs = Object.create(null), wantShares = Object.create(null);
+        v.proofs.forEach(function (pr) {
+          if (pr.seq in proofs) throw new Fail(current, "two dice proofs for file " + pr.seq);
+          proofs[pr.seq] = pr; wantShares[pr.seq] = Object.create(null);
+        });
+        v.rolls.forEach(function (vr) {
+          var pf = proofs[vr.seq];
+          if (!pf || !isStr(vr.visible_to)) return;       /* refused below */
+          [pf.sender, "host"].forEach(function (party) {
+            var lb = (party + "/" + vr.visible_to) in onions.tips ? party + "/" + vr.visible_to : party;
+            wantShares[vr.seq][lb] = true;
+          });
+        });
+        for (var pq in proofs) {
+          var extra = Object.keys(proofs[pq].shares).filter(function (lb) { return !wantShares[pq][lb]; });
+          if (!Object.keys(wantShares[pq]).length) throw new Fail(current, "a dice proof for file " + pq + ", whose rolls it does not show");
+          if (extra.length) throw new Fail(current, "the dice proof of file " + pq + " holds shares it may not show (" + extra.sort().join(", ") + ")");
+        }
         var vkeys = {};
         for (var j = 0; j < v.rolls.length; j++) {
           var vr = v.rolls[j], pf = proofs[vr.seq];
@@ -580,15 +652,16 @@ var PbemVerifier = (function () {
         counts.views++;
       }
 
-      /* rejections and the refused files they name */
-      var refusedByHash = {};
+      /* rejections and the refused files they name (hosted mode only: docs/records.md, "One
+         file per path, refused files only with their rejection") */
+      var refusedByHash = {}, named = {};
       for (i = 0; i < refused.length; i++) {
         current = refused[i].path;
         var rp = refused[i].p;
         if (refused[i].type !== "pbem/turn/v1" || !(rp.sender in pubs) || !(await signatureOk(refused[i], pubs[rp.sender])))
           throw new Fail(current, "not a turn file signed by its sender");
         counts.signatures++;
-        refusedByHash[hex(await H(refused[i].payload))] = true;
+        refusedByHash[hex(await H(refused[i].payload))] = refused[i];
       }
       for (i = 0; i < rejections.length; i++) {
         current = rejections[i].path;
@@ -596,15 +669,51 @@ var PbemVerifier = (function () {
         if (!hosted || rj.game_id !== gameId || !(await signatureOk(rejections[i], pubs.host)))
           throw new Fail(current, "not a rejection signed by the host of this game");
         counts.signatures++;
-        if (!refusedByHash[rj.file]) throw new Fail(current, "the refused file it names is not in the record");
+        var rf = refusedByHash[rj.file];
+        if (!rf) throw new Fail(current, "the refused file it names is not in the record");
+        if (rf.p.seq !== rj.seq || rf.p.sender !== rj.sender || rf.p.game_id !== gameId)
+          throw new Fail(current, "names file " + rj.seq + " from " + rj.sender + ", but the refused file it names is file " + rf.p.seq + " from " + rf.p.sender);
+        named[rj.file] = true;
         counts.rejections++;
       }
+      /* A second, different file of one sequence number, validly signed by the sender of the
+         chain's file of that number and refused by no signed rejection, is equivocation
+         (docs/protocol.md section 5): proof that its sender cheated, never a verified record. */
+      var chainFile = function (seq) { return playerRecord ? own[seq] : bySeq[seq]; };
+      async function equivocation(f) {
+        var q = f.p;
+        if (f.type !== "pbem/turn/v1" || q.game_id !== gameId || !isInt(q.seq)) return null;
+        var old = chainFile(q.seq);
+        if (!old || old.p.sender !== q.sender || equal(old.payload, f.payload)) return null;
+        if (named[hex(await H(f.payload))]) return null;
+        return "equivocation: " + q.sender + " signed two different files with sequence number " + q.seq + " (" + old.path + ")";
+      }
+      for (i = 0; i < refused.length; i++) {
+        current = refused[i].path;
+        var fh2 = hex(await H(refused[i].payload));
+        if (named[fh2]) continue;
+        var eq = await equivocation(refused[i]);
+        if (eq) throw new Fail(current, eq);
+        if (!hosted) throw new Fail(current, "a peer record keeps no refused files (only a referee's signed rejection puts a file under rejected/)");
+        /* what an interrupted command may leave in a hosted archive: a copy of the chain's own
+           file or, in the referee's, a validly signed file beyond the chain */
+        var cf = chainFile(refused[i].p.seq);
+        var leftover = cf ? equal(cf.payload, refused[i].payload) : !playerRecord && refused[i].p.seq > lastSeq;
+        if (!leftover) throw new Fail(current, "not the refused file of any signed rejection in the record");
+      }
+      var viewOf = {};
+      views.forEach(function (vf) { viewOf[vf.p.side + "|" + vf.p.seq] = vf; });
       for (i = 0; i < evidence.length; i++) {
         current = evidence[i].path;
         var ep = evidence[i].p, signer = {"pbem/proposal/v1": ep.proposer, "pbem/accept/v1": ep.party,
           "pbem/turn/v1": ep.sender, "pbem/view/v1": "host", "pbem/reject/v1": "host"}[ep.type];
         if (!(signer in pubs) || !(await signatureOk(evidence[i], pubs[signer]))) throw new Fail(current, "evidence not signed by a party of this game");
         counts.signatures++;
+        var eq2 = await equivocation(evidence[i]);
+        if (eq2) throw new Fail(current, eq2);
+        var ov = ep.type === "pbem/view/v1" && ep.game_id === gameId && viewOf[ep.side + "|" + ep.seq];
+        if (ov && !equal(ov.payload, evidence[i].payload))
+          throw new Fail(current, "equivocation: the referee signed two different views of file " + ep.seq + " for " + ep.side + " (" + ov.path + ")");
       }
       return { ok: true, counts: counts, gameId: gameId };
     } catch (e) {
