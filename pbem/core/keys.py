@@ -15,6 +15,7 @@ from pbem.core.dice import lp
 from pbem.core.encoding import canonical, sha256
 from pbem.core.errors import KeyFileError
 from pbem.core.inputs import read_limited
+from pbem.core.signing import weak_public_key
 
 PUB_PREFIX = "pbem-ed25519"
 PASSPHRASE_ENV = "PBEM_PASSPHRASE"
@@ -53,6 +54,9 @@ def parse_public(text: str, *, source: str = "public key") -> tuple[bytes, str]:
         Ed25519PublicKey.from_public_bytes(raw)
     except ValueError:
         raise KeyFileError(f"{source}: malformed public key bytes") from None
+    if weak_public_key(raw):
+        raise KeyFileError(f"{source}: a weak public key (a small-order point: anyone could "
+                           "sign as its owner); no key pbem makes is one: ask for the real key")
     return raw, (parts[2] if len(parts) > 2 else "")
 
 

@@ -11,6 +11,7 @@ from typing import Any
 import msgspec
 
 from pbem.core.keys import fingerprint, load_public
+from pbem.core.signing import weak_public_key
 from pbem.core.textsafe import printable
 from pbem.ladder.db import LadderError, now, transaction
 from pbem.ladder.statements import KeyReplacement, SignedStatement
@@ -122,6 +123,9 @@ def replace_key(conn: sqlite3.Connection, st: SignedStatement) -> Player:
     if not isinstance(p, KeyReplacement):
         raise LadderError(f"{st.name}: not a key replacement statement")
     old, new = bytes.fromhex(p.old), bytes.fromhex(p.new)
+    if weak_public_key(new):
+        raise LadderError(f"{st.name}: the new key is a weak key (a small-order point: anyone "
+                          "could sign as its owner)")
     if not st.signed_by(old):
         raise LadderError(f"{st.name}: not signed by the old key {fingerprint(old)}")
     if not st.signed_by(new):

@@ -13,6 +13,7 @@ from pbem.core.encoding import sha256, sha256_hex
 from pbem.core.errors import ArchiveError, FileRejected, PbemError
 from pbem.core.game import NOBODY, Game
 from pbem.core.records import Acceptance, OnionCommit, Proposal, SignedFile
+from pbem.core.signing import weak_public_key
 from pbem.protocol.draws import owners as draw_owners
 
 HOST = "host"
@@ -83,6 +84,9 @@ class Genesis:
             if not _HEX64.match(k.pub):
                 raise FileRejected(f"{name}: malformed public key for {k.party}")
             self.pubs[k.party] = bytes.fromhex(k.pub)
+            if weak_public_key(self.pubs[k.party]):
+                raise FileRejected(f"{name}: the public key of {k.party} is a weak key (a "
+                                   "small-order point: anyone could sign as that party)")
         if len(set(self.pubs.values())) != len(self.pubs):
             raise FileRejected(f"{name}: two parties share one public key")
         if p.proposer not in self.pubs:

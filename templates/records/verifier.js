@@ -69,6 +69,19 @@ var PbemVerifier = (function () {
     }
     return new Uint8Array(await subtle.sign("HMAC", k, msg));
   }
+  /* A key anyone can sign for (docs/protocol.md, "Keys"): one of the eight small-order points of
+     Edwards25519 in any encoding (y with the sign bit cleared is 0, 1, p - 1 or one of the two
+     of order 8), or a y not reduced mod p. */
+  var SMALL_ORDER_Y = ["00".repeat(32), "01" + "00".repeat(31),
+    "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05",
+    "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a", "ec" + "ff".repeat(30) + "7f"];
+  function weakKey(pub) {
+    var y = Uint8Array.from(pub);
+    y[31] &= 0x7f;
+    var middle = true;
+    for (var i = 1; i < 31; i++) if (y[i] !== 0xff) middle = false;
+    return (y[31] === 0x7f && y[0] >= 0xed && middle) || SMALL_ORDER_Y.indexOf(hex(y)) >= 0;
+  }
   var edKeys = new Map();
   async function ed25519Verify(pub, sig, msg) {
     var id = hex(pub), k = edKeys.get(id);
@@ -407,6 +420,7 @@ var PbemVerifier = (function () {
       P.parties.forEach(function (k) {
         if (k.party in pubs) throw new Fail(current, "party " + k.party + " appears twice");
         pubs[k.party] = unhex(k.pub, 32, "public key");
+        if (weakKey(pubs[k.party])) throw new Fail(current, "the public key of " + k.party + " is a weak key (a small-order point: anyone could sign as that party)");
         if (k.party !== "host") sides.push(k.party);
       });
       sides.sort();

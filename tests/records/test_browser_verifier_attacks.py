@@ -227,3 +227,36 @@ def test_a_hosted_player_s_forged_record_does_not_verify_in_the_browser(browser,
             "equivocation"),
     }
     both_refuse(browser, page, good, cases, tmp_path)
+
+
+def _block_with_sig(fg: Forger, text: str, path: str, data: bytes, sig: bytes) -> str:
+    """The record text with one file's signed block carrying these payload bytes and this
+    signature (any 64 bytes)."""
+    env = canonical({"payload": base64.b64encode(data).decode(),
+                     "sig": base64.b64encode(sig).decode(), "v": 1})
+    old = fg.file(path).text
+    old_block = old[old.index("-----BEGIN"):]
+    i = text.index(old_block, text.index(f": {path}\n"))
+    return text[:i] + armor(env) + text[i + len(old_block):]
+
+
+def test_a_genesis_pinning_a_weak_key_does_not_verify_in_the_browser(browser, dash_peer, tmp_path):
+    """A proposal pinning the identity point as the opponent's key (a key anyone can sign for,
+    tests/core/test_weak_keys.py): the acceptance "signed" with R = identity, S = 0 verified in
+    both pbem and the page before; both refuse the genesis now."""
+    page, good = page_of(dash_peer / "red", tmp_path, "weak")
+    fg = Forger(good, dash_peer / "keys")
+    paths = fg.rec.paths()
+    prop_path = paths[0]
+    acc = next(x for x in paths if "accept" in x)
+    a = fg.payload(acc)
+    prop = fg.payload(prop_path)
+    identity = "01" + "00" * 31
+    prop["parties"] = [dict(k, pub=identity) if k["party"] == a["party"] else k
+                       for k in prop["parties"]]
+    prop_data = _SORTED.encode(prop)
+    text = fg.raw_block(prop_path, prop_data, prop["proposer"])
+    acc_data = _SORTED.encode(dict(a, proposal=sha256_hex(prop_data)))
+    text = _block_with_sig(fg, text, acc, acc_data, bytes.fromhex(identity) + bytes(32))
+    text = text[:text.index("== entry 3 of ")] + "== end of record: 2 entries\n"
+    both_refuse(browser, page, good, {"weak key": (text, "weak key")}, tmp_path)
