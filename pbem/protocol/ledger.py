@@ -134,6 +134,13 @@ class Ledger:
             if t.sender not in allowed:
                 raise FileRejected(f"{name}: out of turn: file {t.seq} must come from "
                                    f"{' or '.join(sorted(allowed))}, not {t.sender}")
+        if self.g.mode != "sealed":
+            sealed_only = [k for k in ("commits", "openings", "final")
+                           if getattr(t, k) is not msgspec.UNSET]
+            if sealed_only:
+                raise FileRejected(f"{name}: carries {', '.join(sealed_only)}, which only the "
+                                   f"files of a sealed game carry (this game is in "
+                                   f"{self.g.mode} mode)")
         classes = self.g.classes_of(t.sender)
         if sorted(t.class_reveals) != classes:
             raise FileRejected(f"{name}: must reveal {t.sender}'s class onions "

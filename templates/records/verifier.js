@@ -481,6 +481,10 @@ var PbemVerifier = (function () {
         if (!(t.sender in pubs)) throw new Fail(current, "unknown sender " + t.sender);
         if (!(await signatureOk(tf, pubs[t.sender]))) throw new Fail(current, "bad signature (not signed by " + t.sender + "'s key)");
         counts.signatures++;
+        if (P.mode !== "sealed")
+          ["commits", "openings", "final"].forEach(function (k) {
+            if (k in t) throw new Fail(current, "carries " + k + ", which only the files of a sealed game carry");
+          });
         if (playerRecord) {
           if (t.sender !== archiveOf) throw new Fail(current, "a player's record holds only its own files");
           if (t.seq <= lastSeq) throw new Fail(current, "out of order");

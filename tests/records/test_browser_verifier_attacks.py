@@ -149,6 +149,11 @@ def test_a_peer_cheater_s_re_signed_files_do_not_verify_in_the_browser(browser, 
         "commit with an unknown field": (raw(lambda q: q.update(
             commits=[{"fact": "x", "version": 0, "hash": "00" * 32, "zz": 1}])), "has fields"),
         "opening with unknown fields": (raw(lambda q: q.update(openings=[{"x": 1}])), "has fields"),
+        # sealed-only fields in a peer file (both verified it before session 31)
+        "commits in a peer file": (raw(lambda q: q.update(
+            commits=[{"fact": "x", "version": 0, "hash": "00" * 32}])), "only the files of a sealed"),
+        "a final reveal in a peer file": (raw(lambda q: q.update(
+            final={"fact_key": "00" * 32, "orders": {}})), "only the files of a sealed"),
         # the armor's 64 columns (the signed bytes unchanged)
         "armor of 76 columns": (_rewrapped(good, last), "64 columns"),
         # the genesis: a dice commitment shorter than 16, a sealed-only field in a peer game
