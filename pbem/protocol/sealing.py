@@ -329,10 +329,11 @@ def signing_order(game: Any, state: Any, side: str, lines: list[str],
     """side's checked lines in the order its sealed file signs them: the game's own order for
     lines whose written order could tell the other side a hidden fact (optional hook
     `Game.sealed_canonical(state, side, lines, secret)`: Holdfast signs each run of
-    placements in hex order, since a placed block takes its side's next slot), else as
-    written. own: the side's dice secret, which keys the order of lines public facts cannot
-    order (without it, a `check` run without the key, they are ordered by an unkeyed hash,
-    which may differ from the order `submit` signs). The private store keeps the lines in the
+    placements in a canonical order of the set, hex order as far as the rules allow, since
+    a placed block takes its side's next slot), else as written. own: the side's dice
+    secret, which keys the order of lines public facts cannot order (without it, a `check`
+    run without the key, they are ordered by an unkeyed hash, which may differ from the
+    order `submit` signs). The private store keeps the lines in the
     order signed, so the final replay resolves what was signed."""
     hook = getattr(game, "sealed_canonical", None)
     if hook is None:
@@ -347,8 +348,9 @@ def signing_note(name: str, written: list[str], signed: list[str]) -> list[str]:
     if written == signed:
         return []
     moved = [x for x, y in zip(written, signed) if x != y]
-    return [f"{name}: in a sealed game these lines are signed in hex order, so that their order "
-            f"does not tell the other side which unit is which block: {'; '.join(moved)}"]
+    return [f"{name}: in a sealed game these lines are signed in hex order (as far as the "
+            "rules let them play out as written), so that their order does not tell the other "
+            f"side which unit is which block: {'; '.join(moved)}"]
 
 
 def guarded_problem(game: Any, state: Any, side: str, order: GuardedOrder) -> str:

@@ -176,8 +176,9 @@ class HoldfastGame:
 
     def sealed_canonical(self, state: HoldfastState, side: str, lines: list[str],
                          secret: bytes = b"") -> list[str]:
-        """A sealed file's lines with each run of placements in hex order (their order
-        would tell which unit is which block); secret orders units placed in one hex."""
+        """A sealed file's lines with each run of placements in a canonical order of the set
+        (hex order as far as the rules allow: the order written would tell which unit is
+        which block); secret orders units placed in one hex."""
         return sealed.canonical_lines(self, state, side, lines, secret)
 
     def reveals(self, state: HoldfastState, side: str, order: Any) -> list[tuple[str, str]]:

@@ -720,88 +720,178 @@ def _support_arrived(w: World, sid: str, turn: int) -> bool:
 
 def canonical_lines(game: Any, state: HoldfastState, side: str, lines: list[str],
                     secret: bytes = b"") -> list[str]:
-    """side's checked order lines as a sealed file signs them: each run of consecutive
-    placements in hex order, whatever order they were written in. A placed block takes the
-    next slot of its side and the other side sees one 'seen place' line per placement, in
-    order: in the order written, slots and lines would tell it which due unit is which block
-    (the bots, and a player who lists his units as his report does, write them in unit id
-    order). Units placed in one hex are ordered by a keyed hash of their ids (secret: the
-    writer's, so the other side cannot recompute it) when they part before the file's first
-    die (a block moves out), since only the end of the turn reads that order (HF-8.1-f: the
-    first placed stays); those that stay together come after them in the order written,
-    which says which one stays (so the slot of a block that moves out of a stack never tells
-    where it was written). Nothing is reordered where the new order would not play out as the written
-    one up to the first die (a placement whose supply another opens, a set-up unit placed
-    again): then the lines are signed as written."""
-    w = world(state.public.scenario)
+    """side's checked order lines as a sealed file signs them: each run of placements in the
+    canonical order of the set, never the order written (placement_order)."""
     try:
         orders = [parse_line(game, x) for x in lines]
     except OrderError:
         return list(lines)
     runs: list[list[int]] = []
+    last = -2                         # the latest placement; standing lines do not part runs
     for k, o in enumerate(orders):
         if isinstance(o, Place):
-            if runs and runs[-1][-1] == k - 1:
+            between = orders[last + 1:k] if last >= 0 else [None]
+            if runs and all(isinstance(x, StandingOrder) for x in between):
                 runs[-1].append(k)
             else:
                 runs.append([k])
+            last = k
     runs = [r for r in runs if len(r) > 1 and len({orders[k].unit for k in r}) == len(r)]
-    if not runs:
-        return list(lines)
+    perm = placement_order(game, state, side, orders, runs, secret) if runs else None
+    return list(lines) if perm is None else [lines[k] for k in perm]
+
+
+def _played(game: Any, state: HoldfastState, side: str, orders: list[Any],
+            perm: list[int]) -> tuple[int, HoldfastState, bool]:
+    """perm's orders up to the first die or refusal: how many ran, the state then, and
+    whether an order was refused (not a die)."""
+    st = clone(state)
+    for i, k in enumerate(perm):
+        if isinstance(orders[k], StandingOrder):
+            continue                      # sealed: a hidden policy, no store changes
+        try:
+            apply_order(game, st, side, orders[k], Context(NoDice(), action=i))
+        except NeedsDice:
+            return i, st, False
+        except OrderError:
+            return i, st, True
+    return len(perm), st, False
+
+
+def _outcome(st: HoldfastState, side: str, ran: int) -> tuple:
+    """What a file of side's orders did up to its first die (ran: the orders played): where
+    every unit is, with its strength, and the first placed of each hex holding two or more
+    blocks (the one that stays when the turn ends, HF-8.1-f). Placements that play to the
+    same outcome in another order differ only in their slots."""
+    units = st.private[side].units
+    where = tuple(sorted((k, u.where, u.hex, u.sp) for k, u in units.items()))
+    by_hex: dict[str, list[tuple[int, str]]] = {}
+    for k, u in units.items():
+        if u.where == "map":
+            by_hex.setdefault(u.hex, []).append((u.placed, k))
+    firsts = tuple(sorted((h, min(us)[1]) for h, us in by_hex.items() if len(us) > 1))
+    return ran, where, firsts
+
+
+def placement_order(game: Any, state: HoldfastState, side: str, orders: list[Any],
+                    runs: list[list[int]], secret: bytes = b"", budget: int = 4000
+                    ) -> list[int] | None:
+    """The order a sealed file signs side's orders in (indices into orders), each run of
+    placements (runs) rearranged; None to sign them as written.
+
+    A placed block takes the next slot of its side and the other side sees one 'seen place'
+    per placement, in order: in the order written, slots would say which due unit is which
+    block (the bots, and a player who lists his units as his report does, write them in unit
+    id order). So each run is signed in the first order, by a canonical key, that plays out
+    as the written one up to the file's first die (the same orders run, every unit where the
+    written order puts it, the same first block in each stack): the smallest legal placement
+    next, backtracking where a choice would make a later placement illegal or change what
+    the file does. It reads the placements as a set, the position and what the file does,
+    never the order written, which is one order that plays out: the search always finds one.
+    The written order is kept only where a placement of it is refused before the first die
+    (no file to sign) or after budget placements tried (never met in play). The key is the
+    hex, then a hash of the unit keyed with secret (the writer's: the other side cannot
+    recompute it); in a hex the units that stay in a stack or go back to the track from it
+    (HF-8.1-f) come after those that part before the first die, so the slot of a block
+    moving out of a stack does not tell which one moved. A run after the first die is
+    signed in key order."""
+    w = world(state.public.scenario)
+    ran, first, refused = _played(game, state, side, orders, list(range(len(orders))))
+    run_of = {k: r for r in runs for k in r}
+    if refused and ran in run_of:
+        return None
+    target = _outcome(first, side, ran)
+    at = first.private[side].units
+    crowded = {h for h, n in _counts(u.hex for u in at.values() if u.where == "map").items()
+               if n > 1}
 
     def hexof(k: int) -> str:
         return w.resolve(orders[k].hex) or orders[k].hex
 
-    def tie(k: int) -> bytes:
-        return hmac.new(secret, b"pbem/v1/holdfast-place-order|" + orders[k].unit.encode(),
-                        hashlib.sha256).digest()
+    def key(k: int) -> tuple:
+        u = at.get(orders[k].unit)
+        held = u is not None and (u.where == "track" or (u.where == "map" and u.hex in crowded))
+        return (hexof(k), int(held), hmac.new(
+            secret, b"pbem/v1/holdfast-place-order|" + orders[k].unit.encode(),
+            hashlib.sha256).digest())
 
-    def play(perm: list[int]) -> tuple[int, HoldfastState]:
-        """perm's orders up to the first die or refusal: how many ran, and the state."""
-        st = clone(state)
-        for i, k in enumerate(perm):
-            if isinstance(orders[k], StandingOrder):
-                continue                  # sealed: a hidden policy, no store changes
-            try:
-                apply_order(game, st, side, orders[k], Context(NoDice(), action=i))
-            except (NeedsDice, OrderError):
-                return i, st
-        return len(perm), st
-
-    def where(st: HoldfastState) -> dict[str, tuple[str, str, int]]:
-        return {k: (u.where, u.hex, u.sp) for k, u in st.private[side].units.items()}
-
-    written = list(range(len(lines)))
-    ran, first = play(written)
-    at = first.private[side].units
-    run_of = {k: r for r in runs for k in r}
-
-    def stays(k: int) -> bool:
-        """k's unit shares its hex with another unit of its run where the written orders
-        stop (the first die): the order written of those says which one stays (HF-8.1-f)."""
-        u = at[orders[k].unit]
-        return u.where == "map" and any(
-            j != k and at[orders[j].unit].where == "map" and at[orders[j].unit].hex == u.hex
-            for j in run_of[k])
-
-    def order_key(k: int, keyed: bool) -> tuple:
-        # in a hex: the units that part first, keyed (which of them is which block is hidden);
-        # then those that stay together, in the order written (it is the player's choice)
-        if keyed and not stays(k):
-            return (hexof(k), 0, tie(k))
-        return (hexof(k), 1, k)
-
-    for keyed in (True, False):
-        perm = list(written)
+    def filled(perm: list[int], used: frozenset[int], i: int) -> list[int]:
+        """perm with the run positions from i on given the unused units in key order."""
+        out = list(perm)
         for r in runs:
-            perm[r[0]:r[-1] + 1] = sorted(r, key=lambda k: order_key(k, keyed))
-        if perm == written:
-            return list(lines)
-        n, st = play(perm)
-        if n != ran or where(st) != where(first):
-            continue
-        return [lines[k] for k in perm]
-    return list(lines)
+            todo = sorted((k for k in r if k not in used), key=key)
+            for pos in (p for p in r if p >= i):
+                out[pos] = todo.pop(0)
+        return out
+
+    def tags(k: int) -> set[str]:
+        """The hexes where k's order among the placements can matter: where it is placed,
+        and where it is at the first die (stacks, and which of a stack goes back, read it)."""
+        u = at.get(orders[k].unit)
+        return {hexof(k), u.hex if u is not None and u.where == "map" else hexof(k)}
+
+    # (position, units placed, their order by the hexes of tags): reached, and no order from
+    # there plays out as written. Only the order of placements that meet in a hex can change
+    # the outcome; where moves after them meet units of other hexes too, this may prune an
+    # order that would have played out: the search then takes a later one (still read from
+    # the set, never from the order written) or gives up (as written)
+    dead: set[tuple] = set()
+    left = [budget]
+
+    def walk(i: int, st: HoldfastState, perm: list[int], used: frozenset[int],
+             stacks: tuple) -> list[int] | None:
+        """The first order of the run positions from i on that plays out as the written one
+        from st (the state after position i - 1); None if none does. stacks: the units of
+        the runs placed so far by the hexes of tags, in order."""
+        while i < len(orders) and i not in run_of:
+            if not isinstance(orders[i], StandingOrder):
+                try:
+                    apply_order(game, st, side, orders[i], Context(NoDice(), action=i))
+                except (NeedsDice, OrderError):
+                    break
+            i += 1
+        if i == len(orders) or i not in run_of:       # the end, or the first die
+            return filled(perm, used, i) if _outcome(st, side, i) == target else None
+        for k in sorted((k for k in run_of[i] if k not in used), key=key):
+            grown = dict(stacks)
+            for h in tags(k):
+                grown[h] = (*grown.get(h, ()), k)
+            nxt, now = tuple(sorted(grown.items())), used | {k}
+            if (i, now, nxt) in dead:
+                continue
+            left[0] -= 1
+            if left[0] < 0:
+                raise _Budget
+            sub, mine = clone(st), [*perm[:i], k, *perm[i + 1:]]
+            try:
+                apply_order(game, sub, side, orders[k], Context(NoDice(), action=i))
+            except NeedsDice:
+                got = filled(mine, now, i + 1) if _outcome(sub, side, i) == target else None
+            except OrderError:
+                continue                  # not here: the same units may come by another way
+            else:
+                got = walk(i + 1, sub, mine, now, nxt)
+            if got is not None:
+                return got
+            dead.add((i, now, nxt))
+        return None
+
+    try:
+        return walk(0, clone(state), list(range(len(orders))), frozenset(), ())
+    except _Budget:
+        return None
+
+
+class _Budget(Exception):
+    """placement_order tried as many placements as it may."""
+
+
+def _counts(items: Any) -> dict[Any, int]:
+    """How many times each item occurs."""
+    out: dict[Any, int] = {}
+    for x in items:
+        out[x] = out.get(x, 0) + 1
+    return out
 
 
 def hidden_legality(order: Any) -> bool:

@@ -9,19 +9,31 @@ in each of three bot games (an attack trial, session 30: reading only the Allied
 received files and the public set-up list and turn track). A hosted view shows enemy blocks by
 hex only and never the order they were placed in.
 
-Now a sealed processor signs each run of placements in hex order (`sealing.signing_order`, the
-game's `sealed_canonical`), whatever order they were written in, when that order is as legal
-and puts every unit where the written one does: the projection, the slots and the real orders
-in the private store are the same for every order of the same placements.
+Now a sealed processor signs each run of placements in a canonical order of the set
+(`sealing.signing_order`, the game's `sealed_canonical`, `holdfast.sealed.placement_order`):
+hex order, then a keyed hash, the smallest placement next that keeps the file playing out as
+written (every unit where the written order puts it, the same block first in each stack),
+backtracking where needed. Before (session 30), a file whose hex order played differently
+(a stack whose first block stays, a placement whose supply another opens) was signed as
+written. Now the projection, the slots and the real orders in the private store are the same
+for every order of the same placements that plays out the same.
 """
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 from fixtures.seeded import seeded
 from fixtures.table import Table
+from pbem.core.dice import NoDice
+from pbem.core.errors import IllegalOrder
+from pbem.core.game import Context
 from pbem.core.records import read_file
+from pbem.core.rulecases import Case
+from pbem.games.holdfast import GAME
+from pbem.games.holdfast.rulecases import HOOKS
+from pbem.games.holdfast.state import clone
 from pbem.protocol import ops, sealing
 
 SETUP = ["place fjr5 1602", "place superga 2005", "place witzig 1603"]
@@ -119,14 +131,15 @@ def test_submit_run_again_with_the_orders_as_written_sends_the_file_it_signed(tm
 
 def test_which_unit_of_a_stack_moves_out_is_not_told_by_its_slot(tmp_path):
     """The Axis's three turn 3 reinforcements (public: the turn track) placed in one hex, one
-    of them moving out before the first die, the other two staying there together (the
-    first placed of those stays at the end of the turn, HF-8.1-f: their order written is the
-    player's choice and is kept). Before, two units staying together kept the whole run in
-    the order written, so with the placements written in unit id order the slot of the block
-    that moved out named it (?axis-8 10pz-b, ?axis-9 inf334, ?axis-10 pgr69). Now the Allies
-    get the same file whichever unit moved out and whatever order it was written in."""
+    of them moving out before the first die, the other two staying there with fjr5 (placed
+    earlier: it stays at the end of the turn, HF-8.1-f, and both go back to the track). Before,
+    two units staying together kept the whole run in the order written, so with the
+    placements written in unit id order the slot of the block that moved out named it
+    (?axis-8 10pz-b, ?axis-9 inf334, ?axis-10 pgr69); then the two staying kept their order
+    written. Now the Allies get the same file whichever unit moved out and whatever order it
+    was written in, and the same real orders are signed for two orders written."""
     units = ["10pz-b", "inf334", "pgr69"]
-    sent = []
+    sent, signed_of = [], []
     for k, (mover, written) in enumerate([(u, units) for u in units]
                                          + [("inf334", ["pgr69", "inf334", "10pz-b"])]):
         with seeded("hf-stack-part"):
@@ -143,8 +156,104 @@ def test_which_unit_of_a_stack_moves_out_is_not_told_by_its_slot(tmp_path):
         sent.append(_orders_sent(t))
         s = ops.open_session(t.dirs["axis"], key_path=t.key("axis"))
         signed = [x.split()[1] for x in s.private[s.ledger.tip_seq] if x.startswith("place ")]
-        assert signed == [mover] + [u for u in written if u != mover], signed  # stayers: as written
+        assert signed[0] == mover and sorted(signed) == sorted(units), signed
+        signed_of.append(signed)
         t.deliver()                                    # the Allies take it
         assert t.mover() == "allied"
     assert sent[0][3] == "seen move ?axis-8 1802-1903", sent[0]
     assert sent[0] == sent[1] == sent[2] == sent[3], "\n".join(map(repr, sent))
+    assert signed_of[1] == signed_of[3], signed_of    # inf334 moves out: written either way
+
+
+def _turn_1_axis(tmp: Path) -> Table:
+    """A race-to-tunis game at the Axis's turn 1 placement step: barenthin, 10pz-a and 50bde
+    due (public: the turn track), 1802 empty."""
+    t = _table(tmp)
+    t.deliver()
+    t.play_one(["standing hits strongest-first", *SETUP, "end"])
+    t.deliver()
+    t.rng.seed(5)
+    while t.mover() != "axis":
+        t.play_one()
+        t.deliver()
+    return t
+
+
+def test_a_stack_whose_first_block_stays_is_signed_in_one_order_whatever_order_written(
+        tmp_path):
+    """Two Axis reinforcements placed in empty 1802 stay there together to the first die (the
+    weather die of 'end'): the first placed stays at the end of the turn and the other goes
+    back to the track (HF-8.1-f), so which one is placed first is the player's choice. Hex
+    order with the keyed hash puts one of the two first whoever the player chose: for one of
+    the two choices it plays differently from the written order, which session 30's signing
+    then kept as written (so the file told the other side the order written). Now, for each
+    choice, three orders written of the same placements give the same signed lines (the
+    chosen block first in 1802, 50bde in the gray hex where the keyed order puts it), `check`
+    says what `submit` signs, and the Allies accept the file; both games verify to the end."""
+    by_choice = {}
+    for first, other in (("barenthin", "10pz-a"), ("10pz-a", "barenthin")):
+        a, b, c = f"place {first} 1802", f"place {other} 1802", "place 50bde 3032"
+        signed, sent = [], []
+        for k, written in enumerate([[a, b, c], [c, a, b], [a, c, b]]):
+            t = _turn_1_axis(tmp_path / f"{first}-{k}")
+            orders = t.tmp / "mine.txt"
+            orders.write_text("\n".join([*written, "end"]) + "\n")
+            r = t.ok("check", str(t.dirs["axis"]), str(orders), "--key", t.key("axis"))
+            t.play_one([*written, "end"])
+            s = ops.open_session(t.dirs["axis"], key_path=t.key("axis"))
+            signed.append(s.private[s.ledger.tip_seq])
+            assert ("signed in hex order" in r.output) == (signed[-1][:3] != written), r.output
+            sent.append(_orders_sent(t))
+            t.deliver()                                     # the Allies take it
+            assert t.mover() == "allied"
+            if k == 0:
+                t.play_to_end()
+                for side in SIDES:
+                    v = t.run("verify", str(t.dirs[side]))
+                    assert v.exit_code == 0 and "both final reveals are in" in v.output, v.output
+        assert signed[0] == signed[1] == signed[2], signed
+        assert sent[0] == sent[1] == sent[2], sent
+        places = [x for x in signed[0] if x.startswith("place ")]
+        assert places.index(a) < places.index(b), places      # the chosen block stays
+        by_choice[first] = places
+    # the same keyed hash orders both choices' placements in 1802: one of them is not it
+    assert [x.split()[1] for x in by_choice["barenthin"] if x.endswith(" 1802")] != \
+        [x.split()[1] for x in by_choice["10pz-a"] if x.endswith(" 1802")], by_choice
+
+
+def test_placements_that_open_and_close_entry_hexes_are_signed_in_one_order():
+    """Placements whose legality depends on their order, both ways: Axis blocks in 0202 and
+    0203 cut 0103 off from supply and close the inland bases, so the Allies enter on the west
+    edge (0106); a block placed in 0104 opens 0103, and blocks in 0103 and 0104 reopen the
+    inland bases, which closes the west edge again (the synthetic map, a rule-case position:
+    no bot game met a placement that opens another in 15 race-to-tunis and 8 campaign games).
+    Hex order is refused at 0103, and session 30 signed such a run as written. Now every
+    order written that plays is signed in one order, the smallest legal placement next by hex
+    (backtracking where the smallest leaves a later one illegal), and it plays to the same
+    position."""
+    placed = {"fr19": "0102", "inf1": "0103", "inf2": "0104", "us1": "0106"}
+    track = [{"id": u, "where": "track", "entry_turn": 3} for u in placed]
+    state = HOOKS.build(Case(id="HF-8.1-e", position=dict(
+        side="allied", units=[*track, {"id": "ger1", "hex": "0202"},
+                              {"id": "ger2", "hex": "0203"}])))
+    lines = [f"place {u} {h}" for u, h in placed.items()]
+
+    def plays(order: list[str]) -> bool:
+        st = clone(state)
+        try:
+            for i, x in enumerate(order):
+                GAME.apply(st, "allied", GAME.parse_order(x), Context(NoDice(), i))
+        except IllegalOrder:
+            return False
+        assert {u: st.private["allied"].units[u].hex for u in placed} == placed
+        return True
+
+    legal = [list(p) for p in itertools.permutations(lines) if plays(list(p))]
+    assert not plays(sorted(lines, key=lambda x: x.split()[2])), "hex order plays"
+    assert 2 <= len(legal) < 24, legal
+    signed = {tuple(GAME.sealed_canonical(state, "allied", [*p, "end"], b"key"))
+              for p in legal}
+    assert len(signed) == 1, signed                     # whatever order was written
+    (one,) = signed
+    assert plays(list(one[:4])) and one[4] == "end", one
+    assert list(one[:4]) == min(legal, key=lambda p: [x.split()[2] for x in p]), (one, legal)
