@@ -792,9 +792,9 @@ def placement_order(game: Any, state: HoldfastState, side: str, orders: list[Any
     (no file to sign) or after budget placements tried (never met in play). The key is the
     hex, then a hash of the unit keyed with secret (the writer's: the other side cannot
     recompute it); in a hex the units that stay in a stack or go back to the track from it
-    (HF-8.1-f) come after those that part before the first die, so the slot of a block
-    moving out of a stack does not tell which one moved. A run after the first die is
-    signed in key order."""
+    (HF-8.1-f) come after those that part before the first die, the one that stays first,
+    so the slot of a block moving out of a stack does not tell which one moved. A run after
+    the first die is signed in key order."""
     w = world(state.public.scenario)
     ran, first, refused = _played(game, state, side, orders, list(range(len(orders))))
     run_of = {k: r for r in runs for k in r}
@@ -808,12 +808,24 @@ def placement_order(game: Any, state: HoldfastState, side: str, orders: list[Any
     def hexof(k: int) -> str:
         return w.resolve(orders[k].hex) or orders[k].hex
 
+    stays = dict(target[2])               # hex -> the block placed first of its stack
+    index = {orders[k].unit: k for k in run_of}
+
     def key(k: int) -> tuple:
         u = at.get(orders[k].unit)
         held = u is not None and (u.where == "track" or (u.where == "map" and u.hex in crowded))
+        if held and u.where == "map" and stays.get(u.hex) == u.id:
+            return (hexof(k), 1, b"")     # the block that stays: first of its stack
         return (hexof(k), int(held), hmac.new(
             secret, b"pbem/v1/holdfast-place-order|" + orders[k].unit.encode(),
             hashlib.sha256).digest())
+
+    def too_soon(k: int, used: frozenset[int]) -> bool:
+        """k ends in a stack (at the first die) whose first block, one of these placements,
+        is not placed yet: placed now, k would come first."""
+        u = at.get(orders[k].unit)
+        f = stays.get(u.hex) if u is not None and u.where == "map" else None
+        return f is not None and f != u.id and f in index and index[f] not in used
 
     def filled(perm: list[int], used: frozenset[int], i: int) -> list[int]:
         """perm with the run positions from i on given the unused units in key order."""
@@ -853,6 +865,8 @@ def placement_order(game: Any, state: HoldfastState, side: str, orders: list[Any
         if i == len(orders) or i not in run_of:       # the end, or the first die
             return filled(perm, used, i) if _outcome(st, side, i) == target else None
         for k in sorted((k for k in run_of[i] if k not in used), key=key):
+            if too_soon(k, used):
+                continue
             grown = dict(stacks)
             for h in tags(k):
                 grown[h] = (*grown.get(h, ()), k)
