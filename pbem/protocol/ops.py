@@ -925,7 +925,10 @@ def submit_orders(root: str | Path, orders_path: str, *, key_path: str, out: str
             # the file resolves with the other side's held orders: say it in the orders' words
             k = e.order - 1 - len(queued)
             if lines != checked.lines and 0 <= k < len(lines):   # the line as written
-                e.order = checked.lines.index(lines[k]) + 1 + len(queued)
+                # a line signing_order left in place keeps its number (a copy of it written
+                # elsewhere is another line); a moved placement's unit is in its run once
+                at = k if lines[k] == checked.lines[k] else checked.lines.index(lines[k])
+                e.order = at + 1 + len(queued)
             raise PbemError(_own_refusal(Path(orders_path).name, numbered, len(queued), e,
                                          answered, bool(s.held))) from None
         archive.write_signed(f.name, f.text)
