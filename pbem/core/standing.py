@@ -144,6 +144,17 @@ def apply_order(game: Any, state: Any, side: str, order: Any, ctx: Any) -> None:
         game.apply(state, side, order, ctx)
 
 
+def check_held(game: Any, state: Any, side: str, order: Any) -> None:
+    """Raise IllegalOrder for an order side's file would hold at this point (the game waits for
+    another side) that nothing but side's own later orders can make answerable: the game's
+    optional `check_held(state, side, order)` hook (Baptism By Fire: 'done' after an 'end' that
+    opened no Second Activation); plain orders only."""
+    hook = getattr(game, "check_held", None)
+    if hook is not None and order is not None and not isinstance(
+            order, (StandingOrder, DrawLine, GuardedOrder)):
+        hook(state, side, order)
+
+
 # -- guarded orders ------------------------------------------------------------------------------
 # `if CONDITION then ORDER [else ORDER]`: an order that depends on a result the player cannot
 # know when writing. The condition is in the game's own words (`Game.parse_condition`), and is

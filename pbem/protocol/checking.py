@@ -21,7 +21,7 @@ from pbem.core.game import Context, Game, NeedsDice
 from pbem.core.privatedraw import RULE as DRAW_RULE, DrawLine
 from pbem.core.sealed import hidden_legality, order_reveals, returns_when_held
 from pbem.core.standing import (DRAW_BY_PLAYER, StandingOrder, apply_order, apply_standing,
-                                format_line, parse_line)
+                                check_held, format_line, parse_line)
 from pbem.protocol.resolve import SEALED_RETURN_RULE, copy_state, standing_decision
 
 PASS = "pass"      # "send these orders as they are", never signed
@@ -151,6 +151,14 @@ def check_orders(game: Game, state: Any, side: str, numbered: list[tuple[int, st
             return out
         pend = _pending(game, sim)
         if side not in pend and pend:
+            try:
+                check_held(game, sim, side, order)    # refused here, as the resolver does
+            except OrderError as e:
+                msg = _line_error(name, n, line, e)
+                out.problems.append(msg)
+                out.blocking.append(msg)
+                bad.add(i)
+                continue
             out.waiting = [m for m, _, _ in parsed[i:]]
             out.wait_reason = _waits_for(game, sim)
             _no_search(parsed, i, WAITS_WHY, out, name)
@@ -282,6 +290,11 @@ def _probe(game: Game, state: Any, side: str, parsed: list[tuple[int, str, Any]]
                 continue
             pend = _pending(game, sim)
             if side not in pend and pend:
+                try:
+                    check_held(game, sim, side, order)
+                except OrderError as e:
+                    fails.setdefault(n, []).append(_line_error(name, n, line, e))
+                    continue
                 waits[n] = waits.get(n, 0) + 1
                 reasons.setdefault(n, _waits_for(game, sim))
                 break

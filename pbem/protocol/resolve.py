@@ -13,8 +13,8 @@ from pbem.core.errors import FileRejected, IllegalFile, IllegalOrder, OrderSynta
 from pbem.core.game import Context, Event, Game, NeedsDice
 from pbem.core.privatedraw import RULE as DRAW_RULE, DrawLine
 from pbem.core.sealed import hidden_legality, returns_when_held
-from pbem.core.standing import (StandingOrder, apply_order, apply_standing, format_line,
-                                line_parser, parse_line, topics_of)
+from pbem.core.standing import (StandingOrder, apply_order, apply_standing, check_held,
+                                format_line, line_parser, parse_line, topics_of)
 from pbem.core.records import Results, RollRecord, Turn
 
 
@@ -248,6 +248,7 @@ def _apply_on_view(game: Game, sim: Any, side: str, order: Any, action: int) -> 
         return True
     pending = {d.side for d in game.pending(sim)}
     if side not in pending and pending:
+        check_held(game, sim, side, order)      # an order no later answer can make legal
         return False
     if side not in pending:
         raise IllegalOrder(f"{side} has no decision to make now", rule="PBEM-TURN")
@@ -490,12 +491,18 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
                                 f"{turn.sender}'s answer: {_waits_for(game, state)}",
                                 visible_to=turn.sender, kind="held"))
             break
+        held_error = None
         if turn.sender not in pending and pending:
-            own_held = [HeldOrder(seq=turn.seq, index=i, side=turn.sender, line=line)]
-            events.append(Event(text=f"{_orders_of(i + 1, len(orders), turn.seq)} for "
-                                f"{_waits_for(game, state)}", visible_to=turn.sender,
-                                kind="held"))
-            continue
+            try:
+                check_held(game, state, turn.sender, order)
+            except IllegalOrder as e:
+                held_error = e            # refused below, as an illegal order is
+            else:
+                own_held = [HeldOrder(seq=turn.seq, index=i, side=turn.sender, line=line)]
+                events.append(Event(text=f"{_orders_of(i + 1, len(orders), turn.seq)} for "
+                                    f"{_waits_for(game, state)}", visible_to=turn.sender,
+                                    kind="held"))
+                continue
         if sealed and rolled and hidden_legality(game, order):
             # Sealed: after dice its writer could not see, an order only the writer's processor
             # can check goes back to it with every later order of the file (docs/sealed.md 5g)
@@ -511,6 +518,8 @@ def resolve(game: Game, state: Any, turn: Turn, *, dice: Any, name: str,
         ctx = context(i)
         revealed = False
         try:
+            if held_error is not None:
+                raise held_error
             if turn.sender not in pending:
                 raise IllegalOrder(f"{turn.sender} has no decision to make now", rule="PBEM-TURN")
             if before is not None:

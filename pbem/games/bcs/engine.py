@@ -38,7 +38,7 @@ class BcsEngine:
     aliases = ("bbf", "baptism-by-fire")
     sides = ("allied", "axis")
     state_type = BcsState
-    rules_version = "bcs-engine-7"   # bump whenever the rules change (pinned in every genesis)
+    rules_version = "bcs-engine-8"   # bump whenever the rules change (pinned in every genesis)
 
     def scenarios(self) -> dict[str, str]:
         """The scenarios the engine plays (5.2 so far)."""
@@ -285,6 +285,13 @@ class BcsEngine:
     def hidden_legality(self, order: Any) -> bool:
         """Sealed mode: whether an order goes back to its writer after dice (sealed.py)."""
         return sealed.hidden_legality(order)
+
+    def check_held(self, state: BcsState, side: str, order: Any) -> None:
+        """IllegalOrder for an order side's file would hold behind another side's decision that
+        only side's own later orders could make answerable: 'second' or 'done' (BCS-3.5a-2)."""
+        if isinstance(order, orders.Second):
+            waits = sorted({d.side for d in self.pending(state)} - {side})
+            sequence.refuse_held(waits, order.attempt)
 
     def hidden_parts(self, state: BcsState, side: str, order: Any) -> list[Any]:
         """Hosted mode: what is left of an order a hidden fact stops, longest first: a move's

@@ -472,6 +472,16 @@ def second(state: BcsState, side: str, attempt: bool, ctx: Context) -> None:
     _start(state, form, ctx)
 
 
+def refuse_held(waits_for: list[str], attempt: bool) -> None:
+    """IllegalOrder for 'second' or 'done' that would wait behind another side's decision: they
+    answer only the Second Activation question the writer's own 'end' opens (3.5a, 3.5d), and
+    no other side's order can open it for him."""
+    word = "second" if attempt else "done"
+    raise IllegalOrder(f"no Second Activation is open to you now (the game waits for "
+                       f"{' and '.join(waits_for)}): '{word}' answers only the question your own "
+                       "'end' opens when the Formation may roll for one", rule="BCS-3.5a-2")
+
+
 def first(state: BcsState, side: str, take: bool, ctx: Context) -> None:
     """The First Player's choice (2.1): take the first Activation or give it."""
     if state.phase != "first_player" or side != state.next_side:
