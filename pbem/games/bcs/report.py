@@ -13,9 +13,12 @@ from pbem.games.bcs.state import FRESH, MP12, BcsState, FormationState, Piece
 from pbem.games.bcs.view import BcsView, build_view
 
 TITLE = "Baptism By Fire (BCS)"
+ARROW = "Assault Arrow"   # the note of a unit whose side showing has one (1.2a)
 LEGEND = ["Counter values AR-steps, then AV and Range where the side showing has an Armor "
           "Value, then MA and movement class; an enemy stack shows its top unit only, never "
           "its steps.",
+          f"'{ARROW}' in a unit's note: its side showing has an Assault Arrow (your units; of "
+          "an enemy stack only its top unit).",
           "The id on each counter is what orders use: 'move UNIT[+UNIT] HEX HEX...', "
           "'activate FORMATION', 'obj HEX', 'trains FORMATION HEX'."]
 
@@ -36,6 +39,13 @@ def _values(unit_id: str, face: str, steps: int | None) -> str:
     av = f" AV{f.av} R{f.range}" if f.av is not None else ""
     head = f"{u.ar}-{steps}" if steps is not None else f"{u.ar}"
     return f"{head}{av} {f.ma}{f.mclass[0].upper()}"
+
+
+def _arrow(unit_id: str, face: str) -> str:
+    """', Assault Arrow' when the unit's side showing has one (1.2a), else ''."""
+    u = bdata().units[unit_id]
+    f = u.deployed if face == "deployed" and u.deployed is not None else u.move
+    return f", {ARROW}" if f.assault_arrow else ""
 
 
 def _fatigue(f: FormationState) -> str:
@@ -82,7 +92,8 @@ def report_of(v: BcsView, allowances: dict[str, int] | None = None) -> ReportMod
             units.append(MapUnit(hex=p.hex, side=p.side, label=p.id, id=p.id,
                                  values=_values(p.id, p.face, p.steps),
                                  kind=d.units[p.id].kind,
-                                 note=f"{p.face} side" + (", stopped" if p.stopped else "")
+                                 note=f"{p.face} side" + _arrow(p.id, p.face)
+                                 + (", stopped" if p.stopped else "")
                                  + (", Screening" if p.screen else "")
                                  + _mp(p.mp, ma.get(p.id))))
         elif p.kind == "hq":
@@ -99,6 +110,7 @@ def report_of(v: BcsView, allowances: dict[str, int] | None = None) -> ReportMod
                                  values=_values(st.top, st.face, None),
                                  kind=d.units[st.top].kind,
                                  note=(count if v.stack_counts else "1+ units")
+                                 + _arrow(st.top, st.face)     # the top unit's only (1.5a)
                                  + (", Screening" if st.screen else "")))
         for o in st.others:
             units.append(MapUnit(hex=st.hex, side=enemy_side, label=o, id=o,
