@@ -11,9 +11,9 @@ from pbem.games.kasserine.reach import unit_reach
 from pbem.games.kasserine.scenario import KasserineData
 from pbem.games.kasserine.seen import seen_lines
 from pbem.games.kasserine.sequence import released_now
-from pbem.games.kasserine.state import KasserineState
+from pbem.games.kasserine.state import KasserineState, other
 from pbem.games.kasserine.support import loc_losses
-from pbem.games.kasserine.view import build_view, standing_lines
+from pbem.games.kasserine.view import KasserineView, build_view, standing_lines
 from pbem.games.kasserine.victory import status_lines
 
 TITLE = "Kasserine: Baptism of Fire"
@@ -24,8 +24,12 @@ MARKER_STYLES: dict[str, MarkerStyle] = {
     "combat": MarkerStyle(shape="burst", fill="#e02020", stroke="#6b0000", accent="#ffd23f",
                           show_label=False, css="combat"),
     "support-facedown": MarkerStyle(shape="circle", fill="#2b2b6b", stroke="#ffffff",
-                                    css="other"),
+                                    symbol="?", show_label=False, css="other"),
 }
+
+# The label of a face-down support fire marker on the map, the same for both sides' reports:
+# whose it is and where are public, its value is hidden from everyone until step 5 (7.2c).
+FACEDOWN = "{side} support fire marker, face down (value hidden)"
 
 
 LEGEND = ["Counter values A-D-M: attack strength - defense strength - movement allowance "
@@ -114,6 +118,16 @@ def reinforcement_lines(state: KasserineState, data: KasserineData,
     return due
 
 
+def _facedown_counts(v: KasserineView) -> list[tuple[str, int]]:
+    """(side, markers it has face down) on the combat in progress, attacker first, from the
+    view's public counts of markers placed and revealed (never a value)."""
+    c = v.combat
+    if c is None:
+        return []
+    return [(v.active, c.att_down - len(c.att_values)),
+            (other(v.active), c.def_down - len(c.def_values))]
+
+
 def build_report(state: KasserineState, side: str) -> ReportModel:
     """Everything one side's report shows; enemy markers only as face-down counts."""
     data = data_of(state)
@@ -130,9 +144,9 @@ def build_report(state: KasserineState, side: str) -> ReportModel:
         markers.append(MapMarker(hex=c.target, kind="combat",
                                  label=f"{c.kind} {c.result or 'in progress'}"))
         if c is v.combat:
-            markers.extend(MapMarker(hex=c.target, kind="support-facedown")
-                           for _ in range(c.att_down - len(c.att_values) + c.def_down
-                                          - len(c.def_values)))
+            markers.extend(MapMarker(hex=c.target, kind="support-facedown",
+                                     label=FACEDOWN.format(side=s))
+                           for s, n in _facedown_counts(v) for _ in range(n))
     for uid in state.targets:                       # combats of this phase (8.0-c)
         u = state.units[uid]
         if u.status == "map" and (v.combat is None or u.hex != v.combat.target):
@@ -159,6 +173,11 @@ def build_report(state: KasserineState, side: str) -> ReportModel:
               Panel(title="Movement log", lines=tuple(seen_lines(v.moves)) or ("none",))]
     if standing_lines(v.standing):
         panels.append(Panel(title="Your standing orders", lines=tuple(standing_lines(v.standing))))
+    down = [(s, n) for s, n in _facedown_counts(v) if n]
+    if down and v.combat is not None:
+        panels.append(Panel(title="Face-down support fire markers", lines=tuple(
+            f"{s} ({'attacking' if s == v.active else 'defending'} {v.combat.target}): {n} face "
+            f"down, value{'s' if n > 1 else ''} hidden until step 5" for s, n in down)))
     if v.wait is not None:
         panels.append(Panel(title="Waiting for", lines=(f"{v.wait.side}: {v.wait.prompt}",)))
     label = next((t.label for t in data.scenario.turn if t.turn == v.turn), "")

@@ -20,15 +20,36 @@ def test_games_declare_the_marker_kinds_they_draw(gid, kinds):
     assert all(isinstance(s, MarkerStyle) for s in styles.values())
 
 
+# Kinds restyled on purpose since the styles moved into the games: Kasserine's face-down
+# support fire marker draws a '?' and keeps its label (whose marker it is) for the tooltip.
+RESTYLED = {"kasserine": {"support-facedown"}}
+
+
 @pytest.mark.parametrize("gid", ["holdfast", "kasserine"])
 def test_declared_styles_draw_as_the_built_in_ones_did(gid):
-    """The reports look as before: every declared kind draws like the renderer's fallback."""
+    """The reports look as before: every declared kind draws like the renderer's fallback,
+    but the kinds restyled on purpose since (RESTYLED, checked below)."""
     game = find_game(gid)
     gm = game.game_map(next(iter(game.scenarios())))
     hexes = gm.grid.all_hexes()
+    kinds = [k for k in game_marker_styles(gid) if k not in RESTYLED.get(gid, set())]
     ms = [MapMarker(hex=hexes[i], kind=k, label=lab)
-          for i, k in enumerate(game_marker_styles(gid)) for lab in ("", "x")]
+          for i, k in enumerate(kinds) for lab in ("", "x")]
     assert render_svg(gm, (), ms, marker_styles=game_marker_styles(gid)) == render_svg(gm, (), ms)
+
+
+def test_a_kasserine_facedown_marker_draws_a_question_mark_and_no_label():
+    """KAS-7.2-c: the marker says nothing but '?' on the map; whose it is is in its tooltip."""
+    game = find_game("kasserine")
+    gm = game.game_map(next(iter(game.scenarios())))
+    h = gm.grid.all_hexes()[0]
+    label = "axis support fire marker, face down (value hidden)"
+    svg = render_svg(gm, (), [MapMarker(hex=h, kind="support-facedown", label=label)],
+                     marker_styles=game_marker_styles("kasserine"))
+    group = svg[svg.index('<g class="markers">'):]
+    group = group[:group.index('<g class="arrows"')]
+    assert f"<title>support-facedown: {label} in {h}</title>" in group
+    assert group.count("<text") == 1 and ">?</text>" in group       # no label drawn
 
 
 def test_a_declared_style_is_what_gets_drawn():

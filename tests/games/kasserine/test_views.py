@@ -41,7 +41,8 @@ def test_facedown_value_hidden_from_both() -> None:
     assert b"axmk" not in us_view and b'"not_revealed":[3,3]' in us_view
     report = GAME.report(state, "us")
     assert [m.kind for m in report.markers].count("support-facedown") == 1
-    assert all(m.label == "" for m in report.markers if m.kind == "support-facedown")
+    assert [m.label for m in report.markers if m.kind == "support-facedown"] == [
+        "axis support fire marker, face down (value hidden)"]   # whose, never the value
     assert not any("+4" in line for p in report.panels for line in p.lines)
 
 
