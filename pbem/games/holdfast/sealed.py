@@ -795,66 +795,83 @@ def placement_order(game: Any, state: HoldfastState, side: str, orders: list[Any
     (HF-8.1-f) come after those that part before the first die, the one that stays first,
     so the slot of a block moving out of a stack does not tell which one moved. A run after
     the first die is signed in key order."""
-    w = world(state.public.scenario)
     ran, first, refused = _played(game, state, side, orders, list(range(len(orders))))
     run_of = {k: r for r in runs for k in r}
     if refused and ran in run_of:
         return None
-    target = _outcome(first, side, ran)
-    at = first.private[side].units
-    crowded = {h for h, n in _counts(u.hex for u in at.values() if u.where == "map").items()
-               if n > 1}
+    search = _PlacementSearch(game, side, orders, runs, run_of, first, _outcome(first, side, ran),
+                              secret, budget)
+    try:
+        return search.walk(0, clone(state), list(range(len(orders))), frozenset(), ())
+    except _Budget:
+        return None
 
-    def hexof(k: int) -> str:
-        return w.resolve(orders[k].hex) or orders[k].hex
 
-    stays = dict(target[2])               # hex -> the block placed first of its stack
-    index = {orders[k].unit: k for k in run_of}
+class _PlacementSearch:
+    """placement_order's search (module-level, not nested closures: a nested function that
+    calls itself keeps what it reads alive, tests/core/test_console.py)."""
 
-    def key(k: int) -> tuple:
-        u = at.get(orders[k].unit)
-        held = u is not None and (u.where == "track" or (u.where == "map" and u.hex in crowded))
-        if held and u.where == "map" and stays.get(u.hex) == u.id:
-            return (hexof(k), 1, b"")     # the block that stays: first of its stack
-        return (hexof(k), int(held), hmac.new(
-            secret, b"pbem/v1/holdfast-place-order|" + orders[k].unit.encode(),
+    def __init__(self, game: Any, side: str, orders: list[Any], runs: list[list[int]],
+                 run_of: dict[int, list[int]], first: HoldfastState, target: tuple,
+                 secret: bytes, budget: int) -> None:
+        self.game, self.side, self.orders, self.runs, self.run_of = game, side, orders, runs, run_of
+        self.w = world(first.public.scenario)
+        self.target, self.secret, self.left = target, secret, budget
+        self.at = first.private[side].units
+        self.crowded = {h for h, n in _counts(u.hex for u in self.at.values()
+                                              if u.where == "map").items() if n > 1}
+        self.stays = dict(target[2])          # hex -> the block placed first of its stack
+        self.index = {orders[k].unit: k for k in run_of}
+        # (position, units placed, their order by the hexes of tags): reached, and no order
+        # from there plays out as written. Only the order of placements that meet in a hex can
+        # change the outcome; where moves after them meet units of other hexes too, this may
+        # prune an order that would have played out: the search then takes a later one (still
+        # read from the set, never from the order written) or gives up (as written)
+        self.dead: set[tuple] = set()
+
+    def hexof(self, k: int) -> str:
+        """The hex placement k names."""
+        return self.w.resolve(self.orders[k].hex) or self.orders[k].hex
+
+    def key(self, k: int) -> tuple:
+        """The canonical key of placement k (hex, held in a stack or not, keyed hash)."""
+        u = self.at.get(self.orders[k].unit)
+        held = u is not None and (u.where == "track" or (u.where == "map"
+                                                         and u.hex in self.crowded))
+        if held and u.where == "map" and self.stays.get(u.hex) == u.id:
+            return (self.hexof(k), 1, b"")    # the block that stays: first of its stack
+        return (self.hexof(k), int(held), hmac.new(
+            self.secret, b"pbem/v1/holdfast-place-order|" + self.orders[k].unit.encode(),
             hashlib.sha256).digest())
 
-    def too_soon(k: int, used: frozenset[int]) -> bool:
+    def too_soon(self, k: int, used: frozenset[int]) -> bool:
         """k ends in a stack (at the first die) whose first block, one of these placements,
         is not placed yet: placed now, k would come first."""
-        u = at.get(orders[k].unit)
-        f = stays.get(u.hex) if u is not None and u.where == "map" else None
-        return f is not None and f != u.id and f in index and index[f] not in used
+        u = self.at.get(self.orders[k].unit)
+        f = self.stays.get(u.hex) if u is not None and u.where == "map" else None
+        return f is not None and f != u.id and f in self.index and self.index[f] not in used
 
-    def filled(perm: list[int], used: frozenset[int], i: int) -> list[int]:
+    def filled(self, perm: list[int], used: frozenset[int], i: int) -> list[int]:
         """perm with the run positions from i on given the unused units in key order."""
         out = list(perm)
-        for r in runs:
-            todo = sorted((k for k in r if k not in used), key=key)
+        for r in self.runs:
+            todo = sorted((k for k in r if k not in used), key=self.key)
             for pos in (p for p in r if p >= i):
                 out[pos] = todo.pop(0)
         return out
 
-    def tags(k: int) -> set[str]:
+    def tags(self, k: int) -> set[str]:
         """The hexes where k's order among the placements can matter: where it is placed,
         and where it is at the first die (stacks, and which of a stack goes back, read it)."""
-        u = at.get(orders[k].unit)
-        return {hexof(k), u.hex if u is not None and u.where == "map" else hexof(k)}
+        u = self.at.get(self.orders[k].unit)
+        return {self.hexof(k), u.hex if u is not None and u.where == "map" else self.hexof(k)}
 
-    # (position, units placed, their order by the hexes of tags): reached, and no order from
-    # there plays out as written. Only the order of placements that meet in a hex can change
-    # the outcome; where moves after them meet units of other hexes too, this may prune an
-    # order that would have played out: the search then takes a later one (still read from
-    # the set, never from the order written) or gives up (as written)
-    dead: set[tuple] = set()
-    left = [budget]
-
-    def walk(i: int, st: HoldfastState, perm: list[int], used: frozenset[int],
+    def walk(self, i: int, st: HoldfastState, perm: list[int], used: frozenset[int],
              stacks: tuple) -> list[int] | None:
         """The first order of the run positions from i on that plays out as the written one
         from st (the state after position i - 1); None if none does. stacks: the units of
         the runs placed so far by the hexes of tags, in order."""
+        game, side, orders, run_of = self.game, self.side, self.orders, self.run_of
         while i < len(orders) and i not in run_of:
             if not isinstance(orders[i], StandingOrder):
                 try:
@@ -863,36 +880,32 @@ def placement_order(game: Any, state: HoldfastState, side: str, orders: list[Any
                     break
             i += 1
         if i == len(orders) or i not in run_of:       # the end, or the first die
-            return filled(perm, used, i) if _outcome(st, side, i) == target else None
-        for k in sorted((k for k in run_of[i] if k not in used), key=key):
-            if too_soon(k, used):
+            return self.filled(perm, used, i) if _outcome(st, side, i) == self.target else None
+        for k in sorted((k for k in run_of[i] if k not in used), key=self.key):
+            if self.too_soon(k, used):
                 continue
             grown = dict(stacks)
-            for h in tags(k):
+            for h in self.tags(k):
                 grown[h] = (*grown.get(h, ()), k)
             nxt, now = tuple(sorted(grown.items())), used | {k}
-            if (i, now, nxt) in dead:
+            if (i, now, nxt) in self.dead:
                 continue
-            left[0] -= 1
-            if left[0] < 0:
+            self.left -= 1
+            if self.left < 0:
                 raise _Budget
             sub, mine = clone(st), [*perm[:i], k, *perm[i + 1:]]
             try:
                 apply_order(game, sub, side, orders[k], Context(NoDice(), action=i))
             except NeedsDice:
-                got = filled(mine, now, i + 1) if _outcome(sub, side, i) == target else None
+                got = (self.filled(mine, now, i + 1) if _outcome(sub, side, i) == self.target
+                       else None)
             except OrderError:
                 continue                  # not here: the same units may come by another way
             else:
-                got = walk(i + 1, sub, mine, now, nxt)
+                got = self.walk(i + 1, sub, mine, now, nxt)
             if got is not None:
                 return got
-            dead.add((i, now, nxt))
-        return None
-
-    try:
-        return walk(0, clone(state), list(range(len(orders))), frozenset(), ())
-    except _Budget:
+            self.dead.add((i, now, nxt))
         return None
 
 
