@@ -7,6 +7,7 @@ files of ``[[case]]`` tables (docs/adding-a-game.md, "Rule cases"):
     id = "KAS-8.2-a"                  # the rule id the case tests (counted by rule coverage)
     rule = "what the rule says"       # a summary; name = "..." tells cases of one id apart
     also = ["KAS-8.0-a"]              # other rule ids the same case exercises (optional)
+    source = "rulebook example, 7.2"  # where the case comes from, when not the rule text (optional)
     position.phase = "combat"         # the position: keys only the game's builder reads
     position.units = [{id = "s501", hex = "3213"}]
     orders = ["attack 3313 with s501", "us: stiff no"]   # "SIDE: order" or the default side
@@ -67,6 +68,7 @@ class Case(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     rule: str = ""
     name: str = ""
     also: list[str] = []
+    source: str = ""        # where the case comes from (e.g. "rulebook example, section 2")
     position: dict[str, Any] = {}
     orders: list[str] = []
     dice: list[int] = []
