@@ -13,6 +13,8 @@ Position keys (``position.KEY`` in a case), on the historical map:
   variant = {prohibited_hexsides = [[hex, hex]]}   a test-only data variant of the historical
                             map: these hexsides get a prohibited hexside kind ("impassable"),
                             which the printed map lacks (for 8.2-e, 5.2-f)
+  variant = {place_mp_add = {kind = n}}   ... these place kinds (village) add n MP to the hex
+                            (the '+1 village' of the 5.4 example, which the TEC lacks)
 Expectation keys beyond the core's: at (hex per unit), steps, dead (unit ids), off (unit ids),
 mp (half-MP spent), barred, phase, active, turn, result, row, diff (of the current or last
 combat), triggered, not_triggered, released, holder, allotment, unused (count per side),
@@ -39,7 +41,8 @@ from pbem.games.kasserine.victory import captured
 
 
 def variant_data(base: KasserineData, spec: dict[str, Any]) -> KasserineData:
-    """A copy of the scenario data with extra prohibited hexsides (the loader's cache is untouched)."""
+    """A copy of the scenario data with extra prohibited hexsides and place MP costs (the
+    loader's cache is untouched)."""
     data = copy.copy(base)
     gmap = copy.copy(base.map)
     gmap.hexsides = {k: set(v) for k, v in base.map.hexsides.items()}
@@ -49,6 +52,13 @@ def variant_data(base: KasserineData, spec: dict[str, Any]) -> KasserineData:
     data.tec = msgspec.structs.replace(base.tec, hexside={
         **base.tec.hexside,
         "impassable": HexsideTerrain(prohibited=True, source="test-only variant (8.2-e)")})
+    places = spec.get("place_mp_add", {})
+    if places:
+        data.tec = msgspec.structs.replace(data.tec, place={
+            **data.tec.place,
+            **{k: msgspec.structs.replace(data.tec.place[k], mp_add=float(n),
+                                          source="test-only variant (5.4 example)")
+               for k, n in places.items()}})
     data.work_out_steps()                # its step costs, from this map and TEC
     return data
 
