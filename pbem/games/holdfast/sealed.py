@@ -736,7 +736,7 @@ def canonical_lines(game: Any, state: HoldfastState, side: str, lines: list[str]
             else:
                 runs.append([k])
             last = k
-    runs = [r for r in runs if len(r) > 1 and len({orders[k].unit for k in r}) == len(r)]
+    runs = [r for r in runs if len(r) > 1]
     perm = placement_order(game, state, side, orders, runs, secret) if runs else None
     return list(lines) if perm is None else [lines[k] for k in perm]
 
@@ -758,19 +758,26 @@ def _played(game: Any, state: HoldfastState, side: str, orders: list[Any],
     return len(perm), st, False
 
 
-def _outcome(st: HoldfastState, side: str, ran: int) -> tuple:
+def _outcome(st: HoldfastState, side: str, ran: int, later: frozenset[str]) -> tuple:
     """What a file of side's orders did up to its first die (ran: the orders played): where
-    every unit is, with its strength, and the first placed of each hex holding two or more
-    blocks (the one that stays when the turn ends, HF-8.1-f). Placements that play to the
-    same outcome in another order differ only in their slots."""
+    every unit is, with its strength, and of each hex holding two or more blocks those that
+    may stay when the turn ends, in the order placed (HF-8.1-f: the first placed stays; if
+    it moves out after the die, the next does): the first, and while one is named by an
+    order after the die (later), the next too. Placements that play to the same outcome in
+    another order differ only in their slots."""
     units = st.private[side].units
     where = tuple(sorted((k, u.where, u.hex, u.sp) for k, u in units.items()))
     by_hex: dict[str, list[tuple[int, str]]] = {}
     for k, u in units.items():
         if u.where == "map":
             by_hex.setdefault(u.hex, []).append((u.placed, k))
-    firsts = tuple(sorted((h, min(us)[1]) for h, us in by_hex.items() if len(us) > 1))
-    return ran, where, firsts
+    stacks = []
+    for h, us in sorted(by_hex.items()):
+        if len(us) > 1:
+            placed = [k for _, k in sorted(us)]
+            n = next((n for n, k in enumerate(placed) if k not in later), len(placed) - 1)
+            stacks.append((h, tuple(placed[:n + 1])))
+    return ran, where, tuple(stacks)
 
 
 def placement_order(game: Any, state: HoldfastState, side: str, orders: list[Any],
@@ -784,23 +791,33 @@ def placement_order(game: Any, state: HoldfastState, side: str, orders: list[Any
     block (the bots, and a player who lists his units as his report does, write them in unit
     id order). So each run is signed in the first order, by a canonical key, that plays out
     as the written one up to the file's first die (the same orders run, every unit where the
-    written order puts it, the same first block in each stack): the smallest legal placement
-    next, backtracking where a choice would make a later placement illegal or change what
+    written order puts it, the same block first in each stack, and the next while an order
+    after the die may move it out): the smallest legal placement next, backtracking where a choice would make a later placement illegal or change what
     the file does. It reads the placements as a set, the position and what the file does,
     never the order written, which is one order that plays out: the search always finds one.
     The written order is kept only where a placement of it is refused before the first die
-    (no file to sign) or after budget placements tried (never met in play). The key is the
+    (no file to sign), after budget placements tried, or in a file of more than
+    MAX_PLACEMENTS placements (never met in play). The key is the
     hex, then a hash of the unit keyed with secret (the writer's: the other side cannot
     recompute it); in a hex the units that stay in a stack or go back to the track from it
-    (HF-8.1-f) come after those that part before the first die, the one that stays first,
-    so the slot of a block moving out of a stack does not tell which one moved. A run after
+    (HF-8.1-f) come after those that part before the first die, those that may stay first
+    in the order placed (the first placed stays at the end of the turn, or the next if it
+    moves out after the die: the file's choice), so the slot of a block moving out of a
+    stack before the die does not tell which one moved. A set-up unit placed again keeps its
+    placements in their order (the last counts). A run after
     the first die is signed in key order."""
-    ran, first, refused = _played(game, state, side, orders, list(range(len(orders))))
     run_of = {k: r for r in runs for k in r}
+    if len(run_of) > MAX_PLACEMENTS:
+        return None                       # the search walks one frame a placement
+    ran, first, refused = _played(game, state, side, orders, list(range(len(orders))))
     if refused and ran in run_of:
         return None
-    search = _PlacementSearch(game, side, orders, runs, run_of, first, _outcome(first, side, ran),
-                              secret, budget)
+    # the units an order after the first die names (one may move out of a stack)
+    later = frozenset(x for o in orders[ran:] for x in (getattr(o, "unit", None),
+                                                        *getattr(o, "units", ()))
+                      if isinstance(x, str))
+    search = _PlacementSearch(game, side, orders, runs, run_of, first,
+                              _outcome(first, side, ran, later), later, secret, budget)
     try:
         return search.walk(0, clone(state), list(range(len(orders))), frozenset(), ())
     except _Budget:
@@ -813,14 +830,17 @@ class _PlacementSearch:
 
     def __init__(self, game: Any, side: str, orders: list[Any], runs: list[list[int]],
                  run_of: dict[int, list[int]], first: HoldfastState, target: tuple,
-                 secret: bytes, budget: int) -> None:
+                 later: frozenset[str], secret: bytes, budget: int) -> None:
         self.game, self.side, self.orders, self.runs, self.run_of = game, side, orders, runs, run_of
         self.w = world(first.public.scenario)
         self.target, self.secret, self.left = target, secret, budget
         self.at = first.private[side].units
         self.crowded = {h for h, n in _counts(u.hex for u in self.at.values()
                                               if u.where == "map").items() if n > 1}
-        self.stays = dict(target[2])          # hex -> the block placed first of its stack
+        self.later = later
+        # a stack's blocks that may stay (_outcome), in the order placed: unit -> (hex, rank)
+        self.stays = dict(target[2])
+        self.rank = {u: (h, n) for h, us in target[2] for n, u in enumerate(us)}
         self.index = {orders[k].unit: k for k in run_of}
         # (position, units placed, their order by the hexes of tags): reached, and no order
         # from there plays out as written. Only the order of placements that meet in a hex can
@@ -838,24 +858,39 @@ class _PlacementSearch:
         u = self.at.get(self.orders[k].unit)
         held = u is not None and (u.where == "track" or (u.where == "map"
                                                          and u.hex in self.crowded))
-        if held and u.where == "map" and self.stays.get(u.hex) == u.id:
-            return (self.hexof(k), 1, b"")    # the block that stays: first of its stack
-        return (self.hexof(k), int(held), hmac.new(
+        if held and u.where == "map" and u.id in self.rank:
+            # a block that may stay: in the order placed (which one stays is the file's choice)
+            return (self.hexof(k), 1, 0, self.rank[u.id][1])
+        return (self.hexof(k), int(held), 1, hmac.new(
             self.secret, b"pbem/v1/holdfast-place-order|" + self.orders[k].unit.encode(),
             hashlib.sha256).digest())
 
     def too_soon(self, k: int, used: frozenset[int]) -> bool:
-        """k ends in a stack (at the first die) whose first block, one of these placements,
-        is not placed yet: placed now, k would come first."""
+        """k ends in a stack (at the first die) where a block that may stay and is placed
+        before it, one of these placements, is not placed yet: placed now, k would come
+        before it."""
         u = self.at.get(self.orders[k].unit)
-        f = self.stays.get(u.hex) if u is not None and u.where == "map" else None
-        return f is not None and f != u.id and f in self.index and self.index[f] not in used
+        if u is None or u.where != "map" or u.hex not in self.stays:
+            return False
+        first = self.stays[u.hex][:self.rank[u.id][1]] if u.id in self.rank else self.stays[u.hex]
+        return any(f in self.index and self.index[f] not in used for f in first)
+
+    def before(self, k: int, used: frozenset[int]) -> bool:
+        """k places a unit that an unused placement of the run places earlier (a set-up unit
+        placed again: its placements keep their order, the last one counts)."""
+        return any(j < k and j not in used and self.orders[j].unit == self.orders[k].unit
+                   for j in self.run_of[k])
 
     def filled(self, perm: list[int], used: frozenset[int], i: int) -> list[int]:
-        """perm with the run positions from i on given the unused units in key order."""
+        """perm with the run positions from i on given the unused units in key order (a
+        unit placed again after its earlier placements)."""
         out = list(perm)
         for r in self.runs:
             todo = sorted((k for k in r if k not in used), key=self.key)
+            for u in {self.orders[k].unit for k in todo}:
+                at_u = [n for n, k in enumerate(todo) if self.orders[k].unit == u]
+                for n, k in zip(at_u, sorted(todo[n] for n in at_u)):
+                    todo[n] = k
             for pos in (p for p in r if p >= i):
                 out[pos] = todo.pop(0)
         return out
@@ -880,9 +915,10 @@ class _PlacementSearch:
                     break
             i += 1
         if i == len(orders) or i not in run_of:       # the end, or the first die
-            return self.filled(perm, used, i) if _outcome(st, side, i) == self.target else None
+            return (self.filled(perm, used, i) if _outcome(st, side, i, self.later) == self.target
+                    else None)
         for k in sorted((k for k in run_of[i] if k not in used), key=self.key):
-            if self.too_soon(k, used):
+            if self.too_soon(k, used) or self.before(k, used):
                 continue
             grown = dict(stacks)
             for h in self.tags(k):
@@ -897,8 +933,8 @@ class _PlacementSearch:
             try:
                 apply_order(game, sub, side, orders[k], Context(NoDice(), action=i))
             except NeedsDice:
-                got = (self.filled(mine, now, i + 1) if _outcome(sub, side, i) == self.target
-                       else None)
+                got = (self.filled(mine, now, i + 1)
+                       if _outcome(sub, side, i, self.later) == self.target else None)
             except OrderError:
                 continue                  # not here: the same units may come by another way
             else:
@@ -907,6 +943,10 @@ class _PlacementSearch:
                 return got
             self.dead.add((i, now, nxt))
         return None
+
+
+MAX_PLACEMENTS = 256     # placements in a file's runs that placement_order reorders (no side
+                         # has as many units; a set-up unit may be placed again and again)
 
 
 class _Budget(Exception):

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from fixtures.seeded import seeded
 from fixtures.table import Table
-from pbem.core.dice import NoDice
+from pbem.core.dice import FixedDice, NoDice
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.core.records import read_file
@@ -84,14 +84,7 @@ def test_reinforcements_placed_in_any_order_get_slots_by_hex(tmp_path):
     in reverse: the same projection, the placements in hex order, the rest in place."""
     sent = []
     for k in range(2):
-        t = _table(tmp_path / f"g{k}")
-        t.deliver()
-        t.play_one(["standing hits strongest-first", *SETUP, "end"])
-        t.deliver()
-        t.rng.seed(5)
-        while t.mover() != "axis":
-            t.play_one()
-            t.deliver()
+        t = _turn_1_axis(tmp_path / f"g{k}")
         orders = t.tmp / "bot.txt"
         t.ok("bot", str(t.dirs["axis"]), "--side", "axis", "--out", str(orders), "--seed", "3")
         lines = orders.read_text().splitlines()
@@ -257,3 +250,59 @@ def test_placements_that_open_and_close_entry_hexes_are_signed_in_one_order():
     (one,) = signed
     assert plays(list(one[:4])) and one[4] == "end", one
     assert list(one[:4]) == min(legal, key=lambda p: [x.split()[2] for x in p]), (one, legal)
+
+
+def test_a_stack_keeps_its_order_placed_when_its_first_block_moves_out_after_the_die():
+    """Three Allied blocks placed in 0105, an attack (the first die), then the first placed
+    moves out: of the two left, the one placed earlier stays at the end of the turn and the
+    other goes back to the track (HF-8.1-f). The signed order kept only the first of the
+    stack, ordering the other two by the keyed hash, so the file signed sent the other unit
+    back: what the player wrote did not happen. Now a stack keeps its whole order placed."""
+    state = HOOKS.build(Case(id="HF-8.1-f", position=dict(side="allied", units=[
+        {"id": "inf1", "hex": "0304"}, {"id": "ger1", "hex": "0404"},
+        *({"id": u, "where": "track", "entry_turn": 3} for u in ("inf2", "inf3", "us1"))])))
+
+    def ends(lines: list[str]) -> dict[str, str]:
+        st = clone(state)
+        for i, x in enumerate(lines):
+            GAME.apply(st, "allied", GAME.parse_order(x), Context(FixedDice([1] * 40), i))
+        return {u: st.private["allied"].units[u].where for u in ("inf2", "inf3", "us1")}
+
+    for rest in (["inf3", "us1"], ["us1", "inf3"]):
+        written = [f"place {u} 0105" for u in ["inf2", *rest]] + [
+            "attack 0404 with inf1", "move inf2 0106", "end"]
+        for key in (b"k", b"other"):
+            signed = GAME.sealed_canonical(state, "allied", written, key)
+            assert ends(signed) == ends(written) == {
+                "inf2": "map", rest[0]: "map", rest[1]: "track"}, (signed, written)
+
+
+def test_a_set_up_unit_placed_again_does_not_keep_the_run_as_written():
+    """A set-up unit placed twice (the second line moves it: a player correcting himself).
+    The run was then signed as written, so the slots said which unit is which block as
+    before session 30 (?axis-1 the first unit written, and so on). Now it is signed in one
+    order of the set, each unit's own placements in their order (the last one counts)."""
+    state = GAME.setup("race-to-tunis", {})
+    again = "place fjr5 1702"
+    signed = set()
+    for written in (SETUP, SETUP[::-1], [SETUP[1], SETUP[0], SETUP[2]]):
+        lines = [*written, again, "end"]
+        one = GAME.sealed_canonical(state, "axis", lines, b"key")
+        assert sorted(one) == sorted(lines) and one.index(SETUP[0]) < one.index(again), one
+        st = clone(state)
+        for i, x in enumerate(one[:4]):
+            GAME.apply(st, "axis", GAME.parse_order(x), Context(NoDice(), i))
+        assert {u: st.private["axis"].units[u].hex for u in ("fjr5", "superga", "witzig")} \
+            == {"fjr5": "1702", "superga": "2005", "witzig": "1603"}
+        signed.add(tuple(one))
+    assert len(signed) == 1, signed
+
+
+def test_a_file_of_a_thousand_placements_is_signed_without_a_recursion_error():
+    """A set-up unit placed again and again makes a run longer than any side's units: the
+    search walks one frame a placement, so past sealed.MAX_PLACEMENTS the file is signed as
+    written (a RecursionError at a thousand placements, a traceback from check and submit)."""
+    state = GAME.setup("race-to-tunis", {})
+    lines = [SETUP[1], SETUP[2], *(f"place fjr5 {'1602' if i % 2 else '1702'}"
+                                   for i in range(1000)), "end"]
+    assert GAME.sealed_canonical(state, "axis", lines, b"key") == lines
