@@ -348,9 +348,10 @@ def signing_note(name: str, written: list[str], signed: list[str]) -> list[str]:
     if written == signed:
         return []
     moved = [x for x, y in zip(written, signed) if x != y]
-    return [f"{name}: in a sealed game these lines are signed in hex order (as far as the "
-            "rules let them play out as written), so that their order does not tell the other "
-            f"side which unit is which block: {'; '.join(moved)}"]
+    return [f"{name}: in a sealed game placements are signed in an order of their own (by "
+            "hex, then an order only your key gives; in a stack, the blocks that may stay in "
+            "the order you placed them), playing out as you wrote them, so that their order "
+            f"does not tell the other side which unit is which block: {'; '.join(moved)}"]
 
 
 def guarded_problem(game: Any, state: Any, side: str, order: GuardedOrder) -> str:

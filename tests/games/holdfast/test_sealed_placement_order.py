@@ -109,7 +109,7 @@ def test_submit_run_again_with_the_orders_as_written_sends_the_file_it_signed(tm
     orders = tmp_path / "setup.txt"
     orders.write_text("\n".join(["standing hits strongest-first", *SETUP[::-1], "end"]) + "\n")
     r = t.ok("check", str(t.dirs["axis"]), str(orders), "--key", t.key("axis"))
-    assert "signed in hex order" in r.output, r.output
+    assert "placements are signed in an order of their own" in r.output, r.output
     first, again = tmp_path / "1.pbem", tmp_path / "2.pbem"
     t.ok("submit", str(t.dirs["axis"]), str(orders), "--key", t.key("axis"), "--out", str(first))
     r = t.ok("submit", str(t.dirs["axis"]), str(orders), "--key", t.key("axis"), "--out",
@@ -195,7 +195,7 @@ def test_a_stack_whose_first_block_stays_is_signed_in_one_order_whatever_order_w
             t.play_one([*written, "end"])
             s = ops.open_session(t.dirs["axis"], key_path=t.key("axis"))
             signed.append(s.private[s.ledger.tip_seq])
-            assert ("signed in hex order" in r.output) == (signed[-1][:3] != written), r.output
+            assert ("placements are signed in an order of their own" in r.output) == (signed[-1][:3] != written), r.output
             sent.append(_orders_sent(t))
             t.deliver()                                     # the Allies take it
             assert t.mover() == "allied"
