@@ -68,7 +68,22 @@ class Summary(msgspec.Struct, kw_only=True):
     game_id: str
     genesis: str                         # the genesis hash
     files: list[Entry]
+    code: str = ""                       # checking_code(): the checks the files passed
     mac: str = ""
+
+
+def checking_code() -> str:
+    """A digest of the code that checks a stored file (reading, signatures, the ledger, this
+    record): a record made by other code is not believed, so a check added to pbem since
+    (a weak key, a field a mode may not carry) applies to every file again."""
+    import importlib
+
+    from pbem.core import cache
+
+    mods = ("pbem.core.records", "pbem.core.signing", "pbem.core.renewal",
+            "pbem.protocol.ledger", __name__)
+    return hashlib.sha256("".join(cache.source_hash(importlib.import_module(m))
+                                  for m in mods).encode("ascii")).hexdigest()
 
 
 class Remembered:
@@ -160,7 +175,8 @@ def remember(archive: Any, genesis: Any, files: list[Any]) -> None:
         if e is None:
             break
         entries.append(e)
-    s = Summary(game_id=genesis.game_id, genesis=genesis.hash, files=entries)
+    s = Summary(game_id=genesis.game_id, genesis=genesis.hash, files=entries,
+                code=checking_code())
     s.mac = _mac(key, s)
     try:
         write_derived(archive.cache_dir / NAME, msgspec.json.encode(s), only_changed=True)
@@ -182,7 +198,8 @@ def recall(archive: Any, genesis: Any, paths: list[Path]) -> list[Remembered]:
         return []
     n = len(s.files)
     if (s.v != 1 or not n or n > len(paths) or s.game_id != genesis.game_id
-            or s.genesis != genesis.hash or not hmac.compare_digest(s.mac, _mac(key, s))):
+            or s.genesis != genesis.hash or s.code != checking_code()
+            or not hmac.compare_digest(s.mac, _mac(key, s))):
         return []
     out = []
     for i, (e, p) in enumerate(zip(s.files, paths)):

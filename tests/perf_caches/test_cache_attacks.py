@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from fixtures.table import Table, snapshot
+from pbem.protocol.archive import Archive
 
 
 def _played(tmp_path: Path) -> Table:
@@ -457,3 +458,34 @@ def test_every_command_of_a_whole_game_reads_the_same_with_the_chain_record(tmp_
             break
         t.play_one()
     assert t.mover() is None and used >= 3
+
+
+def test_a_record_of_the_chain_made_by_other_code_is_not_believed(tmp_path, cache_dir,
+                                                                  monkeypatch):
+    """The record names the code that checked its files (`chain.checking_code`): after pbem
+    adds a check (session 31: weak keys, sealed-only fields), a record an older pbem wrote
+    is not believed, so every stored file meets the new checks again on the next load."""
+    import pbem.protocol.chain as chain_mod
+
+    t = _played(tmp_path)
+    red = t.dirs["red"]
+    turns = {p.name for p in _files(t, "red") if "-accept-" not in p.name
+             and "proposal" not in p.name}
+    assert json.loads((red / "cache" / "chain.json").read_bytes())["code"] == \
+        chain_mod.checking_code()
+    assert len(chain_mod.recall(Archive(red), _genesis(red), _turn_paths(red))) == len(turns)
+    monkeypatch.setattr(chain_mod, "checking_code", lambda: "other code")
+    assert chain_mod.recall(Archive(red), _genesis(red), _turn_paths(red)) == []
+    t.ok("status", str(red))               # loads in full, every file checked again
+
+
+def _genesis(root):
+    from pbem.protocol.session import read_genesis
+
+    return read_genesis(Archive(root))[1]
+
+
+def _turn_paths(root):
+    from pbem.protocol.session import read_genesis
+
+    return list(read_genesis(Archive(root))[2])
