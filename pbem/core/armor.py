@@ -129,11 +129,15 @@ def scan(text: str) -> list[Block]:
         at += len(ln) + 1
     blocks: list[Block] = []
     pos = joined.find(BEGIN)
+    end = -2                    # the END line found last (-1: none left; -2: not looked yet)
     while pos >= 0:
         line = bisect.bisect_right(starts, pos) - 1
         after = pos + len(BEGIN)
         nxt = joined.find(BEGIN, after)
-        end = joined.find(END, after)
+        if end == -2 or 0 <= end < after:
+            # looked up again only once passed: a text of many BEGIN lines and no END was
+            # searched to its end once per BEGIN (quadratic: 2 MB of BEGIN lines took a minute)
+            end = joined.find(END, after)
         if end < 0 or 0 <= nxt < end:
             data, problem = None, "armored block is damaged (no END line: truncated?)"
         else:

@@ -106,6 +106,10 @@ class ArchiveError(PbemError):
     """The archive folder is missing, locked, or inconsistent."""
 
 
+class ArchiveBusy(ArchiveError):
+    """Another pbem process holds the archive's lock (try again once it is done)."""
+
+
 class WrongKey(ArchiveError):
     """The key given is not the archive's party's key in this game."""
 

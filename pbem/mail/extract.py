@@ -11,8 +11,15 @@ from __future__ import annotations
 import email
 import email.policy
 import html
+import json
+import os
 import re
+import selectors
+import signal
+import time
+from dataclasses import asdict, dataclass, field
 from email.message import EmailMessage
+from email.utils import getaddresses
 from html.parser import HTMLParser
 
 from pbem.core import armor
@@ -21,6 +28,11 @@ from pbem.core.records import MAX_FILE_BYTES, SignedFile, decode_text, open_text
 
 MAX_PARTS = 200
 MAX_DEPTH = 8
+#: The most a message may take to be read (parsed, walked, its blocks opened), in seconds of
+#: CPU and of wall-clock time; a message that takes longer is refused. The standard library's
+#: parsers have inputs that cost them quadratic time: a Content-Type header of 224 KB of
+#: encoded words, 15 s (10 MiB: hours); 30 KB of '<a ' in an HTML part, 11 s (html.parser).
+READ_SECONDS = 20
 
 
 class MessageRefused(PbemError):
@@ -161,3 +173,93 @@ def files(msg: EmailMessage) -> list[SignedFile]:
         return ({"Proposal": 0, "Acceptance": 1}.get(k, 2), getattr(f.payload, "seq", 0) or 0)
 
     return sorted(found.values(), key=order)
+
+
+@dataclass
+class Read:
+    """What the gateway needs of a message (see read). error: why it cannot be used, at the
+    stage it stopped: parse (refused unparsed), headers (unreadable), files (no usable file)."""
+
+    stage: str = ""
+    error: str = ""
+    msgid: str = ""
+    frm: list[str] = field(default_factory=list)    # every From address, lower case
+    auto: str = "no"                                # Auto-Submitted, lower case
+    subject: str = ""
+    files: list[str] = field(default_factory=list)  # every file's canonical text, in order
+
+
+def read_here(raw: bytes) -> Read:
+    """read, in this process (no time bound)."""
+    try:
+        msg = parse(raw)
+    except MessageRefused as e:          # refused before the parser reads it
+        return Read("parse", str(e))
+    except Exception as e:               # noqa: BLE001  100,000 nested messages: RecursionError
+        return Read("parse", f"unreadable message ({type(e).__name__})")
+    try:
+        msgid = str(msg.get("Message-ID", "") or "")
+        frm = [a.lower() for _, a in getaddresses([str(msg.get("From", "") or "")]) if a]
+        auto = str(msg.get("Auto-Submitted", "no") or "no").strip().lower()
+        subject = str(msg.get("Subject", "") or "")
+    except Exception as e:               # noqa: BLE001  hostile headers
+        return Read("headers", f"unreadable message ({type(e).__name__})")
+    got = Read(msgid=msgid, frm=frm, auto=auto, subject=subject)
+    try:
+        got.files = [f.text for f in files(msg)]
+    except MessageRefused as e:
+        got.stage, got.error = "files", str(e)
+    except Exception as e:               # noqa: BLE001  anything the parser trips on
+        got.stage, got.error = "files", f"unreadable message ({type(e).__name__})"
+    return got
+
+
+def read(raw: bytes) -> Read:
+    """The message's headers and files, read in a child process that may spend READ_SECONDS
+    of CPU and of wall-clock time on it (then killed: MessageRefused); see READ_SECONDS."""
+    if not hasattr(os, "fork"):
+        return read_here(raw)
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:                          # the child: read, write the result, exit at once
+        code = 0
+        try:
+            os.close(r)
+            import resource
+
+            resource.setrlimit(resource.RLIMIT_CPU, (READ_SECONDS, READ_SECONDS + 1))
+            data = json.dumps(asdict(read_here(raw))).encode("ascii")
+            view = memoryview(data)
+            while view:
+                view = view[os.write(w, view):]
+        except BaseException:             # noqa: BLE001  no exception may leave the child
+            code = 1
+        finally:
+            os._exit(code)
+    os.close(w)
+    chunks: list[bytes] = []
+    late = False
+    try:
+        deadline = time.monotonic() + READ_SECONDS
+        with selectors.DefaultSelector() as sel:
+            sel.register(r, selectors.EVENT_READ)
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0 or not sel.select(left):
+                    late = True
+                    break
+                chunk = os.read(r, 1 << 20)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+    finally:
+        os.close(r)
+        if late:
+            os.kill(pid, signal.SIGKILL)
+        _, status = os.waitpid(pid, 0)
+    if late or (os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGXCPU):
+        raise MessageRefused(f"the message takes too long to read (over {READ_SECONDS} s of "
+                             "CPU or time)")
+    if status != 0:
+        raise MessageRefused(f"unreadable message (its reader stopped: status {status})")
+    return Read(**json.loads(b"".join(chunks)))

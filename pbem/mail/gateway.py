@@ -13,18 +13,19 @@ from __future__ import annotations
 import email.policy
 import hashlib
 import os
+import shutil
 import signal
 import sys
 import threading
 import traceback
 from dataclasses import dataclass, field
 from email.message import EmailMessage
-from email.utils import formatdate, getaddresses
+from email.utils import formatdate
 from pathlib import Path
 from typing import Callable
 
-from pbem.core.errors import OutOfOrder, PbemError
-from pbem.core.records import SignedFile
+from pbem.core.errors import ArchiveBusy, OutOfOrder, PbemError
+from pbem.core.records import SignedFile, open_text
 from pbem.core.textsafe import one_line, printable
 from pbem.mail import addressbook, extract
 from pbem.mail.config import Config
@@ -107,18 +108,18 @@ def _file_mail(cfg: Config, seed: str, to: list[str], game: addressbook.Game,
                       attachments=[(name, "text/plain", text)])
 
 
-def _stored(game: addressbook.Game, f: SignedFile) -> bool:
-    """True if the archive already holds this exact file (a quoted or re-sent old file)."""
+def _stored_texts(game: addressbook.Game) -> set[str]:
+    """The text of every file the archive holds (received, sent or rejected)."""
     a = Archive(game.root)
+    out: set[str] = set()
     for d in (a.files_dir, a.rejected_dir):
         if d.is_dir():
             for p in d.glob("*.pbem"):
                 try:
-                    if p.read_text(encoding="utf-8") == f.text:
-                        return True
+                    out.add(p.read_text(encoding="utf-8"))
                 except (OSError, UnicodeDecodeError):
                     continue
-    return False
+    return out
 
 
 def _report_mail(cfg: Config, seed: str, game: addressbook.Game) -> list:
@@ -173,16 +174,13 @@ class Gateway:
                  ) -> tuple[str, Result]:
         cfg = self.cfg
         try:
-            msg = extract.parse(raw)
-        except extract.MessageRefused as e:          # refused before the parser reads it
+            got = extract.read(raw)          # in a child process, bounded in time
+        except extract.MessageRefused as e:
             return _h("raw", raw_hash), Result("failed", str(e))
-        try:
-            msgid = safe_msgid(msg.get("Message-ID", ""))     # a CRLF in it: dropped
-            frm = [a.lower() for _, a in getaddresses([str(msg.get("From", "") or "")]) if a]
-            auto = str(msg.get("Auto-Submitted", "no") or "no").strip().lower()
-            subject = str(msg.get("Subject", "") or "")
-        except Exception as e:               # noqa: BLE001  hostile headers
-            return _h("raw", raw_hash), Result("failed", f"unreadable message ({type(e).__name__})")
+        if got.stage in ("parse", "headers"):
+            return _h("raw", raw_hash), Result("failed", got.error)
+        msgid = safe_msgid(got.msgid)        # a CRLF in it: dropped
+        frm, auto, subject = got.frm, got.auto, got.subject
         sender = frm[0] if len(frm) == 1 else ""
         known = any(sender in b for g in games for b in g.addresses.values())
 
@@ -199,12 +197,9 @@ class Gateway:
                           f"{reason}\n\nThe message is kept; nothing was changed.\n")))
             return key, Result("failed", reason, mails)
 
-        try:
-            files = extract.files(msg)
-        except extract.MessageRefused as e:
-            return fail(_h("msg", msgid, raw_hash), str(e))
-        except Exception as e:               # noqa: BLE001  anything the parser trips on
-            return fail(_h("msg", msgid, raw_hash), f"unreadable message ({type(e).__name__})")
+        if got.stage == "files":
+            return fail(_h("msg", msgid, raw_hash), got.error)
+        files = [open_text(text, name="message") for text in got.files]
         # the sender is part of the key: a stranger's refusal never marks a player's message
         key = _h("msg", msgid or raw_hash, sender, *sorted(f.hash for f in files))
         if self.journal.status(key, raw_hash):
@@ -214,6 +209,15 @@ class Gateway:
         mails: list = []
         details: list[str] = []
         done_any = False
+        texts: dict[str, set[str]] = {}
+
+        def stored(game: addressbook.Game, f: SignedFile) -> bool:
+            """True if the archive holds this exact file (a quoted or re-sent old file); its
+            files are read once a message."""
+            if game.name not in texts:
+                texts[game.name] = _stored_texts(game)
+            return f.text in texts[game.name]
+
         for f in files:
             game = addressbook.route(games, f)
             kind = type(f.payload).__name__
@@ -223,51 +227,62 @@ class Gateway:
                                      "gateway", mails)
                 return fail(key, f"no game served here holds this {kind.lower()} file", mails)
             party = addressbook.sender_party(f)
-            if party is None or sender not in game.addresses.get(party, []):
-                return fail(key, f"{sender} is not an address of {party} in game {game.name}: "
-                                 "refused", mails)
             if party == game.party:
                 continue                    # our own file, quoted back to us
+            if party is None or sender not in game.addresses.get(party, []):
+                if stored(game, f):
+                    continue                # another party's old file, quoted
+                return fail(key, f"{sender} is not an address of {party} in game {game.name}: "
+                                 "refused", mails)
             self.work.mkdir(parents=True, exist_ok=True)
             path = self.work / f"{f.hash[:32]}.pbem"
-            path.write_text(f.text, encoding="ascii")
             out = self.work / f"out-{key[:16]}-{f.hash[:16]}"
             out_arg = out if game.party == HOST else out.with_suffix(".pbem")
-            try:
-                result = receive_file(game.root, str(path), key_path=cfg.key, out=str(out_arg))
-            except Refused as e:
-                if out_arg.is_file():
-                    to = game.addresses.get(getattr(f.payload, "sender", ""), [])
-                    mails.append(_file_mail(cfg, key, to, game,
-                                            out_arg.read_text(encoding="ascii"),
-                                            "rejection.pbem"))
-                details.append(f"{game.name}: {one_line(str(e))}")
-                done_any = True
-                continue
-            except OutOfOrder as e:
-                # mail may deliver a later file first: it waits in the inbox for the ones
-                # before it (nothing journaled, nothing answered), unless a file of the same
-                # message was received already: its answers are owed now
-                if done_any:
+            try:                            # the work files go once read (a stranger's too)
+                path.write_text(f.text, encoding="ascii")
+                try:
+                    result = receive_file(game.root, str(path), key_path=cfg.key,
+                                          out=str(out_arg))
+                except Refused as e:
+                    if out_arg.is_file():
+                        to = game.addresses.get(getattr(f.payload, "sender", ""), [])
+                        mails.append(_file_mail(cfg, key, to, game,
+                                                out_arg.read_text(encoding="ascii"),
+                                                "rejection.pbem"))
+                    details.append(f"{game.name}: {one_line(str(e))}")
+                    done_any = True
+                    continue
+                except (OutOfOrder, ArchiveBusy) as e:
+                    # mail may deliver a later file first: it waits in the inbox for the ones
+                    # before it (nothing journaled, nothing answered), unless a file of the
+                    # same message was received already: its answers are owed now; so does a
+                    # file whose archive another pbem process holds (the player's own command)
+                    if done_any:
+                        return fail(key, str(e), mails)
+                    return key, Result("held", one_line(str(e)))
+                except PbemError as e:
+                    if stored(game, f):
+                        continue            # an old file quoted in the reply: nothing to do
                     return fail(key, str(e), mails)
-                return key, Result("held", one_line(str(e)))
-            except PbemError as e:
-                if _stored(game, f):
-                    continue                # an old file quoted in the reply: nothing to do
-                return fail(key, str(e), mails)
-            done_any = True
-            details.append(f"{game.name}: {kind.lower()} "
-                           f"{getattr(f.payload, 'seq', 0)} from {party} received")
-            seed = _h(key, f.hash)
-            if result.reply:
-                to = sorted({a for p in game.others() for a in game.addresses[p]})
-                text = Path(result.reply).read_text(encoding="ascii")
-                mails.append(_file_mail(cfg, seed, to, game, text, "reply.pbem"))
-            for side, vpath in sorted(result.views.items()):
-                text = Path(vpath).read_text(encoding="ascii")
-                mails.append(_file_mail(cfg, seed, game.addresses.get(side, []), game, text,
-                                        f"view-{side}.pbem"))
-            mails += _report_mail(cfg, seed, game)
+                done_any = True
+                details.append(f"{game.name}: {kind.lower()} "
+                               f"{getattr(f.payload, 'seq', 0)} from {party} received")
+                seed = _h(key, f.hash)
+                if result.reply:
+                    to = sorted({a for p in game.others() for a in game.addresses[p]})
+                    text = Path(result.reply).read_text(encoding="ascii")
+                    mails.append(_file_mail(cfg, seed, to, game, text, "reply.pbem"))
+                for side, vpath in sorted(result.views.items()):
+                    text = Path(vpath).read_text(encoding="ascii")
+                    mails.append(_file_mail(cfg, seed, game.addresses.get(side, []), game,
+                                            text, f"view-{side}.pbem"))
+                mails += _report_mail(cfg, seed, game)
+            finally:
+                path.unlink(missing_ok=True)
+                if out_arg.is_dir():
+                    shutil.rmtree(out_arg, ignore_errors=True)
+                else:
+                    out_arg.unlink(missing_ok=True)
         if not done_any:
             return key, Result("done", "nothing new (every file is already in its archive)")
         return key, Result("done", "; ".join(details), [m for m in mails if m[1]])
@@ -293,8 +308,8 @@ class Gateway:
             return f"duplicate {self.source.name(p)}: already {st}{self._file(p, st)}"
         if res.status == "held":
             self.held.append(p)
-            return (f"held {self.source.name(p)}: {res.detail}; left in the inbox until the "
-                    "files before it arrive")
+            return (f"held {self.source.name(p)}: {res.detail}; left in the inbox until it "
+                    "can be received (the files before it arrive, the archive is free)")
         self.journal.finish(key, raw_hash, res.status, res.detail, res.mails)
         return f"{res.status} {self.source.name(p)}: {res.detail}{self._file(p, res.status)}"
 

@@ -24,7 +24,7 @@ from typing import Callable
 
 import msgspec
 
-from pbem.core.errors import ArchiveError, PbemError
+from pbem.core.errors import ArchiveBusy, ArchiveError, PbemError
 from pbem.core.files import atomic_write, fsync_dir  # noqa: F401 (used by other modules)
 
 ARCHIVE_FORMAT = "pbem-archive/2"
@@ -242,7 +242,7 @@ class Archive:
             fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             fh.close()
-            raise ArchiveError(f"{self.root}: another pbem process is using this archive") from None
+            raise ArchiveBusy(f"{self.root}: another pbem process is using this archive") from None
         self._lock_fh = fh
         self.remove_stale_temps()
         return self
