@@ -21,7 +21,7 @@ from pbem.games.bcs import (actions, assignment, conditions, objective, orders, 
 from pbem.games.bcs import bot as bots
 from pbem.games.bcs.board import bdata
 from pbem.games.bcs.info import PLAYABLE
-from pbem.games.bcs.options import OPTIONS
+from pbem.games.bcs.options import OPTIONS, stored
 from pbem.games.bcs.report import MARKER_STYLES, build_report
 from pbem.games.bcs.setup import new_state
 from pbem.games.bcs.standin import standin
@@ -60,7 +60,7 @@ class BcsEngine:
         if scenario not in PLAYABLE:
             raise ScenarioError(f"Baptism By Fire scenario {scenario!r} is not playable yet "
                                 f"(the engine plays {', '.join(PLAYABLE)})")
-        state = new_state(scenario, resolve(OPTIONS, options, error=ScenarioError))
+        state = new_state(scenario, stored(resolve(OPTIONS, options, error=ScenarioError)))
         if state.sealed:                               # (new_state reads sealed_game)
             sealed.assign_slots(state)
         return state

@@ -9,7 +9,7 @@ from pbem.games.bcs.mines import report_lines
 from pbem.games.bcs.mixing import markers as coordination_markers
 from pbem.games.bcs.objective import report_line
 from pbem.games.bcs.board import bdata
-from pbem.games.bcs.state import FRESH, MP12, BcsState, FormationState, Piece
+from pbem.games.bcs.state import FRESH, MP12, BcsState, FormationState, Piece, Smoothing
 from pbem.games.bcs.view import BcsView, build_view
 
 TITLE = "Baptism By Fire (BCS)"
@@ -50,6 +50,17 @@ def _arrow(unit_id: str, face: str) -> str:
 
 def _fatigue(f: FormationState) -> str:
     return "Fresh" if f.fatigue == FRESH else f"Fat-{f.fatigue}"
+
+
+def _cup(v: BcsView) -> tuple[str, ...]:
+    """Optional 9's chit cup (public), a line of the Turn panel when the game plays it."""
+    c = v.smoothing
+    if not isinstance(c, Smoothing):
+        return ()
+    if not c.side:
+        return ("Activation Smoothing: no chit cup this turn",)
+    return (f"Activation Smoothing: {c.side} draws; cup {c.twos} x 2, {c.ones} x 1"
+            + (f" ({c.side} activates a second Formation at once)" if c.again else ""),)
 
 
 def build_report(state: BcsState, side: str) -> ReportModel:
@@ -126,7 +137,7 @@ def report_of(v: BcsView, allowances: dict[str, int] | None = None) -> ReportMod
     other = [f for f in v.formations if f.side != v.side]
     panels = [
         Panel(title="Turn", lines=(f"Turn {v.turn}, {v.date}", f"Weather: {v.weather}",
-                                   f"Air Points: {v.private.air_points}")),
+                                   f"Air Points: {v.private.air_points}") + _cup(v)),
         Panel(title="Your Formations", lines=tuple(
             f"{d.formations[f.id].name}: HQ {f.status}, {_fatigue(f)}"
             + _coordination(f)

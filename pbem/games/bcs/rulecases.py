@@ -40,6 +40,9 @@ attack_from_off_map unless ``options`` says otherwise):
   standing = {SIDE = {TOPIC = MODE}}   standing orders; every topic not given is set to its
                         first mode (combat.STANDING), except those listed (and not given) in
   ask = {SIDE = [TOPIC]}   topics the side has no standing order for: it is asked (reactions.py)
+  cup = {side, twos, ones, again}   Optional 9's chit cup (options.activation_smoothing = true;
+                        smoothing.py) as given; without it the cup is filled from the position,
+                        taken as the start of the turn's Activation Phase (BCS-OPT9-a)
 Expectation keys beyond the core's: at (hex per piece), mp (MP12 spent), stopped (rule id of
 the STOP, "" for none), face, phase, next_side, turn, weather, snafu, second (bool), fatigue,
 status, coordination, extra_coordination (Optional 5's markers beyond the first), msr_blocked,
@@ -49,7 +52,8 @@ side), first_side, off (ids waiting off the map), dropped ({id = bool}: Dropped 
 markers), in_support (ids in Support), screen ({id = bool}), finished ({id = bool}), trains ({trains id = "HEX", "HEX ghost" or "off"}), steps, dead (ids);
 the Assignment Phase: formation ({id = F}), pool (ids), arty ({SIDE = {pool = n, F = n}}),
 rommel, assigning; the Set-up decision: setting, home ({id = set-up hex});
-BbF 4.0 and 3.1: drawn (bool), objective, axis_objective, exits, mines, mines_due.
+BbF 4.0 and 3.1: drawn (bool), objective, axis_objective, exits, mines, mines_due;
+Optional 9: cup ({side, twos, ones, again}: those given, or "none": the game has no cup).
 """
 
 from __future__ import annotations
@@ -62,7 +66,8 @@ from pbem.games.bcs.board import bdata
 from pbem.games.bcs.engine import ENGINE
 from pbem.games.bcs.setup import _place
 from pbem.games.bcs.reactions import default_store
-from pbem.games.bcs.state import Activation, BcsState, SetupZone
+from pbem.games.bcs.smoothing import cup, fill
+from pbem.games.bcs.state import Activation, BcsState, SetupZone, Smoothing
 
 OPTIONS = {"entry_blocking": "attack_from_off_map"}
 
@@ -78,7 +83,7 @@ class BcsCases:
                       "control", "air", "first_side", "dropped", "in_support",
                       "formation", "pool", "arty", "rommel", "assigning", "setting", "home",
                       "drawn", "objective", "axis_objective", "exits", "mines",
-                      "mines_due"})
+                      "mines_due", "cup"})
 
     def build(self, case: Case) -> BcsState:
         """The position a case describes."""
@@ -182,6 +187,11 @@ class BcsCases:
             state.phase, state.assigning = "assignment", list(pos["assigning"])
             state.next_side = state.assigning[0]
             open_phase(state)
+        if cup(state) is not None:                             # Optional 9 (BCS-OPT9-a)
+            if "cup" in pos:
+                state.smoothing = Smoothing(**pos["cup"])
+            else:
+                fill(state)
         return state
 
     def default_side(self, state: BcsState, case: Case) -> str:
@@ -269,6 +279,14 @@ class BcsCases:
         for s, n in exp.get("air", {}).items():
             assert state.private[s].air_points == n, state.private[s].air_points
         _objective_check(exp, state)                           # BbF 4.0, 3.1
+        if "cup" in exp:                                       # Optional 9's chit cup
+            c = cup(state)
+            if exp["cup"] == "none":
+                assert c is None, c
+            else:
+                assert c is not None, "no chit cup (option activation_smoothing off)"
+                got = {k: getattr(c, k) for k in exp["cup"]}
+                assert got == exp["cup"], f"cup {c}"
 
 
 def _setting(state: BcsState, pos: dict) -> None:

@@ -55,7 +55,8 @@ from pbem.games.bcs.loader import STANDIN_MARK
 from pbem.games.bcs.objective import OBJECTIVES
 from pbem.games.bcs.replacements import REBUILT, SEEN
 from pbem.games.bcs.snafu import OFF_MAP, off_map_entries
-from pbem.games.bcs.state import SIDES, BcsState, Piece, SidePrivate, arrival_group, other
+from pbem.games.bcs.state import (SIDES, BcsState, Piece, SidePrivate, Smoothing, arrival_group,
+                                  other)
 from pbem.games.bcs.support import (has_access, in_support, markers, stand_off_range,
                                     temp_dropped)
 from pbem.games.bcs.view import build_view, secrets, top_unit
@@ -316,6 +317,8 @@ def public(state: BcsState) -> dict[str, Any]:
         "setup_fixed": dict(sorted(state.setup_fixed.items())), "weather_due": state.weather_due,
         "nslots": dict(sorted(state.nslots.items())),
     }
+    if isinstance(state.smoothing, Smoothing):       # Optional 9's chit cup (only with it)
+        out["smoothing"] = msgspec.to_builtins(state.smoothing)
     w = state.wait
     out["wait"] = None if w is None else [w.side, w.topic, w.by, w.hex]
     counts = state.options.get("stack_count_visible", "count") == "count"

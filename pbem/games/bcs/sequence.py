@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context, Decision
-from pbem.games.bcs import assignment, mines
+from pbem.games.bcs import assignment, mines, smoothing
 from pbem.games.bcs.board import air_bound, bdata, enemy_in, entry_hexes, held_entries
 from pbem.games.bcs.command import in_radius, isolation
 from pbem.games.bcs.mixing import active_hexes, coordinate, mixed_with
@@ -75,8 +75,11 @@ def pending(state: BcsState) -> list[Decision]:
                          prompt=f"won the First Player roll: take or give the first "
                                 f"Activation ({turn})", choices=("first take", "first give"))]
     if state.phase == "activate":
+        cup = smoothing.cup(state)
+        what = "a second Formation at once (Activation Smoothing drew a 2)" \
+            if cup is not None and cup.again and cup.side == side else "a Formation"
         return [Decision(side=side, kind="activate",
-                         prompt=f"activate a Formation ({turn})",
+                         prompt=f"activate {what} ({turn})",
                          choices=tuple(c for f in can_activate(state, side)
                                        for c in _activate_lines(state, f)))]
     act = state.activation
@@ -492,12 +495,26 @@ def first(state: BcsState, side: str, take: bool, ctx: Context) -> None:
     state.phase = "activate"
     ctx.log(f"{side} {'takes' if take else 'gives'} the first Activation: "
             f"{state.next_side} activates first")
+    _begin_activations(state, ctx)
+
+
+def _begin_activations(state: BcsState, ctx: Context) -> None:
+    """The turn's Activation Phase begins: Optional 9's chit cup is filled (BCS-OPT9-a)."""
+    smoothing.fill(state)
+    if line := smoothing.describe(state):
+        ctx.log(line)
 
 
 def _pass_play(state: BcsState, side: str, ctx: Context) -> None:
     """Step (i) and 3.6: play passes to the other side while it has Formations to activate;
-    otherwise the same side goes on (3.2c); when every HQ is Done the turn ends (3.6b)."""
+    otherwise the same side goes on (3.2c); when every HQ is Done the turn ends (3.6b). With
+    Optional 9 the side with more Formations first draws a chit: a 2 keeps play with it for
+    one more Formation (BCS-OPT9-b, smoothing.after)."""
     state.activation = None
+    if smoothing.after(state, side, bool(can_activate(state, side)),
+                       bool(can_activate(state, other(side))), ctx):
+        state.next_side, state.phase = side, "activate"
+        return
     for nxt in (other(side), side):
         if can_activate(state, nxt):
             state.next_side, state.phase = nxt, "activate"
@@ -511,6 +528,7 @@ def _end_turn(state: BcsState, ctx: Context, last: str) -> None:
     for f in state.formations.values():
         f.status, f.activations, f.recovered, f.set_up_used, f.exempt = \
             "unused", 0, False, False, False
+    smoothing.end_turn(state)
     ctx.log(f"End of turn {state.turn} ({state.date})")
     if state.turn >= len(state.dates):
         state.phase = "over"
@@ -582,6 +600,7 @@ def end_assignment(state: BcsState, side: str, ctx: Context) -> None:
     assignment.close(state, ctx)
     if state.turn == 1:
         state.phase, state.next_side = "activate", state.first_side
+        _begin_activations(state, ctx)
         return
     _first_player(state, ctx)
 

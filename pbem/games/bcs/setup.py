@@ -14,7 +14,8 @@ from pbem.games.bcs.rules_data import mp_cost
 from pbem.games.bcs.terrain import hex_row
 from pbem.games.bcs.objective import initial_turn
 from pbem.games.bcs.victory import BUILT
-from pbem.games.bcs.state import FRESH, SIDES, BcsState, FormationState, Piece, SidePrivate
+from pbem.games.bcs.state import (FRESH, SIDES, BcsState, FormationState, Piece, SidePrivate,
+                                  Smoothing)
 
 
 def arrivals(s: Scenario) -> list[Arrival]:
@@ -64,6 +65,8 @@ def new_state(scenario: str, options: dict[str, Any]) -> BcsState:
                      next_side=s.first_player, first_side=s.first_player,
                      private={side: SidePrivate() for side in SIDES},
                      sealed=bool(options.get("sealed_game")))  # the first turn's phase asks it
+    if options.get("activation_smoothing"):      # Optional 9's chit cup (smoothing.py)
+        state.smoothing = Smoothing()
     for f in d.formations.values():
         state.formations[f.id] = FormationState(id=f.id, side=f.side, hq=f.hq, trains=f.trains,
                                                 in_play=False)
@@ -113,6 +116,9 @@ def new_state(scenario: str, options: dict[str, Any]) -> BcsState:
         state.weather_due = True
     from pbem.games.bcs.setupphase import begin
     begin(state)                 # 1.4A, 1.4D, 1.4E: the Set-up decision, if any side decides
+    if state.phase == "activate":    # no Set-up decision nor Assignment Phase: turn 1 begins
+        from pbem.games.bcs.smoothing import fill
+        fill(state)                  # Optional 9's chit cup (BCS-OPT9-a)
     return state
 
 

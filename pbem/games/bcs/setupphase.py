@@ -17,6 +17,7 @@ from __future__ import annotations
 from pbem.core.errors import IllegalOrder
 from pbem.core.game import Context
 from pbem.games.bcs.board import bdata, combat_count, enemy_in
+from pbem.games.bcs import smoothing
 from pbem.games.bcs.loader import zone_hexes
 from pbem.games.bcs.rules_data import mp_cost
 from pbem.games.bcs.state import BcsState, Piece, SetupZone, other
@@ -230,3 +231,4 @@ def close(state: BcsState) -> None:
         state.phase, state.next_side = "assignment", state.assigning[0]
     else:
         state.phase, state.next_side = "activate", state.first_side
+        smoothing.fill(state)            # Optional 9's chit cup (BCS-OPT9-a), turn 1

@@ -43,6 +43,7 @@ def standin(view: BcsView | dict[str, Any], side: str) -> BcsState:
     state.mines_due = v.mines_due                                          # BbF 3.1a
     state.setting, state.setup_zones = list(v.setting), dict(v.setup_zones)  # 1.4A-E
     state.setup_fixed, state.weather_due = dict(v.setup_fixed), v.weather_due
+    state.smoothing = v.smoothing                                           # Optional 9
     for f in state.formations.values():
         if f.side == enemy:
             f.in_play = False

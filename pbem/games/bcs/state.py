@@ -105,6 +105,18 @@ class Activation(msgspec.Struct, kw_only=True):
     breaches: list[str] = []     # minefield hexes breached in it, Breached at its end (BbF 3.1b)
 
 
+class Smoothing(msgspec.Struct, kw_only=True):
+    """Optional 9 Activation Smoothing (BCS-OPT9-a, -b; house option activation_smoothing,
+    smoothing.py): this turn's chit cup, public (both sides see every chit drawn)."""
+
+    side: str = ""               # Side-A, the side with more Formations to activate at the
+                                 # start of the turn ("": no cup this turn, equal counts)
+    twos: int = 0                # chits marked 2 still in the cup
+    ones: int = 0                # chits marked 1 still in the cup
+    again: bool = False          # a 2 was drawn: Side-A's next Activation is the second one at
+                                 # once, with no draw after it
+
+
 class SidePrivate(msgspec.Struct, kw_only=True):
     """What only one side knows: its Air Points (1.5b) and its standing orders (the core's
     store: topic -> mode)."""
@@ -208,6 +220,10 @@ class BcsState(msgspec.Struct, kw_only=True):
     picked: dict[str, dict[str, Piece]] = {}   # a knowledge state: concealed side -> slot ->
                                  # the unit off the map taken as the stand-in of a unit that
                                  # entered under another top (sealed.take_from_pool)
+    # Optional 9 Activation Smoothing (smoothing.py): the chit cup, only in a game played with
+    # the house option activation_smoothing; UNSET (never encoded) in every other game, whose
+    # state bytes and hashes stay as they were
+    smoothing: Smoothing | msgspec.UnsetType = msgspec.UNSET
 
     @property
     def date(self) -> str:

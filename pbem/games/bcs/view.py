@@ -13,7 +13,7 @@ from pbem.core.game import PrivateDraw
 from pbem.games.bcs.board import face, is_av
 from pbem.games.bcs.support import has_access, in_support, markers, stand_off_range
 from pbem.games.bcs.state import (Activation, BcsState, FormationState, Piece, Reaction,
-                                  SetupZone, SidePrivate, other)
+                                  SetupZone, SidePrivate, Smoothing, other)
 
 
 class EnemyStack(msgspec.Struct, kw_only=True):
@@ -77,6 +77,8 @@ class BcsView(msgspec.Struct, kw_only=True):
     setup_zones: dict[str, SetupZone] = {}
     setup_fixed: dict[str, str] = {}
     weather_due: bool = False    # the first turn's weather is still to be rolled (1.4G)
+    # Optional 9's chit cup (public; UNSET, never encoded, without the option: smoothing.py)
+    smoothing: Smoothing | msgspec.UnsetType = msgspec.UNSET
 
 
 def top_unit(units: list[Piece]) -> Piece:
@@ -142,7 +144,9 @@ def _build_view(state: BcsState, side: str) -> BcsView:
                    objective=state.objective, exits=dict(state.exits), mines=dict(state.mines),
                    mines_due=state.mines_due,
                    setting=list(state.setting), setup_zones=dict(state.setup_zones),
-                   setup_fixed=dict(state.setup_fixed), weather_due=state.weather_due)
+                   setup_fixed=dict(state.setup_fixed), weather_due=state.weather_due,
+                   smoothing=msgspec.structs.replace(state.smoothing)
+                   if isinstance(state.smoothing, Smoothing) else msgspec.UNSET)
 
 
 def _wait(state: BcsState, side: str) -> Reaction | None:
