@@ -492,10 +492,11 @@ def bot(directory: str, side: str, out: str, style: str, seed: int | None, key: 
 @click.option("--mode", type=click.Choice(["peer", "hosted", "sealed"]), default=None,
               help="Default: as for pbem new (sealed where the game can seal, else peer).")
 @click.option("--seed", type=int, default=None, help="Seed the bots' choices.")
+@click.option("--option", "options", multiple=True, help="House option NAME=VALUE.")
 @click.option("--quiet", is_flag=True)
 @clean_errors
 def demo(directory: str, game: str, scenario: str | None, mode: str | None, seed: int | None,
-         quiet: bool) -> None:
+         options: tuple[str, ...], quiet: bool) -> None:
     """Play a complete game bot against bot through the real signed-file exchange.
 
     One archive per side under DIRECTORY (named by side), every file exchanged, reports
@@ -504,7 +505,7 @@ def demo(directory: str, game: str, scenario: str | None, mode: str | None, seed
     from pbem.protocol.demo import play_demo
 
     say(play_demo(directory, game_name=game, scenario=scenario, mode=mode, seed=seed,
-                  echo=None if quiet else echo))
+                  echo=None if quiet else echo, options=parse_options(options)))
 
 
 def main() -> None:

@@ -45,16 +45,20 @@ class Exchange:
 
 def play_demo(root: str | Path, *, game_name: str = "holdfast", scenario: str | None = None,
               mode: str | None = None, seed: int | None = None, style: str = "heuristic",
-              echo: Callable[[str], Any] | None = None) -> Any:
+              echo: Callable[[str], Any] | None = None,
+              options: dict[str, Any] | None = None) -> Any:
     """Play one game bot against bot; returns an ops.Outcome with the audit summary. Without
-    a mode, the mode two players would get (sealed where the game can seal)."""
+    a mode, the mode two players would get (sealed where the game can seal). options: house
+    options the proposal sets (as `pbem new --option`), the others their defaults."""
     game = find_game(game_name)
     mode = mode or default_mode(game)
     scenario = scenario or next(iter(game.scenarios()))
     if scenario not in game.scenarios():
         raise PbemError(f"unknown scenario {scenario!r} of {game.id}")
     # the players of a real game must choose a required option; the bots take its first choice
-    chosen = required_choices(game.options(), bot_choices(game.options(), owner=game.id))
+    given = dict(options or {})
+    chosen = {k: v for k, v in required_choices(game.options(), bot_choices(
+        game.options(), owner=game.id)).items() if k not in given}
     if mode == "sealed" and not can_seal(game):
         raise PbemError(f"{game.id} cannot be played in sealed mode yet (docs/sealed.md): "
                         "choose --mode peer or --mode hosted")
@@ -67,9 +71,9 @@ def play_demo(root: str | Path, *, game_name: str = "holdfast", scenario: str | 
     ex = Exchange(root, game.sides, mode)
     log = echo or (lambda _m: None)
     if mode in ("peer", "sealed"):
-        _play_peer(ex, game, scenario, rng, style, log, mode=mode, options=chosen)
+        _play_peer(ex, game, scenario, rng, style, log, mode=mode, options={**chosen, **given})
     else:
-        _play_hosted(ex, game, scenario, rng, style, log, options=chosen)
+        _play_hosted(ex, game, scenario, rng, style, log, options={**chosen, **given})
     result = ops.Outcome()
     for k, v in sorted(chosen.items()):
         result.messages.append(f"Required option {k}={v} was chosen for the bots "
