@@ -8,25 +8,9 @@ import time
 from email.message import EmailMessage
 from pathlib import Path
 
-import pytest
-
-from fixtures.table import Table
-from mail.helpers import write_config
-from mail.test_gateway import BLUE, RED, _count, _msg
+from mail.test_gateway import RED, _count, _msg
+from mail.test_gateway import red  # noqa: F401  (the fixture: red's gateway)
 from pbem.mail.maildir import deliver
-
-
-@pytest.fixture
-def red(tmp_path, smtp_server):
-    """red's gateway (test_gateway's fixture): (table, config, mail office, red's Maildir)."""
-    office, port, ca = smtp_server
-    office.hold = True
-    t = Table(tmp_path)
-    cfg = write_config(tmp_path / "red.toml", address=RED, key=t.key("red"), archives=tmp_path,
-                       maildir=tmp_path / "inbox", port=port, cafile=ca,
-                       games={"red": {"red": RED, "blue": BLUE}})
-    t.ok("mail", "poll", "--config", str(cfg))        # creates the Maildir
-    return t, str(cfg), office, tmp_path / "inbox"
 
 
 def _stranger(**parts: str) -> bytes:
